@@ -1,0 +1,117 @@
+"""The validated `[tool.inwards]` configuration.
+
+Built by `inwards_core.config.load.build_config` from a plain mapping (the CLI reads the
+TOML); nothing here touches the disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import attrs
+
+from inwards_core.model import Severity
+
+
+class SourcePositions(Protocol):
+    """Where each dotted key stands in the configuration file (1-based line, column).
+
+    `tool.inwards.layers[2].modules[0]` names the first entry of the third layer's
+    `modules`; a key that is not in the file gives None.
+    """
+
+    def locate(self, key: str) -> tuple[int, int] | None: ...
+
+
+class NoPositions:
+    """For configurations that come from code, not a file."""
+
+    def locate(self, key: str) -> tuple[int, int] | None:
+        return None
+
+
+@attrs.frozen
+class ConfigProblem:
+    """One thing wrong with the configuration; `key` is the dotted key."""
+
+    file: str
+    line: int | None
+    column: int | None
+    key: str
+    message: str
+
+    def render(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+class ConfigError(Exception):
+    """The configuration can't be used. Exit code 2; every problem is listed."""
+
+    def __init__(self, problems: tuple[ConfigProblem, ...]) -> None:
+        super().__init__("\n".join(p.render() for p in problems))
+        self.problems = problems
+
+
+@attrs.frozen
+class Layer:
+    """One layer. `rank` orders layers innermost first (0 is innermost); siblings of one
+    group share a rank. `key` is the dotted key of its table, for messages."""
+
+    name: str
+    modules: tuple[str, ...]
+    rank: int
+    key: str
+    allow_libraries: tuple[str, ...] | None = None
+    deny_libraries: tuple[str, ...] | None = None
+    extend_deny_libraries: tuple[str, ...] = ()
+
+    @property
+    def siblings_group(self) -> int:
+        return self.rank
+
+
+@attrs.frozen
+class RuleSettings:
+    """`[tool.inwards.rules]`: selection and per-rule option tables (keyed by rule name)."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, Severity] = attrs.field(factory=dict)
+    options: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
+
+
+DEFAULT_GENERATED = ("*_pb2", "*_pb2_grpc", "_version")
+
+
+@attrs.frozen
+class Config:
+    """`file` is the configuration file's path relative to the project directory (the
+    directory holding it); `root` is relative to the project directory too."""
+
+    file: str
+    root: str
+    layers: tuple[Layer, ...]
+    ignore: tuple[str, ...] = ()
+    generated: tuple[str, ...] = DEFAULT_GENERATED
+    namespace_packages: tuple[str, ...] = ()
+    required_version: str | None = None
+    user_rules: str = "on"
+    rules: RuleSettings = attrs.field(factory=RuleSettings)
+    positions: SourcePositions = attrs.field(factory=NoPositions, eq=False, repr=False)
+
+    def locate(self, key: str) -> tuple[int, int]:
+        return self.positions.locate(key) or (1, 1)
+
+    @property
+    def ranks(self) -> int:
+        return 1 + max((layer.rank for layer in self.layers), default=-1)
+
+    def layer_named(self, name: str) -> Layer | None:
+        return next((layer for layer in self.layers if layer.name == name), None)

@@ -1,0 +1,284 @@
+"""Per-file facts the extractors read out of one source file.
+
+Facts depend only on the file's bytes, its module name and whether it is a package
+(`__init__`), never on configuration or rules: they are what the extraction cache keeps.
+Every fact class converts to and from plain JSON-able data; `facts_from_data` refuses
+anything of the wrong shape by raising `ValueError`, which a cache turns into a miss.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from inwards_core.model import Span
+
+
+class ImportStyle(enum.Enum):
+    IMPORT = "import"  # import a.b [as c]
+    FROM = "from"  # from a import b [as c]
+    STAR = "star"  # from a import *
+
+
+@attrs.frozen
+class ImportFact:
+    """One imported name of a static import statement.
+
+    `import a.b, c` gives two facts; `from a import b, c` gives two facts.
+
+    - `module`: the absolute module part (`a.b` for `import a.b`, `a` for `from a import b`,
+      the resolved package for `from . import b`); `None` when a relative import climbs
+      above the top-level package.
+    - `name`: the imported name for FROM (`b`), `None` for IMPORT and STAR.
+    - `target`: the most specific dotted name this import may reach: `a.b` for `import a.b`,
+      `a.b` for `from a import b` (it may be a submodule or an attribute; the index decides).
+    - `level`: number of leading dots of a relative import (0 when absolute).
+    - `span`: where the imported name stands (the dotted name of IMPORT, the name after
+      `import` for FROM, the `*` for STAR); 1-based, end exclusive.
+    - `statement`: the statement's source in one line, whitespace collapsed, for fix texts.
+    - `type_checking`: inside the body of `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`).
+    - `in_function`: inside a function body (deferred import).
+    - `lazy`: a PEP 810 `lazy import`.
+    """
+
+    style: ImportStyle
+    module: str | None
+    name: str | None
+    target: str | None
+    level: int
+    span: Span
+    statement: str
+    type_checking: bool = False
+    in_function: bool = False
+    lazy: bool = False
+    raw_module: str = ""  # the module text as written (`..pkg`), for messages
+
+
+@attrs.frozen
+class DynamicImportFact:
+    """A call that imports by name at run time.
+
+    `loader` is the canonical name of the function (`importlib.import_module`,
+    `__import__`, `importlib.util.find_spec`, ...). `target` is the absolute module name when
+    it could be read (literal or constant-folded, relative names resolved with a literal
+    `package=`); `None` when it can't, and then `reason` says why (`a variable`, ...).
+    """
+
+    loader: str
+    target: str | None
+    span: Span
+    reason: str | None = None
+    statement: str = ""
+
+
+class SuppressionProblem(enum.Enum):
+    MALFORMED = "malformed"
+    NO_REASON = "no-reason"
+    SECOND_DIRECTIVE = "second-directive"
+
+
+@attrs.frozen
+class SuppressionComment:
+    """A `# inwards: ignore[CODES] reason="..."` comment, read from tokens (not strings).
+
+    `line` is the line the comment stands on (findings on that line are hidden);
+    `span` covers the directive. `codes` are upper-cased as written. `problem` is set when
+    the directive is unusable; such a comment hides nothing.
+    """
+
+    line: int
+    span: Span
+    codes: tuple[str, ...]
+    reason: str | None
+    problem: SuppressionProblem | None = None
+
+
+class FileProblemKind(enum.Enum):
+    SYNTAX = "syntax"  # the file does not parse
+    ENCODING = "encoding"  # declares an encoding that can hide imports, or an unknown one
+    UNDECODABLE = "undecodable"  # bytes that don't decode with the (declared) encoding
+
+
+@attrs.frozen
+class FileProblem:
+    kind: FileProblemKind
+    message: str
+    span: Span
+    encoding: str | None = None
+
+
+@attrs.frozen
+class ModuleFacts:
+    """Everything the extractors read from one file.
+
+    `problem` is set when the file could not be read completely; `imports` then holds what
+    could still be read (for SYNTAX), or nothing (ENCODING, UNDECODABLE).
+    `grammar` names the parser that produced the imports (`skeleton`, `ast`, `libcst`).
+    """
+
+    imports: tuple[ImportFact, ...] = ()
+    dynamic_imports: tuple[DynamicImportFact, ...] = ()
+    suppressions: tuple[SuppressionComment, ...] = ()
+    problem: FileProblem | None = None
+    grammar: str = ""
+    line_count: int = 0
+
+
+# -- plain-data conversion (for caches) ------------------------------------------------
+
+
+def _span_to_data(span: Span) -> list[int]:
+    return [span.line, span.column, span.end_line, span.end_column]
+
+
+def _span_from_data(data: Any) -> Span:
+    if (
+        not isinstance(data, list)
+        or len(data) != 4
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in data)
+    ):
+        raise ValueError("bad span")
+    return Span(*data)
+
+
+def _opt_str(data: Any) -> str | None:
+    if data is None or isinstance(data, str):
+        return data
+    raise ValueError("expected a string or null")
+
+
+def _str(data: Any) -> str:
+    if isinstance(data, str):
+        return data
+    raise ValueError("expected a string")
+
+
+def _bool(data: Any) -> bool:
+    if isinstance(data, bool):
+        return data
+    raise ValueError("expected a boolean")
+
+
+def _int(data: Any) -> int:
+    if isinstance(data, int) and not isinstance(data, bool):
+        return data
+    raise ValueError("expected an integer")
+
+
+def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
+    return {
+        "imports": [
+            [
+                f.style.value,
+                f.module,
+                f.name,
+                f.target,
+                f.level,
+                _span_to_data(f.span),
+                f.statement,
+                f.type_checking,
+                f.in_function,
+                f.lazy,
+                f.raw_module,
+            ]
+            for f in facts.imports
+        ],
+        "dynamic": [
+            [d.loader, d.target, _span_to_data(d.span), d.reason, d.statement]
+            for d in facts.dynamic_imports
+        ],
+        "suppressions": [
+            [
+                s.line,
+                _span_to_data(s.span),
+                list(s.codes),
+                s.reason,
+                s.problem.value if s.problem else None,
+            ]
+            for s in facts.suppressions
+        ],
+        "problem": (
+            None
+            if facts.problem is None
+            else [
+                facts.problem.kind.value,
+                facts.problem.message,
+                _span_to_data(facts.problem.span),
+                facts.problem.encoding,
+            ]
+        ),
+        "grammar": facts.grammar,
+        "lines": facts.line_count,
+    }
+
+
+def _seq(data: Any) -> Sequence[Any]:
+    if not isinstance(data, list):
+        raise ValueError("expected a list")
+    return data
+
+
+def facts_from_data(data: Any) -> ModuleFacts:
+    """Rebuild facts from `facts_to_data` output; `ValueError` on any shape problem."""
+    if not isinstance(data, Mapping):
+        raise ValueError("expected an object")
+    try:
+        imports = tuple(
+            ImportFact(
+                style=ImportStyle(_str(row[0])),
+                module=_opt_str(row[1]),
+                name=_opt_str(row[2]),
+                target=_opt_str(row[3]),
+                level=_int(row[4]),
+                span=_span_from_data(row[5]),
+                statement=_str(row[6]),
+                type_checking=_bool(row[7]),
+                in_function=_bool(row[8]),
+                lazy=_bool(row[9]),
+                raw_module=_str(row[10]),
+            )
+            for row in map(_seq, _seq(data["imports"]))
+        )
+        dynamic = tuple(
+            DynamicImportFact(
+                loader=_str(row[0]),
+                target=_opt_str(row[1]),
+                span=_span_from_data(row[2]),
+                reason=_opt_str(row[3]),
+                statement=_str(row[4]),
+            )
+            for row in map(_seq, _seq(data["dynamic"]))
+        )
+        suppressions = tuple(
+            SuppressionComment(
+                line=_int(row[0]),
+                span=_span_from_data(row[1]),
+                codes=tuple(_str(c) for c in _seq(row[2])),
+                reason=_opt_str(row[3]),
+                problem=None if row[4] is None else SuppressionProblem(_str(row[4])),
+            )
+            for row in map(_seq, _seq(data["suppressions"]))
+        )
+        raw_problem = data["problem"]
+        problem = None
+        if raw_problem is not None:
+            row = _seq(raw_problem)
+            problem = FileProblem(
+                kind=FileProblemKind(_str(row[0])),
+                message=_str(row[1]),
+                span=_span_from_data(row[2]),
+                encoding=_opt_str(row[3]),
+            )
+        return ModuleFacts(
+            imports=imports,
+            dynamic_imports=dynamic,
+            suppressions=suppressions,
+            problem=problem,
+            grammar=_str(data["grammar"]),
+            line_count=_int(data["lines"]),
+        )
+    except (KeyError, IndexError, TypeError) as error:
+        raise ValueError(f"bad facts: {error}") from error

@@ -1,0 +1,137 @@
+"""Values every part of inwards shares: positions, findings, fixes, origins, reports.
+
+All of them are frozen attrs classes: they hash, compare, and cross ports unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class RootKind(enum.Enum):
+    """Where a rule definition came from (see THREE-ROOTS.md)."""
+
+    CORE = "core"
+    USER = "user"
+    PROJECT = "project"
+
+
+@attrs.frozen(order=True)
+class Span:
+    """A region of a file: 1-based lines and columns, end column exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, line: int, column: int) -> Span:
+        return cls(line, column, line, column)
+
+    @classmethod
+    def start_of_file(cls) -> Span:
+        return cls(1, 1, 1, 1)
+
+
+@attrs.frozen
+class Fix:
+    """What to do about a finding: a one-line summary and numbered steps."""
+
+    summary: str
+    steps: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Origin:
+    """Which file a rule definition was read from, and the sha256 of its bytes."""
+
+    root: RootKind
+    path: str
+    sha256: str
+
+
+@attrs.frozen
+class Finding:
+    """One problem inwards reports.
+
+    `file` is POSIX and relative to the project directory (the folder holding the
+    configuration); reporters turn it into a path relative to where the user stands.
+    """
+
+    code: str
+    rule: str
+    severity: Severity
+    file: str
+    module: str | None
+    span: Span
+    message: str
+    fix: Fix
+    docs: str
+    origin: RootKind = RootKind.CORE
+    suppressible: bool = True
+    # Whole-project findings sort after per-file ones (cycles, dead prefixes, ...).
+    whole_project: bool = False
+    # The stable form of the message a baseline keys on (no "Allowed direction" tail).
+    stable_message: str = ""
+
+    def sort_key(self) -> tuple[bool, str, Span, int, str, str]:
+        return (
+            self.whole_project,
+            self.file,
+            self.span,
+            0 if self.severity is Severity.ERROR else 1,
+            self.code,
+            self.message,
+        )
+
+
+@attrs.frozen
+class SuppressedFinding:
+    finding: Finding
+    reason: str
+
+
+@attrs.frozen
+class NotChecked:
+    """A path the user named, or a part of the tree, that was not checked, and why."""
+
+    path: str
+    message: str
+
+
+@attrs.frozen
+class Report:
+    findings: tuple[Finding, ...]
+    files_checked: int
+    suppressed: tuple[SuppressedFinding, ...] = ()
+    not_checked: tuple[NotChecked, ...] = ()
+    whole_project: bool = True
+    duration_ms: float = 0.0
+    # Notes for people (config warnings, skipped whole-project checks); never findings.
+    notes: tuple[str, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is Severity.WARNING)
+
+    @property
+    def nothing_checked(self) -> bool:
+        return self.files_checked == 0 and not self.whole_project
+
+    def exit_code(self) -> int:
+        """0 clean or warnings only, 1 errors, 2 nothing checked."""
+        if self.nothing_checked:
+            return 2
+        return 1 if self.errors else 0

@@ -1,0 +1,146 @@
+"""The four ports through which everything outside reaches the core.
+
+Adapters in this repository subclass the Protocol they implement, so mypy checks them
+where they are defined. Data members are read-only properties.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import attrs
+
+from inwards_core.facts import ModuleFacts
+from inwards_core.model import RootKind
+
+if TYPE_CHECKING:
+    import libcst
+
+
+# -- ProjectFiles ------------------------------------------------------------------------
+
+
+@attrs.frozen
+class ListingProblem:
+    """A part of the tree that could not be listed (unreadable directory, symlink loop)."""
+
+    path: str
+    message: str
+
+
+@attrs.frozen
+class ProjectListing:
+    """Every file and directory below the project directory, POSIX and relative to it.
+
+    `files` holds every regular file (any suffix: `.py`, `.pyi`, `.so`, ...), sorted;
+    `directories` every directory, sorted; `symlinks` maps each symlinked path (file or
+    directory) inside the tree to its resolved target relative to the project directory,
+    or to an absolute POSIX path when the target is outside it.
+    """
+
+    files: tuple[str, ...]
+    directories: tuple[str, ...]
+    symlinks: tuple[tuple[str, str], ...] = ()
+    problems: tuple[ListingProblem, ...] = ()
+
+
+class ProjectFiles(Protocol):
+    """The checked project's files. Nothing of the project is ever imported or run."""
+
+    def listing(self, under: str) -> ProjectListing:
+        """List everything below `under` (POSIX, relative to the project dir; "" or "."
+        for the whole project). Hidden directories, `__pycache__` and virtual
+        environments are left out. Symlinks are followed; a loop is a problem, not a hang.
+        """
+        ...
+
+    def read_bytes(self, path: str) -> bytes:
+        """The bytes of one listed file. Raises OSError when it can't be read."""
+        ...
+
+
+# -- ExtractionCache ---------------------------------------------------------------------
+
+
+@attrs.frozen
+class CacheKey:
+    """What a cached fact depends on: the bytes, the module name and the extractor."""
+
+    digest: str  # sha256 hex of the file's bytes
+    module: str
+    is_package: bool
+    extractor: str  # extractor id + version + grammar ids
+
+
+class ExtractionCache(Protocol):
+    def get(self, key: CacheKey) -> ModuleFacts | None:
+        """The facts stored under `key`; None on a miss. A corrupt entry is a miss."""
+        ...
+
+    def put(self, key: CacheKey, facts: ModuleFacts) -> None: ...
+
+    def flush(self, *, prune: bool) -> None:
+        """Persist what was put. With `prune`, keep only the entries used by this run."""
+        ...
+
+
+# -- GrammarBinaries ---------------------------------------------------------------------
+
+
+class GrammarBinaries(Protocol):
+    """The parsers extractors may use, each with a stable id that goes into cache keys."""
+
+    @property
+    def grammar_ids(self) -> tuple[str, ...]: ...
+
+    def parse_python(self, text: str, filename: str) -> ast.Module:
+        """CPython's own parser. Raises SyntaxError."""
+        ...
+
+    def parse_concrete(self, text: str) -> libcst.Module:
+        """libcst's native parser (a concrete tree). Raises libcst.ParserSyntaxError."""
+        ...
+
+
+# -- RuleSources -------------------------------------------------------------------------
+
+
+class RootState(enum.Enum):
+    FOUND = "found"
+    ABSENT = "absent"
+    UNREADABLE = "unreadable"
+    IGNORED = "ignored"  # by policy (`user-rules = "off"`) or `--isolated`
+
+
+@attrs.frozen
+class RuleDocument:
+    """One rule-definition file: its bytes and where it lives.
+
+    `path` is the file's path (for core: `<package>/<resource>`); `family` is the
+    distribution that ships a core document, with its version.
+    """
+
+    root: RootKind
+    path: str
+    data: bytes
+    family: str = ""
+    family_version: str = ""
+
+
+@attrs.frozen
+class RootReport:
+    root: RootKind
+    location: str
+    state: RootState
+    problems: tuple[ListingProblem, ...] = ()
+
+
+class RuleSources(Protocol):
+    def documents(self) -> Sequence[RuleDocument]:
+        """Every definition document of every root, in a deterministic order."""
+        ...
+
+    def roots(self) -> Sequence[RootReport]: ...

@@ -1,0 +1,32 @@
+"""The immutable project model every check kind receives.
+
+The engine builds it once per run: the configuration, the module index (which file is
+which module, who owns what), and the facts of every file it read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from inwards_core.config.model import Config
+from inwards_core.facts import ModuleFacts
+from inwards_core.index import ModuleIndex, ModuleInfo
+
+
+@attrs.frozen
+class ProjectModel:
+    """`facts` maps a file (POSIX, relative to the project dir) to its facts; it holds
+    every file that was read, which is at least every file in `checked`. `checked` are the
+    files per-file checks report on (all of them on a whole-project run, the named ones
+    with PATHS). `whole_project` tells project-scope kinds whether they may run."""
+
+    config: Config
+    index: ModuleIndex
+    facts: Mapping[str, ModuleFacts]
+    checked: tuple[ModuleInfo, ...]
+    whole_project: bool
+
+    def facts_of(self, info: ModuleInfo) -> ModuleFacts:
+        return self.facts[info.file]

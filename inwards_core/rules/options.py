@@ -1,0 +1,124 @@
+"""Turn a TOML options table into a kind's attrs options class, strictly.
+
+Option names are the attrs field names with `_` written as `-` (`allow_libraries` is
+`allow-libraries`). Supported field types: str, int, bool, tuple[str, ...], and
+`X | None` of those. Unknown keys and wrong types raise `OptionsError` naming the key.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+
+class OptionsError(ValueError):
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+def option_name(field_name: str) -> str:
+    return field_name.replace("_", "-")
+
+
+def _describe(tp: Any) -> str:
+    if tp is str:
+        return "a string"
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "an integer"
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        return "a list of strings"
+    if origin in (types.UnionType, typing.Union):
+        return " or ".join(_describe(a) for a in typing.get_args(tp) if a is not type(None))
+    return str(tp)
+
+
+def _convert(tp: Any, value: Any, key: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        for arg in typing.get_args(tp):
+            if arg is type(None):
+                continue
+            try:
+                return _convert(arg, value, key)
+            except OptionsError:
+                continue
+        raise OptionsError(key, f"must be {_describe(tp)}, not {_type_word(value)}.")
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+    elif origin is tuple:
+        if isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                if not isinstance(item, str):
+                    raise OptionsError(
+                        f"{key}[{index}]", f"must be a string, not {_type_word(item)}."
+                    )
+            return tuple(value)
+    raise OptionsError(key, f"must be {_describe(tp)}, not {_type_word(value)}.")
+
+
+def _type_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "a table"
+    return type(value).__name__
+
+
+def known_options(options_type: type[Any]) -> tuple[str, ...]:
+    return tuple(option_name(f.name) for f in attrs.fields(options_type))
+
+
+def parse_options(options_type: type[Any], table: Mapping[str, Any], key_prefix: str) -> Any:
+    """Build `options_type` from `table`; every problem names `key_prefix.<option>`."""
+    fields = {option_name(f.name): f for f in attrs.fields(options_type)}
+    hints = typing.get_type_hints(options_type)
+    values: dict[str, Any] = {}
+    for name, value in table.items():
+        field = fields.get(name)
+        if field is None:
+            known = ", ".join(sorted(fields)) or "none"
+            raise OptionsError(f"{key_prefix}.{name}", f"is not an option. Known options: {known}.")
+        converted = _convert(hints[field.name], value, f"{key_prefix}.{name}")
+        validator = field.metadata.get("check")
+        if validator is not None:
+            message = validator(converted)
+            if message:
+                raise OptionsError(f"{key_prefix}.{name}", message)
+        values[field.name] = converted
+    try:
+        return options_type(**values)
+    except TypeError as error:  # a required option is missing
+        raise OptionsError(key_prefix, str(error)) from error
+
+
+def options_to_data(options: Any) -> dict[str, Any]:
+    """Options back to TOML-shaped data (for `rules` and docs)."""
+    return {
+        option_name(f.name): list(v) if isinstance(v, tuple) else v
+        for f in attrs.fields(type(options))
+        for v in [getattr(options, f.name)]
+    }
