@@ -1,0 +1,288 @@
+"""The extraction cache on disk: one JSON pack per namespace under `.inwards/cache/`.
+
+Layout::
+
+    <project>/.inwards/cache/CACHEDIR.TAG
+    <project>/.inwards/cache/.gitignore                     "*"
+    <project>/.inwards/cache/extraction-<16 hex>/facts.json
+
+The pack is `{"format": 1, "entries": {"<sha256 of the key>": <facts data>}}`. One file
+per namespace, because opening two thousand small files costs more than reading one.
+
+The cache never makes a run fail: anything it can't read is a miss, anything it can't
+write becomes a line in `warnings`. It refuses symlinks for its directories and its pack,
+so a checked-out repository can't point it at files elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import secrets
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.ports import CacheKey, ExtractionCache
+
+__all__ = ["CACHEDIR_TAG", "PACK_FORMAT", "DiskExtractionCache", "namespace_folder"]
+
+PACK_FORMAT = 1
+PACK_NAME = "facts.json"
+MAX_PACK_BYTES = 512 * 1024 * 1024
+STALE_TEMP_SECONDS = 3600
+
+CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by inwards.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+_GITIGNORE = "# Created by inwards: the cache is never committed.\n*\n"
+_TEMP_SUFFIX = ".tmp"
+
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def namespace_folder(namespace: str) -> str:
+    """The folder name of a namespace: `extraction-` and 16 hex digits of its sha256."""
+    return "extraction-" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:16]
+
+
+def _entry_name(key: CacheKey) -> str:
+    fields = [key.digest, key.module, key.is_package, key.extractor]
+    return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
+
+
+class _Refused(Exception):
+    """The cache must not be used at all (a symlink where a directory should be)."""
+
+
+class DiskExtractionCache(ExtractionCache):
+    """`cache_dir` is `<project>/.inwards/cache`; `namespace` names the extractor and the
+    grammars (the composition root derives it), so a new grammar never reads old facts.
+
+    `put` keeps facts in memory; `flush` writes the pack atomically. Without `prune` it
+    merges with whatever another run wrote meanwhile; with `prune` it keeps only the
+    entries gotten or put since the previous flush.
+    """
+
+    def __init__(self, cache_dir: Path, namespace: str) -> None:
+        self._cache_dir = Path(cache_dir)
+        self._folder = self._cache_dir / namespace_folder(namespace)
+        self._pack = self._folder / PACK_NAME
+        self.warnings: list[str] = []
+        self._loaded = False
+        self._refused = False
+        self._rewrite = False  # the pack on disk is unusable: replace it at the next flush
+        self._on_disk: dict[str, Any] = {}  # entry name -> facts data, as last read or written
+        self._decoded: dict[str, ModuleFacts] = {}
+        self._added: dict[str, Any] = {}  # put since the last flush
+        self._used: set[str] = set()  # gotten or put since the last flush
+
+    @property
+    def pack_path(self) -> Path:
+        return self._pack
+
+    # -- ExtractionCache ---------------------------------------------------------------
+
+    def get(self, key: CacheKey) -> ModuleFacts | None:
+        self._load()
+        name = _entry_name(key)
+        facts = self._decoded.get(name)
+        if facts is None:
+            data = self._added.get(name, self._on_disk.get(name))
+            if data is None:
+                return None
+            try:
+                facts = facts_from_data(data)
+            except ValueError:
+                return None  # a corrupt entry is a miss; the engine will put fresh facts
+            self._decoded[name] = facts
+        self._used.add(name)
+        return facts
+
+    def put(self, key: CacheKey, facts: ModuleFacts) -> None:
+        self._load()
+        name = _entry_name(key)
+        data = facts_to_data(facts)
+        self._used.add(name)
+        self._decoded[name] = facts
+        if self._on_disk.get(name) != data:
+            self._added[name] = data
+
+    def flush(self, *, prune: bool) -> None:
+        self._load()
+        if self._refused:
+            return
+        try:
+            self._remove_stale_temp_files()
+            if prune:
+                stale = not self._used.issuperset(self._on_disk)
+                if not (self._added or self._rewrite or stale):
+                    self._used = set()
+                    return
+                kept = {
+                    name: self._added.get(name, self._on_disk.get(name))
+                    for name in sorted(self._used)
+                    if name in self._added or name in self._on_disk
+                }
+            else:
+                if not (self._added or self._rewrite):
+                    return
+                # Another run may have written since we read: keep its entries too.
+                kept = {**self._read_pack(), **self._added}
+            self._write_pack(kept)
+        except _Refused:
+            return
+        except OSError as error:
+            self._warn(f"the extraction cache was not saved: {_describe(error)}")
+            return
+        self._on_disk = kept
+        self._added = {}
+        self._used = set()
+        self._rewrite = False
+
+    # -- reading -----------------------------------------------------------------------
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            self._on_disk = self._read_pack()
+        except _Refused:
+            self._on_disk = {}
+
+    def _check_not_symlinks(self) -> None:
+        """Refuse a cache whose directories or pack are symlinks; absent ones are fine."""
+        for path in (self._cache_dir.parent, self._cache_dir, self._folder, self._pack):
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode):
+                self._refused = True
+                self._warn(
+                    f"the extraction cache is not used: {path} is a symlink, and the cache "
+                    "follows none"
+                )
+                raise _Refused
+
+    def _read_pack(self) -> dict[str, Any]:
+        """The entries of the pack on disk; {} (and a rewrite at the next flush) when it
+        is absent or unusable."""
+        self._check_not_symlinks()
+        try:
+            descriptor = os.open(self._pack, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
+        except FileNotFoundError:
+            return {}
+        except OSError:
+            self._rewrite = True
+            return {}
+        try:
+            status = os.fstat(descriptor)
+            if not stat.S_ISREG(status.st_mode):
+                self._rewrite = True
+                return {}
+            if status.st_size > MAX_PACK_BYTES:
+                self._rewrite = True
+                self._warn(
+                    f"the extraction cache pack {self._pack} is larger than 512 MiB and was ignored"
+                )
+                return {}
+            with os.fdopen(descriptor, "rb", closefd=False) as stream:
+                raw = stream.read()
+        except OSError:
+            self._rewrite = True
+            return {}
+        finally:
+            os.close(descriptor)
+        try:
+            document = json.loads(raw)
+        except (ValueError, RecursionError):  # not JSON, truncated, not UTF-8, too deep
+            self._rewrite = True
+            return {}
+        if (
+            not isinstance(document, dict)
+            or type(document.get("format")) is not int
+            or document["format"] != PACK_FORMAT
+            or not isinstance(document.get("entries"), dict)
+        ):
+            self._rewrite = True
+            return {}
+        entries: dict[str, Any] = document["entries"]
+        return entries
+
+    # -- writing -----------------------------------------------------------------------
+
+    def _write_pack(self, entries: dict[str, Any]) -> None:
+        self._check_not_symlinks()
+        self._make_directories()
+        document = {"format": PACK_FORMAT, "entries": entries}
+        payload = json.dumps(document, separators=(",", ":"), sort_keys=True).encode("ascii")
+        _write_atomically(self._pack, payload)
+
+    def _make_directories(self) -> None:
+        self._cache_dir.parent.mkdir(parents=True, exist_ok=True)
+        for directory in (self._cache_dir, self._folder):
+            try:
+                os.mkdir(directory, 0o700)
+            except FileExistsError:
+                if not directory.is_dir():
+                    raise NotADirectoryError(
+                        errno.ENOTDIR, "exists and is not a directory", str(directory)
+                    ) from None
+        for name, content in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", _GITIGNORE)):
+            marker = self._cache_dir / name
+            if not os.path.lexists(marker):
+                _write_atomically(marker, content.encode("ascii"))
+
+    def _remove_stale_temp_files(self) -> None:
+        """Temp files left by a run that crashed; younger ones may belong to a live run."""
+        try:
+            scanned = os.scandir(self._folder)
+        except OSError:
+            return
+        limit = time.time() - STALE_TEMP_SECONDS
+        with scanned:
+            for entry in scanned:
+                if not (
+                    entry.name.startswith(PACK_NAME + ".") and entry.name.endswith(_TEMP_SUFFIX)
+                ):
+                    continue
+                try:
+                    if entry.stat(follow_symlinks=False).st_mtime < limit:
+                        os.unlink(entry.path)
+                except OSError:
+                    continue
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+def _describe(error: OSError) -> str:
+    reason = error.strerror or str(error)
+    return f"{error.filename}: {reason.lower()}" if error.filename else reason.lower()
+
+
+def _write_atomically(target: Path, payload: bytes) -> None:
+    """Write a sibling temp file (0600, never an existing file), then rename it over
+    `target`, so a reader sees the old bytes or the new ones, never a mix."""
+    temp = target.with_name(f"{target.name}.{os.getpid()}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY
+    descriptor = os.open(temp, flags, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(payload)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise

@@ -1,0 +1,117 @@
+"""Helpers for tests and for authors of third-party rule families.
+
+Everything here is pure and in memory, and nothing imports pytest, so a family's own
+test suite (whatever runner it uses) can build a project out of a dict of files and run
+the engine on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from inwards_core.caches import DictExtractionCache, NullExtractionCache
+from inwards_core.ports import ListingProblem, ProjectFiles, ProjectListing
+
+__all__ = [
+    "DictExtractionCache",
+    "InMemoryProjectFiles",
+    "NullExtractionCache",
+]
+
+# The same directories the disk adapter leaves out; the contract suite in
+# tests/contract/ keeps the two in step.
+_SKIPPED_DIRECTORY_NAMES = frozenset({"__pycache__", "node_modules"})
+_VIRTUALENV_MARKER = "pyvenv.cfg"
+
+
+def _is_skipped_directory_name(name: str) -> bool:
+    return name.startswith(".") or name in _SKIPPED_DIRECTORY_NAMES or name.endswith(".egg-info")
+
+
+def _normalise(path: str) -> str:
+    """`path` as a clean relative POSIX path; "" for the project directory itself."""
+    parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
+    if path.startswith("/") or ".." in parts:
+        raise ValueError(f"{path!r} is not a path inside the project")
+    return "/".join(parts)
+
+
+def _parent(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+class InMemoryProjectFiles(ProjectFiles):
+    """A project made of a mapping from POSIX paths (relative to the project directory) to
+    contents; a `str` is stored as UTF-8. Directories are the parents of the files.
+
+    It leaves out the same directories as the disk adapter: names starting with ".",
+    `__pycache__`, `node_modules`, `*.egg-info`, and any directory holding `pyvenv.cfg`.
+    A directory named by `under` itself is listed whatever its name.
+    """
+
+    def __init__(self, files: Mapping[str, str | bytes]) -> None:
+        self._files: dict[str, bytes] = {}
+        for path, content in files.items():
+            clean = _normalise(path)
+            if not clean:
+                raise ValueError(f"{path!r} names the project directory, not a file")
+            self._files[clean] = content.encode("utf-8") if isinstance(content, str) else content
+        self._directories: set[str] = set()
+        for path in self._files:
+            parent = _parent(path)
+            while parent and parent not in self._directories:
+                self._directories.add(parent)
+                parent = _parent(parent)
+        clash = sorted(self._directories.intersection(self._files))
+        if clash:
+            raise ValueError(f"{clash[0]!r} is given both as a file and as a directory")
+
+    def listing(self, under: str) -> ProjectListing:
+        start = _normalise(under)
+        if start in self._files:
+            return ProjectListing(files=(start,), directories=())
+        if start and start not in self._directories:
+            return ProjectListing(
+                files=(),
+                directories=(),
+                problems=(ListingProblem(start, f"{start} does not exist"),),
+            )
+        prefix = f"{start}/" if start else ""
+        skipped = {
+            directory
+            for directory in self._directories
+            if directory.startswith(prefix) and self._is_skipped(directory)
+        }
+
+        def kept(path: str) -> bool:
+            if not path.startswith(prefix):
+                return False
+            parent = path
+            while len(parent) > len(start):
+                if parent in skipped:
+                    return False
+                parent = _parent(parent)
+            return True
+
+        files = tuple(sorted(path for path in self._files if kept(path)))
+        directories = sorted(d for d in self._directories if kept(d))
+        if start:
+            directories.append(start)
+        return ProjectListing(files=files, directories=tuple(sorted(directories)))
+
+    def _is_skipped(self, directory: str) -> bool:
+        name = directory.rpartition("/")[2]
+        return _is_skipped_directory_name(name) or f"{directory}/{_VIRTUALENV_MARKER}" in (
+            self._files
+        )
+
+    def read_bytes(self, path: str) -> bytes:
+        try:
+            clean = _normalise(path)
+        except ValueError:
+            raise FileNotFoundError(f"{path} is not a path inside the project") from None
+        if clean in self._files:
+            return self._files[clean]
+        if clean in self._directories or not clean:
+            raise IsADirectoryError(f"{path} is a directory")
+        raise FileNotFoundError(f"{path} does not exist")
