@@ -1,1 +1,31 @@
+"""`[tool.inwards]`: the validated configuration, its loading, and key positions."""
 
+from __future__ import annotations
+
+from inwards_core.config.load import TOP_LEVEL_KEYS, build_config, inwards_version
+from inwards_core.config.model import (
+    DEFAULT_GENERATED,
+    Config,
+    ConfigError,
+    ConfigProblem,
+    Layer,
+    NoPositions,
+    RuleSettings,
+    SourcePositions,
+)
+from inwards_core.config.positions import TomlPositions
+
+__all__ = [
+    "DEFAULT_GENERATED",
+    "TOP_LEVEL_KEYS",
+    "Config",
+    "ConfigError",
+    "ConfigProblem",
+    "Layer",
+    "NoPositions",
+    "RuleSettings",
+    "SourcePositions",
+    "TomlPositions",
+    "build_config",
+    "inwards_version",
+]

@@ -1,0 +1,161 @@
+"""Finding and reading the `pyproject.toml` that holds `[tool.inwards]`.
+
+This is the disk side of configuration: it reads bytes, decodes and parses them with
+tomllib, and hands the core a plain mapping plus the positions of every key. Every
+failure is a `ConfigError` naming the file (and line and column when there is one).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from inwards_core.config.load import build_config, type_name
+from inwards_core.config.model import Config, ConfigError, ConfigProblem
+from inwards_core.config.positions import (
+    TomlPositions,
+    caret_excerpt,
+    decode_error_position,
+    decode_error_reason,
+)
+
+CONFIG_NAME = "pyproject.toml"
+
+NO_CONFIG_MESSAGE = (
+    "No pyproject.toml with a [tool.inwards] table was found in this directory or any "
+    "directory above it.\n"
+    "Add one to your project's pyproject.toml, listing the layers innermost first, "
+    "for example:\n"
+    "\n"
+    "    [tool.inwards]\n"
+    '    layers = [{ name = "domain", modules = ["shop.domain"] },\n'
+    '              { name = "adapters", modules = ["shop.adapters"] }]\n'
+    "\n"
+    "or pass --config FILE to name the file to use."
+)
+
+
+@attrs.frozen
+class LoadedConfig:
+    """A parsed configuration file: `table` is its `[tool.inwards]` table; `project_dir`
+    is the directory holding the file."""
+
+    path: Path
+    project_dir: Path
+    table: Mapping[str, Any]
+    positions: TomlPositions
+    text: str
+
+    def build(self) -> Config:
+        """The validated `Config` (`ConfigError` lists every problem)."""
+        return build_config(self.table, file=self.path.name, positions=self.positions)
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a `[tool.inwards]` table.
+
+    A pyproject.toml without the table is passed over and the walk goes on upwards. One
+    that can't be parsed but mentions `tool.inwards` is returned, so that reading it
+    reports the error instead of silently using a file further up.
+    """
+    here = start.absolute()
+    if not here.is_dir():
+        here = here.parent
+    for directory in (here, *here.parents):
+        candidate = directory / CONFIG_NAME
+        if candidate.is_file() and _declares_inwards(candidate):
+            return candidate
+    return None
+
+
+def _declares_inwards(path: Path) -> bool:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    try:
+        parsed = tomllib.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return b"tool.inwards" in data
+    tool = parsed.get("tool")
+    return isinstance(tool, dict) and "inwards" in tool
+
+
+def read_config(path: Path) -> LoadedConfig:
+    """Read and parse `path`; `ConfigError` when it can't be read, isn't UTF-8, isn't
+    TOML, or has no `[tool.inwards]` table."""
+    shown = _shown(path)
+
+    def fail(message: str, line: int | None = None, column: int | None = None) -> ConfigError:
+        return ConfigError((ConfigProblem(shown, line, column, "", message),))
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise fail("does not exist.") from None
+    except IsADirectoryError:
+        raise fail("is a directory, not a configuration file.") from None
+    except OSError as error:
+        raise fail(f"can't be read: {error.strerror or error}.") from None
+    try:
+        # A byte-order mark is invisible in editors, so it is dropped, not reported.
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise fail(
+            f"is not UTF-8 text (byte {error.start + 1} of the file); TOML files must be UTF-8.",
+            line,
+        ) from None
+    positions = TomlPositions(text)
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        where = decode_error_position(error, text)
+        reason = decode_error_reason(error).rstrip(".")
+        message = f"is not valid TOML: {reason}."
+        if where is not None:
+            excerpt = caret_excerpt(text, *where)
+            if excerpt:
+                message += "\n" + excerpt
+            raise fail(message, *where) from None
+        raise fail(message) from None
+    tool = document.get("tool")
+    if not isinstance(tool, dict) or "inwards" not in tool:
+        raise fail(
+            "has no [tool.inwards] table. Add one that lists your layers, for example:\n"
+            "    [tool.inwards]\n"
+            '    layers = [{ name = "domain", modules = ["shop.domain"] }]'
+        )
+    table = tool["inwards"]
+    if not isinstance(table, dict):
+        where = positions.locate("tool.inwards")
+        raise ConfigError(
+            (
+                ConfigProblem(
+                    shown,
+                    where[0] if where else None,
+                    where[1] if where else None,
+                    "tool.inwards",
+                    f"must be a table, not {type_name(table)}.",
+                ),
+            )
+        )
+    return LoadedConfig(
+        path=path,
+        project_dir=path.absolute().parent,
+        table=table,
+        positions=positions,
+        text=text,
+    )
+
+
+def _shown(path: Path) -> str:
+    """`path` as the user would type it: relative to the working directory when below it."""
+    try:
+        return path.absolute().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
