@@ -13,6 +13,7 @@ import attrs
 from inwards_core.config.model import Config
 from inwards_core.facts import ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
+from inwards_core.suppressions import CommentVerdict
 
 
 @attrs.frozen
@@ -27,6 +28,8 @@ class ProjectModel:
     facts: Mapping[str, ModuleFacts]
     checked: tuple[ModuleInfo, ...]
     whole_project: bool
+    # Filled for review kinds (which run after suppressions are applied).
+    suppression_verdicts: tuple[CommentVerdict, ...] = ()
 
     def facts_of(self, info: ModuleInfo) -> ModuleFacts:
         return self.facts[info.file]

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 class Scope(enum.Enum):
     FILE = "file"  # runs on every checked file, also with PATHS
     PROJECT = "project"  # needs the whole project; skipped with PATHS
+    REVIEW = "review"  # runs after suppressions, on their verdicts (suppression comments)
 
 
 @attrs.frozen

@@ -1,0 +1,128 @@
+"""The public entry points: load a configuration, resolve rules, check a project.
+
+Everything here takes its adapters as arguments; `inwards_cli.bootstrap` wires the real
+ones, and a user's script can pass in-memory ones.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from inwards_core.caches import NullExtractionCache
+from inwards_core.config.load import build_config
+from inwards_core.config.model import Config, ConfigError, ConfigProblem, SourcePositions
+from inwards_core.config.positions import TomlPositions
+from inwards_core.engine import ParseMany, check_project, parse_serially
+from inwards_core.extraction.grammars import StandardGrammars
+from inwards_core.model import Report, RootKind
+from inwards_core.plugins import PluginHost
+from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RuleSources
+from inwards_core.rules.kinds import Family
+from inwards_core.rules.runtime import (
+    ActiveRule,
+    DefinitionProblem,
+    RuleSet,
+    resolve,
+    select,
+    validate_rule_settings,
+)
+from inwards_core.rules.sources import PackagedRuleSources
+
+
+def load_config(
+    table: Mapping[str, Any],
+    *,
+    file: str = "pyproject.toml",
+    positions: SourcePositions | None = None,
+) -> Config:
+    """Validate a `[tool.inwards]` table (already parsed). Raises ConfigError."""
+    return build_config(table, file=file, positions=positions or TomlPositions(""))
+
+
+def load_config_text(text: str, *, file: str = "pyproject.toml") -> Config:
+    """Validate the `[tool.inwards]` table of a whole pyproject.toml given as text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError((ConfigProblem(file, None, None, "", f"is not valid TOML: {error}."),)) from error
+    table = data.get("tool", {}).get("inwards")
+    if not isinstance(table, dict):
+        raise ConfigError((ConfigProblem(file, None, None, "tool.inwards", "is missing."),))
+    return build_config(table, file=file, positions=TomlPositions(text))
+
+
+def installed_families(*, entry_points: bool = True, plugins: Sequence[object] = ()) -> tuple[Family, ...]:
+    """Every rule family registered through the `inwards` entry-point group (and `plugins`)."""
+    return PluginHost.create(plugins=plugins, entry_points=entry_points).families()
+
+
+def load_rules(
+    families: Sequence[Family] | None = None, sources: RuleSources | None = None
+) -> RuleSet:
+    """Resolve the rule definitions of every root the sources give (core only by default)."""
+    families = installed_families() if families is None else families
+    sources = sources or PackagedRuleSources(families)
+    return resolve(sources.documents(), families)
+
+
+def definition_errors(rule_set: RuleSet) -> tuple[DefinitionProblem, ...]:
+    """Problems that stop a run: any in the core or project root (user-root problems warn)."""
+    return tuple(p for p in rule_set.problems if p.root is not RootKind.USER)
+
+
+@attrs.frozen
+class Prepared:
+    config: Config
+    rule_set: RuleSet
+    rules: tuple[ActiveRule, ...]
+
+
+def prepare(config: Config, rule_set: RuleSet) -> Prepared:
+    """Check `[tool.inwards.rules]` against the resolved rules and apply selection."""
+    blocking = definition_errors(rule_set)
+    problems = [
+        ConfigProblem(p.path, p.line, None, p.key, p.message) for p in blocking
+    ]
+    problems += validate_rule_settings(config.rules, rule_set, config.file, config.positions)
+    if problems:
+        raise ConfigError(tuple(problems))
+    return Prepared(config, rule_set, select(rule_set, config.rules))
+
+
+def check(
+    config: Config,
+    files: ProjectFiles,
+    *,
+    rule_set: RuleSet | None = None,
+    cache: ExtractionCache | None = None,
+    grammars: GrammarBinaries | None = None,
+    paths: Sequence[str] | None = None,
+    parse_many: ParseMany = parse_serially,
+) -> Report:
+    """Check a project and return the report. `paths` are POSIX paths relative to the
+    project directory; None checks the whole project."""
+    prepared = prepare(config, rule_set or load_rules())
+    return check_project(
+        prepared.config,
+        prepared.rules,
+        files=files,
+        cache=cache or NullExtractionCache(),
+        grammars=grammars or StandardGrammars(),
+        paths=paths,
+        parse_many=parse_many,
+    )
+
+
+def check_sources(
+    sources: Mapping[str, str | bytes], *, pyproject: str, paths: Sequence[str] | None = None
+) -> Report:
+    """Check an in-memory project: `sources` maps POSIX paths to file contents, `pyproject`
+    is the text of its pyproject.toml. Handy in scripts, tests and editors."""
+    from inwards_core.testing import InMemoryProjectFiles
+
+    config = load_config_text(pyproject)
+    return check(config, InMemoryProjectFiles(dict(sources)), paths=paths)

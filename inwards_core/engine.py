@@ -1,0 +1,252 @@
+"""The pipeline: listing -> module index -> facts (through the cache) -> rules -> report.
+
+The engine decides everything on one thread. Only parsing may fan out, through the
+`ParseMany` function the caller passes (the CLI gives a process pool for big projects).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import string
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from inwards_core.config.model import Config
+from inwards_core.extraction import EXTRACTOR_ID, extract
+from inwards_core.facts import ModuleFacts
+from inwards_core.index import ModuleIndex, ModuleInfo
+from inwards_core.model import Finding, Fix, NotChecked, Report, Severity
+from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import Scope, Violation
+from inwards_core.rules.runtime import ActiveRule
+from inwards_core.suppressions import RuleFacts, apply_suppressions
+
+
+@attrs.frozen
+class ParseJob:
+    """One file to extract: everything `extract` needs, picklable."""
+
+    file: str
+    data: bytes
+    module: str
+    is_package: bool
+
+
+ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
+
+
+def parse_serially(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
+    return [
+        extract(job.data, module=job.module, is_package=job.is_package, grammars=grammars)
+        for job in jobs
+    ]
+
+
+def extractor_key(grammars: GrammarBinaries) -> str:
+    """Goes into every cache key: a new extractor or grammar never reads old facts."""
+    return "|".join((EXTRACTOR_ID, *grammars.grammar_ids))
+
+
+def _normalise_root(root: str) -> str:
+    root = root.strip().strip("/")
+    return "" if root in ("", ".") else root
+
+
+def _under(path: str, prefix: str) -> bool:
+    return prefix == "" or path == prefix or path.startswith(prefix + "/")
+
+
+class _Template(string.Formatter):
+    """Guidance templates: `{name}` from the violation's params; unknown names stay as written."""
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        if isinstance(key, str) and key in kwargs:
+            return kwargs[key]
+        return "{" + str(key) + "}"
+
+
+_TEMPLATE = _Template()
+
+
+def _fill(template: str, params: Mapping[str, str]) -> str:
+    try:
+        return _TEMPLATE.vformat(template, (), params)
+    except (ValueError, IndexError, KeyError, AttributeError):
+        return template  # a hand-written template with stray braces is shown as written
+
+
+def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -> Finding:
+    definition = rule.rule.definition
+    if rule.severity_decided_by != "default":
+        severity = rule.severity
+    else:
+        severity = violation.severity or rule.severity
+    params = {"file": violation.file, "module": violation.module or "", **violation.params}
+    guidance = definition.guidance
+    summary = violation.summary if violation.summary is not None else guidance.summary
+    steps = violation.steps if violation.steps is not None else guidance.steps
+    return Finding(
+        code=definition.code,
+        rule=definition.name,
+        severity=severity,
+        file=violation.file,
+        module=violation.module,
+        span=violation.span,
+        message=violation.message,
+        fix=Fix(_fill(summary, params), tuple(_fill(step, params) for step in steps)),
+        docs=guidance.docs,
+        origin=definition.origin.root,
+        suppressible=definition.suppressible,
+        whole_project=whole_project,
+        stable_message=violation.stable_message or violation.message,
+    )
+
+
+@attrs.frozen
+class CheckOptions:
+    """`paths`: project-relative POSIX files or directories to check (None: the whole
+    project). With paths, whole-project checks are skipped."""
+
+    paths: tuple[str, ...] | None = None
+
+
+def check_project(
+    config: Config,
+    rules: Sequence[ActiveRule],
+    *,
+    files: ProjectFiles,
+    cache: ExtractionCache,
+    grammars: GrammarBinaries,
+    paths: Sequence[str] | None = None,
+    parse_many: ParseMany = parse_serially,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Report:
+    started = clock()
+    whole_project = paths is None
+    root = _normalise_root(config.root)
+    listing = files.listing(root)
+    index = ModuleIndex.build(config, listing)
+    not_checked: list[NotChecked] = [
+        NotChecked(problem.path, problem.message) for problem in listing.problems
+    ]
+
+    selected: list[ModuleInfo]
+    if paths is None:
+        selected = list(index.modules.values())
+    else:
+        chosen: dict[str, ModuleInfo] = {}
+        for path in paths:
+            norm = path.strip("/")
+            norm = "" if norm == "." else norm
+            matched = [info for info in index.modules.values() if _under(info.file, norm)]
+            if not matched:
+                if root and not (_under(norm, root) or _under(root, norm)):
+                    reason = f'is outside root "{config.root}"'
+                else:
+                    reason = "holds no Python module"
+                not_checked.append(
+                    NotChecked(path or ".", f"{path or '.'} {reason}, so it was not checked.")
+                )
+            for info in matched:
+                chosen[info.file] = info
+        selected = [chosen[file] for file in sorted(chosen)]
+
+    facts, unreadable = _read_facts(selected, files, cache, grammars, parse_many)
+    not_checked.extend(unreadable)
+    checked = tuple(info for info in selected if info.file in facts)
+    model = ProjectModel(config, index, facts, checked, whole_project)
+
+    enabled = [rule for rule in rules if rule.enabled]
+    findings: list[Finding] = []
+    skipped: list[str] = []
+    for rule in enabled:
+        scope = rule.rule.kind.scope
+        if scope is Scope.REVIEW:
+            continue
+        if scope is Scope.PROJECT and not whole_project:
+            skipped.append(rule.code)
+            continue
+        for violation in rule.rule.kind.check(model, rule.options):
+            findings.append(
+                to_finding(rule, violation, whole_project=violation.file == config.file)
+            )
+
+    rule_facts = {
+        rule.code: RuleFacts(rule.rule.definition.suppressible, rule.enabled) for rule in rules
+    }
+    modules = {info.file: info.name for info in checked}
+    outcome = apply_suppressions(findings, facts, modules, rule_facts)
+    kept = list(outcome.kept)
+    review_model = attrs.evolve(model, suppression_verdicts=outcome.verdicts)
+    for rule in enabled:
+        if rule.rule.kind.scope is Scope.REVIEW:
+            for violation in rule.rule.kind.check(review_model, rule.options):
+                kept.append(to_finding(rule, violation, whole_project=False))
+
+    notes: list[str] = []
+    if skipped:
+        notes.append(
+            "Whole-project checks were skipped because paths were named: "
+            + ", ".join(skipped)
+            + "."
+        )
+    cache.flush(prune=whole_project)
+    return Report(
+        findings=tuple(sorted(set(kept), key=Finding.sort_key)),
+        files_checked=len(checked),
+        suppressed=tuple(
+            sorted(outcome.suppressed, key=lambda s: s.finding.sort_key())
+        ),
+        not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
+        whole_project=whole_project,
+        duration_ms=round((clock() - started) * 1000, 1),
+        notes=tuple(notes),
+    )
+
+
+def _read_facts(
+    selected: Iterable[ModuleInfo],
+    files: ProjectFiles,
+    cache: ExtractionCache,
+    grammars: GrammarBinaries,
+    parse_many: ParseMany,
+) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
+    extractor = extractor_key(grammars)
+    facts: dict[str, ModuleFacts] = {}
+    unreadable: list[NotChecked] = []
+    misses: list[tuple[ParseJob, CacheKey]] = []
+    for info in selected:
+        try:
+            data = files.read_bytes(info.file)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            unreadable.append(
+                NotChecked(info.file, f"{info.file} could not be read ({reason}), so it was not checked.")
+            )
+            continue
+        key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
+        cached = cache.get(key)
+        if cached is not None:
+            facts[info.file] = cached
+        else:
+            misses.append((ParseJob(info.file, data, info.name, info.is_package), key))
+    if misses:
+        parsed = parse_many([job for job, _ in misses], grammars)
+        for (job, key), result in zip(misses, parsed, strict=True):
+            facts[job.file] = result
+            cache.put(key, result)
+    return facts, unreadable
+
+
+def severity_counts(findings: Iterable[Finding]) -> tuple[int, int]:
+    errors = warnings = 0
+    for finding in findings:
+        if finding.severity is Severity.ERROR:
+            errors += 1
+        else:
+            warnings += 1
+    return errors, warnings

@@ -1,0 +1,179 @@
+"""inw.pure-domain: a layer imports a library it may not use.
+
+## What it does
+Classifies every import in a layered module as first-party (code of this project), standard
+library, or third-party, and reports the libraries a layer may not use:
+
+- `deny-libraries` on a layer lists libraries (standard library included) it may not import;
+  on the innermost layer it replaces the default list below.
+- `extend-deny-libraries` adds entries to whatever list is in force.
+- `allow-libraries` turns the layer into an allowlist for third-party code: any third-party
+  library not listed is refused (the standard library stays allowed unless denied).
+- The innermost layer (each sibling of an innermost group) of a configuration with two or more
+  ranks denies, by default, web frameworks, database drivers and ORMs, network clients and the
+  standard library's sockets, subprocesses and HTTP modules.
+
+Entries are import names and cover their submodules (`sqlalchemy` covers `sqlalchemy.orm`). When
+an allow entry and a deny entry both match, the longer one decides; on a tie, allow wins.
+Dynamic imports with a readable target are checked the same way.
+
+## Why is this bad?
+The innermost layer holds the rules of the business. Once it talks to a database or the
+network, it can't be tested or changed without them, and infrastructure concerns leak into
+every decision.
+
+## How to fix
+Keep the library in an outer layer behind a port (a `typing.Protocol`) that the inner layer
+owns, or, if the library really is part of the model (a pure computation library), allow it
+for the layer with `allow-libraries` or by removing it from the layer's deny list.
+
+## Limitations
+Distribution names are not mapped to import names (write `yaml`, not `PyYAML`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core.config.model import Config, Layer
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import ScopedOptions, layered_files
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import CheckKind, Violation
+
+DEFAULT_DENY = (
+    # web frameworks and task queues
+    "django", "fastapi", "flask", "litestar", "starlette", "celery", "grpc",
+    # databases and ORMs
+    "sqlalchemy", "sqlmodel", "alembic", "peewee", "psycopg", "psycopg2", "asyncpg",
+    "pymysql", "pymongo", "redis", "sqlite3",
+    # network clients
+    "requests", "httpx", "aiohttp", "urllib3", "boto3", "botocore", "pika",
+    # standard-library I/O
+    "socket", "subprocess", "http.client", "http.server", "urllib.request", "smtplib", "ftplib",
+)  # fmt: skip
+
+
+def _longest(name: str, entries: tuple[str, ...]) -> str | None:
+    best: str | None = None
+    for entry in entries:
+        if (name == entry or name.startswith(entry + ".")) and (
+            best is None or len(entry) > len(best)
+        ):
+            best = entry
+    return best
+
+
+def denied_entries(config: Config, layer: Layer) -> tuple[str, ...]:
+    innermost = layer.rank == 0 and config.ranks >= 2
+    if layer.deny_libraries is not None:
+        base = layer.deny_libraries
+    else:
+        base = DEFAULT_DENY if innermost else ()
+    return base + layer.extend_deny_libraries
+
+
+def refusal(config: Config, layer: Layer, name: str, kind: str) -> str | None:
+    """Why `layer` may not use the library `name` ("deny:<entry>" / "allowlist"), or None."""
+    deny = _longest(name, denied_entries(config, layer))
+    allow = _longest(name, layer.allow_libraries or ())
+    if deny is not None and (allow is None or len(deny) > len(allow)):
+        return f"deny:{deny}"
+    if layer.allow_libraries is not None and kind == "third-party" and allow is None:
+        return "allowlist"
+    return None
+
+
+def allowed_layers(config: Config, name: str, kind: str) -> list[str]:
+    return [layer.name for layer in config.layers if refusal(config, layer, name, kind) is None]
+
+
+def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    config = model.config
+    index = model.index
+    for info, layer, facts in layered_files(model, options):
+        candidates = [(fact.target, fact.span, fact.statement) for fact in facts.imports]
+        candidates += [
+            (dyn.target, dyn.span, dyn.statement) for dyn in facts.dynamic_imports if dyn.target
+        ]
+        for name, span, statement in candidates:
+            if not name or index.is_first_party(name):
+                continue
+            kind = index.classify(name)
+            why = refusal(config, layer, name, kind)
+            if why is None:
+                continue
+            library = why[5:] if why.startswith("deny:") else name.split(".")[0]
+            elsewhere = [n for n in allowed_layers(config, name, kind) if n != layer.name]
+            rule_text = (
+                f'"{layer.name}" denies it'
+                if why.startswith("deny:")
+                else f'it is not in the allow-libraries of "{layer.name}"'
+            )
+            stable = (
+                f'Layer "{layer.name}" imports "{name}" from the {kind} library "{library}", '
+                f"which it may not use."
+            )
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=span,
+                message=f"{stable[:-1]}: {rule_text}.",
+                stable_message=stable,
+                params={
+                    "layer": layer.name,
+                    "library": library,
+                    "imported": name,
+                    "statement": statement,
+                    "allowed_in": ", ".join(f'"{n}"' for n in elsewhere) or "no layer yet",
+                },
+            )
+
+
+KIND = CheckKind(
+    id="inw.pure-domain",
+    summary="A layer imports a library it may not use.",
+    options_type=ScopedOptions,
+    check=check,
+)
+
+EXAMPLES = (
+    Example(
+        title="The domain opens a database session",
+        good=False,
+        files={
+            "shop/domain/pricing.py": (
+                "from sqlalchemy.orm import Session  # expect: INW005\n\n"
+                "def price(session: Session) -> int:\n    return 0\n"
+            ),
+        },
+    ),
+    Example(
+        title="An allowlist on the application layer",
+        good=False,
+        config=(
+            "[tool.inwards]\n"
+            "layers = [\n"
+            '  { name = "domain", modules = ["shop.domain"] },\n'
+            '  { name = "application", modules = ["shop.application"], allow-libraries = ["attrs"] },\n'
+            '  { name = "infrastructure", modules = ["shop.infrastructure"] },\n'
+            "]\n"
+        ),
+        files={
+            "shop/application/service.py": (
+                "import json\nimport attrs\nimport requests  # expect: INW005\n"
+            ),
+        },
+    ),
+    Example(
+        title="The standard library's pure modules are fine",
+        good=True,
+        files={
+            "shop/domain/money.py": (
+                "from dataclasses import dataclass\nfrom decimal import Decimal\n\n"
+                "@dataclass(frozen=True)\nclass Money:\n    amount: Decimal\n"
+            ),
+            "shop/infrastructure/db.py": "import sqlalchemy\n",
+        },
+    ),
+)

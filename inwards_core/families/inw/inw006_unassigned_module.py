@@ -1,0 +1,166 @@
+"""inw.unassigned-module: code that no layer owns, and layer entries that own nothing.
+
+## What it does
+Finds the places where the declared layers and the code disagree:
+
+- an import, in a layered module, of first-party code that no layer owns (including the
+  package above the layers, as in `from shop import settings`): an error;
+- a package or module outside every layer and outside `ignore`: a warning on its first
+  file, since no layer rule checks its imports;
+- a `modules` entry of a layer that matches no module: a warning on the configuration
+  (whole-project runs only);
+- a layer none of whose entries matches anything: an error on the configuration
+  (whole-project runs only).
+
+Imports of modules that don't exist are unknown-first-party's, not this rule's.
+
+## Why is this bad?
+Code outside every layer is a hole in the architecture: layered code can lean on it, and it
+can import anything. Entries that match nothing usually mean a typo or a moved package, and
+the layer silently stopped protecting anything.
+
+## How to fix
+Move the code into the layer it belongs to, or add its package to a layer's `modules`. Code
+that is deliberately outside the layers (tests, scripts, migrations) goes in `ignore`. Fix
+or remove entries that match nothing.
+
+## Limitations
+A package counts as holding a layer only when a module below it is owned by a layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import ScopedOptions, imported_name, layered_files
+from inwards_core.model import Severity, Span
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import CheckKind, Violation
+
+
+def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    index = model.index
+    config = model.config
+    for info, layer, facts in layered_files(model, options):
+        for fact in facts.imports:
+            name = index.resolve_target(fact)
+            if name is None or not index.is_first_party(name):
+                continue
+            if index.layer_of(name) is not None:
+                continue
+            if fact.module is None or not index.exists(fact.module if fact.name else name):
+                continue  # a module that doesn't exist is unknown-first-party's
+            shown = imported_name(fact)
+            stable = f'Layer "{layer.name}" imports "{shown}", which belongs to no layer.'
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=fact.span,
+                message=f"{stable} No layer rule checks what that code imports.",
+                stable_message=stable,
+                params={
+                    "layer": layer.name,
+                    "imported": shown,
+                    "statement": fact.statement,
+                    "target": name,
+                },
+            )
+    checked_files = {info.file for info in model.checked}
+    for package in index.unassigned_packages():
+        if not model.whole_project and package.file not in checked_files:
+            continue
+        if not options.applies_to(package.name):
+            continue
+        what = "Package" if package.is_package else "Module"
+        message = f'{what} "{package.name}" belongs to no layer, so no layer rule checks its imports.'
+        yield Violation(
+            file=package.file,
+            module=package.name,
+            span=Span.start_of_file(),
+            message=message,
+            severity=Severity.WARNING,
+            summary=f'Put "{package.name}" in a layer, or list it in `ignore`.',
+            steps=(
+                f'If "{package.name}" is part of the application, add it (or the package holding it) '
+                "to the `modules` of the layer it belongs to in [tool.inwards].",
+                f'If it is deliberately outside the layers (tests, scripts, migrations), add "{package.name.split(".")[-1]}" '
+                "to `ignore` in [tool.inwards].",
+            ),
+            params={"imported": package.name, "layer": "", "statement": "", "target": package.name},
+        )
+    if not model.whole_project:
+        return
+    for layer, position in index.unmatched_patterns():
+        entry = layer.modules[position]
+        key = f"{layer.key}.modules[{position}]"
+        line, column = config.locate(key)
+        yield Violation(
+            file=config.file,
+            module=None,
+            span=Span(line, column, line, column + len(entry) + 2),
+            message=f'"{entry}" (layer "{layer.name}") matches no module of this project.',
+            severity=Severity.WARNING,
+            summary=f'Fix or remove the entry "{entry}" of layer "{layer.name}".',
+            steps=(
+                f'Check the spelling of "{entry}" against the packages under root '
+                f'"{config.root}".',
+                "If the code moved, point the entry at its new package; if it is gone, delete the entry.",
+            ),
+            params={"imported": entry, "layer": layer.name, "statement": "", "target": entry},
+        )
+    for layer in index.empty_layers():
+        line, column = config.locate(layer.key)
+        yield Violation(
+            file=config.file,
+            module=None,
+            span=Span(line, column, line, column + 1),
+            message=f'Layer "{layer.name}" owns no module: none of its `modules` entries matches any code.',
+            summary=f'Give layer "{layer.name}" the packages it should own.',
+            steps=(
+                f'Add the packages of "{layer.name}" to its `modules` in [tool.inwards], '
+                "or remove the layer if the architecture no longer has it.",
+            ),
+            params={"imported": "", "layer": layer.name, "statement": "", "target": ""},
+        )
+
+
+KIND = CheckKind(
+    id="inw.unassigned-module",
+    summary="Code that no layer owns, and layer entries that own nothing.",
+    options_type=ScopedOptions,
+    check=check,
+)
+
+EXAMPLES = (
+    Example(
+        title="Layered code leans on a package outside the layers",
+        good=False,
+        files={
+            "shop/common/__init__.py": "# expect: INW006\n",
+            "shop/common/clock.py": "def now() -> int:\n    return 0\n",
+            "shop/application/checkout.py": "from shop.common.clock import now  # expect: INW006\n",
+            "shop/domain/order.py": "",
+            "shop/infrastructure/db.py": "",
+        },
+    ),
+    Example(
+        title="Tests are outside the layers on purpose",
+        good=True,
+        config=(
+            "[tool.inwards]\n"
+            'ignore = ["tests"]\n'
+            "layers = [\n"
+            '  { name = "domain", modules = ["shop.domain"] },\n'
+            '  { name = "application", modules = ["shop.application"] },\n'
+            '  { name = "infrastructure", modules = ["shop.infrastructure"] },\n'
+            "]\n"
+        ),
+        files={
+            "shop/domain/order.py": "",
+            "shop/application/checkout.py": "from shop.domain import order\n",
+            "shop/infrastructure/db.py": "",
+            "tests/test_order.py": "from shop.domain import order\n",
+        },
+    ),
+)

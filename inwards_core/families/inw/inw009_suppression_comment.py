@@ -1,0 +1,124 @@
+"""inw.suppression-comment: an inline suppression that is broken or hides nothing.
+
+## What it does
+Checks every `# inwards: ignore[CODE, ...] reason="..."` comment (read from comment tokens,
+never from strings). It reports, as errors, comments that hide nothing because they are
+malformed, have no reason or an empty one, name an unknown code, name a rule that can't be
+suppressed, or hold a second directive; and, as warnings, codes of a valid comment that
+matched no finding on that line (rules that are turned off are not reported as unused).
+
+A suppression applies to the findings of the listed rules that start on the comment's line:
+for a parenthesised import, the line of the imported name. There is no blanket, next-line or
+file-wide form, by design.
+
+## Why is this bad?
+A suppression without a reason can't be reviewed, and one that hides nothing is noise that
+will hide the next real problem on that line.
+
+## How to fix
+Write the directive as `# inwards: ignore[INW001] reason="why this import is acceptable"`,
+list only codes that report on that line, and delete comments that no longer hide anything.
+
+## Limitations
+A reason can't contain a double quote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core.examples import Example
+from inwards_core.facts import SuppressionProblem
+from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
+from inwards_core.model import Severity
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import CheckKind, Scope, Violation
+
+_PROBLEMS = {
+    SuppressionProblem.MALFORMED: (
+        'It is not of the form `# inwards: ignore[CODE, ...] reason="..."`.'
+    ),
+    SuppressionProblem.NO_REASON: 'It has no reason: say why in `reason="..."`.',
+    SuppressionProblem.SECOND_DIRECTIVE: "It holds a second `inwards:` directive; use one per comment.",
+}
+
+
+def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+    for verdict in model.suppression_verdicts:
+        comment = verdict.comment
+        params = {"codes": ", ".join(comment.codes)}
+        reasons: list[str] = []
+        if comment.problem is not None:
+            reasons.append(_PROBLEMS[comment.problem])
+        if verdict.unknown:
+            reasons.append(f"{', '.join(verdict.unknown)} is not a rule code.")
+        if verdict.unsuppressible:
+            reasons.append(
+                f"{', '.join(verdict.unsuppressible)} can't be suppressed inline; "
+                "use the baseline or fix the code."
+            )
+        if reasons:
+            yield Violation(
+                file=verdict.file,
+                module=verdict.module,
+                span=comment.span,
+                message="This suppression comment hides nothing. " + " ".join(reasons),
+                params=params,
+            )
+        elif verdict.unused:
+            codes = ", ".join(verdict.unused)
+            yield Violation(
+                file=verdict.file,
+                module=verdict.module,
+                span=comment.span,
+                message=f"This suppression comment lists {codes}, which reports nothing on this line.",
+                severity=Severity.WARNING,
+                params={"codes": codes},
+                summary=f"Remove {codes} from the comment, or the whole comment.",
+                steps=(
+                    "The code it hid was fixed or moved: delete the comment (or the unused codes), "
+                    "so it can't hide a new problem on this line later.",
+                ),
+            )
+
+
+KIND = CheckKind(
+    id="inw.suppression-comment",
+    summary="An inline suppression that is broken or hides nothing.",
+    options_type=NoOptions,
+    check=check,
+    scope=Scope.REVIEW,
+)
+
+EXAMPLES = (
+    Example(
+        title="A suppression without a reason",
+        good=False,
+        files={
+            "shop/domain/order.py": (
+                "from shop.infrastructure import db  # inwards: ignore[INW001]  # expect: INW001, INW009\n"
+            ),
+            "shop/infrastructure/db.py": "",
+        },
+    ),
+    Example(
+        title="A suppression that hides nothing",
+        good=False,
+        files={
+            "shop/domain/order.py": (
+                'import decimal  # inwards: ignore[INW005] reason="money maths"  # expect: INW009\n'
+            ),
+        },
+    ),
+    Example(
+        title="A reviewed exception",
+        good=True,
+        files={
+            "shop/domain/order.py": (
+                "from shop.infrastructure import db  "
+                '# inwards: ignore[INW001] reason="legacy import, removed in TICKET-12"\n'
+            ),
+            "shop/infrastructure/db.py": "",
+        },
+    ),
+)

@@ -1,0 +1,123 @@
+"""inw.unknown-first-party: an import of a module of this project that doesn't exist.
+
+## What it does
+Reports a static import, in a layered module, whose module part names first-party code that
+isn't there: `from shop.domain.taxes import VAT` when `shop/domain` has no `taxes`, or a
+relative import that climbs above the top-level package. Only the module part is checked:
+`from shop.domain import pricing` passes when `shop/domain` is a package, whatever `pricing` is.
+
+Existence is probed on the project's files the way Python would find them: modules, packages,
+namespace packages, stubs (`.pyi`) and extension modules (`.so`, `.pyd`). Modules produced by
+a build step are declared with `generated` (by default `*_pb2`, `*_pb2_grpc`, `_version`), and
+packages that installed distributions extend with `namespace-packages`.
+
+## Why is this bad?
+The import fails at run time, or worse, it works only on one machine because something else
+on the path provides the module. Either way the layer rules can't judge an import whose
+target they can't find.
+
+## How to fix
+Correct the module name (the fix lists the closest modules that exist), create the module,
+or declare it in `generated` when a build step writes it.
+
+## Limitations
+Packages that extend `__path__` at run time can't be judged and are not reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import ScopedOptions, layered_files, outward_layer
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import CheckKind, Violation
+
+
+def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    index = model.index
+    for info, layer, facts in layered_files(model, options):
+        for fact in facts.imports:
+            if fact.module is None:
+                top = info.name.split(".")[0]
+                message = (
+                    f'The relative import "{fact.raw_module}" climbs above the top-level '
+                    f'package "{top}".'
+                )
+                yield Violation(
+                    file=info.file,
+                    module=info.name,
+                    span=fact.span,
+                    message=message,
+                    params={
+                        "imported": fact.raw_module,
+                        "statement": fact.statement,
+                        "closest": "",
+                        "layer": layer.name,
+                    },
+                    steps=(
+                        f"Count the dots of `{fact.statement}`: `{info.name}` sits "
+                        f"{info.name.count('.')} package(s) below `{top}`.",
+                        "Or write the import absolutely (`from "
+                        f"{top}.… import …`), which can't climb too far.",
+                    ),
+                )
+                continue
+            probed = fact.module if fact.name is not None else (fact.target or fact.module)
+            if not index.is_first_party(probed) or index.exists(probed):
+                continue
+            if outward_layer(index, layer, probed) is not None:
+                continue  # an outward import is layer-dependency's alone
+            missing = index.missing_part(probed)
+            if missing is None:
+                continue
+            parent, segment = missing
+            closest = index.closest_modules(probed)
+            where = f'"{parent}" has no "{segment}"' if parent else f'there is no "{segment}"'
+            message = f'"{probed}" is not a module of this project: {where}.'
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=fact.span,
+                message=message,
+                params={
+                    "imported": probed,
+                    "statement": fact.statement,
+                    "closest": ", ".join(f"`{c}`" for c in closest) or "none",
+                    "layer": layer.name,
+                },
+            )
+
+
+KIND = CheckKind(
+    id="inw.unknown-first-party",
+    summary="An import of a module of this project that doesn't exist.",
+    options_type=ScopedOptions,
+    check=check,
+)
+
+EXAMPLES = (
+    Example(
+        title="A typo in a module name",
+        good=False,
+        files={
+            "shop/domain/__init__.py": "",
+            "shop/domain/pricing.py": "VAT = 20\n",
+            "shop/domain/order.py": "from shop.domain.pricng import VAT  # expect: INW010\n",
+            "shop/application/__init__.py": "",
+            "shop/infrastructure/__init__.py": "",
+        },
+    ),
+    Example(
+        title="Generated modules and attributes of packages are fine",
+        good=True,
+        files={
+            "shop/domain/__init__.py": "VERSION = 1\n",
+            "shop/domain/order.py": (
+                "from shop.domain import VERSION\nimport shop.domain.orders_pb2\n"
+            ),
+            "shop/application/__init__.py": "",
+            "shop/infrastructure/__init__.py": "",
+        },
+    ),
+)

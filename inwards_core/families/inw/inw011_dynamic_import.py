@@ -1,0 +1,155 @@
+"""inw.dynamic-import: a dynamic import that reaches an outer layer, or can't be read.
+
+## What it does
+Reads calls that import by name at run time: `importlib.import_module`, `__import__`
+(also through `builtins` and `importlib`), `importlib.util.find_spec`, `runpy.run_module` and
+`pkgutil.resolve_name`, also through aliases (`import importlib as il`,
+`from importlib import import_module as load`). Targets are read from literals and folded
+from constants (`"shop." + "bootstrap"`, `"%s.%s" % ("shop", "bootstrap")`, module-level
+constants, constant f-strings, `".".join([...])`); relative names use the literal `package=`.
+
+A readable target in an outer or sibling layer is reported like a static import would be. In
+every layer but the outermost, a target that can't be read (a variable, a run-time f-string
+field, a call) is reported as unverifiable: nothing can promise it stays inside the rules.
+
+## Why is this bad?
+A dynamic import is still a dependency. Hiding an outward import in a string defeats the
+layering as surely as a plain import, and is harder to find.
+
+## How to fix
+Invert the dependency as for a static import: a port in the inner layer, its implementation
+in the outer layer, wired in the composition root. Plugin registries that need to load by name
+belong in the outermost layer.
+
+## Limitations
+Loaders passed as arguments or stored in containers are not followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import (
+    Relation,
+    ScopedOptions,
+    direction,
+    layered_files,
+    relation,
+)
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import CheckKind, Violation
+
+
+@attrs.frozen
+class DynamicImportOptions(ScopedOptions):
+    """`report-unreadable`: report targets that can't be read, in every layer but the outermost."""
+
+    report_unreadable: bool = True
+
+
+def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violation]:
+    flow = direction(model.config)
+    outermost = model.config.ranks - 1
+    for info, layer, facts in layered_files(model, options):
+        for dyn in facts.dynamic_imports:
+            params = {
+                "layer": layer.name,
+                "loader": dyn.loader,
+                "statement": dyn.statement,
+                "imported": dyn.target or "",
+            }
+            if dyn.target is None:
+                if not options.report_unreadable or layer.rank >= outermost:
+                    continue
+                message = (
+                    f'Layer "{layer.name}" imports a module whose name inwards can\'t read '
+                    f"({dyn.reason or 'not a constant'}) through {dyn.loader}."
+                )
+                yield Violation(
+                    file=info.file,
+                    module=info.name,
+                    span=dyn.span,
+                    message=message,
+                    params=params,
+                    summary="Import by a constant name, or move the loading to the outermost layer.",
+                    steps=(
+                        f"If `{dyn.statement}` always loads the same module, write that import "
+                        "as a plain `import` statement so every rule can check it.",
+                        "If it loads plugins chosen at run time, move the loading into the "
+                        "outermost layer and hand the loaded objects inwards through a port.",
+                    ),
+                )
+                continue
+            target_layer = model.index.layer_of(dyn.target)
+            if target_layer is None:
+                continue
+            kind = relation(layer, target_layer)
+            if kind is Relation.OUTER:
+                where = f'the outer layer "{target_layer.name}"'
+            elif kind is Relation.SIBLING:
+                where = f'"{target_layer.name}", a sibling layer of "{layer.name}"'
+            else:
+                continue
+            stable = (
+                f'Layer "{layer.name}" imports "{dyn.target}" from {where} through a dynamic '
+                f"import ({dyn.loader})."
+            )
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=dyn.span,
+                message=f"{stable} Imports may only point inwards: {flow}.",
+                stable_message=stable,
+                params={**params, "target_layer": target_layer.name},
+            )
+
+
+KIND = CheckKind(
+    id="inw.dynamic-import",
+    summary="A dynamic import that reaches an outer layer, or whose target can't be read.",
+    options_type=DynamicImportOptions,
+    check=check,
+)
+
+EXAMPLES = (
+    Example(
+        title="An outward import hidden in a string",
+        good=False,
+        files={
+            "shop/domain/discounts.py": (
+                "import importlib\n\n"
+                'PACKAGE = "shop.infrastructure"\n\n'
+                "def load():\n"
+                '    return importlib.import_module(PACKAGE + ".db")  # expect: INW011\n'
+            ),
+            "shop/infrastructure/db.py": "",
+        },
+    ),
+    Example(
+        title="A name read at run time in an inner layer",
+        good=False,
+        files={
+            "shop/application/plugins.py": (
+                "from importlib import import_module\n\n"
+                "def load(name: str):\n"
+                "    return import_module(name)  # expect: INW011\n"
+            ),
+        },
+    ),
+    Example(
+        title="Loading plugins in the outermost layer",
+        good=True,
+        files={
+            "shop/infrastructure/plugins.py": (
+                "import importlib\n\n"
+                "def load(name: str):\n"
+                "    return importlib.import_module(name)\n"
+            ),
+            "shop/domain/order.py": "import importlib\nrules = importlib.import_module('shop.domain.rules')\n",
+            "shop/domain/rules.py": "",
+        },
+    ),
+)
