@@ -144,6 +144,7 @@ class DiskExtractionCache(ExtractionCache):
             self._warn(f"the extraction cache was not saved: {_describe(error)}")
             return
         self._on_disk = kept
+        self._decoded = {name: facts for name, facts in self._decoded.items() if name in kept}
         self._added = {}
         self._used = set()
         self._rewrite = False

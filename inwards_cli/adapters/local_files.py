@@ -26,6 +26,8 @@ ScanDirectory = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]
 _SKIPPED_DIRECTORY_NAMES = frozenset({"__pycache__", "node_modules"})
 _VIRTUALENV_MARKER = "pyvenv.cfg"
 
+_LINK_CHAIN_LOOP = "{} is a symlink loop: its chain of links never reaches a file or directory"
+
 _Identity = tuple[int, int]  # (st_dev, st_ino) of a directory
 
 
@@ -110,7 +112,9 @@ class LocalProjectFiles(ProjectFiles):
 
     def read_bytes(self, path: str) -> bytes:
         relative = _clean_relative(path)
-        if not relative:
+        if relative == "":
+            raise IsADirectoryError(errno.EISDIR, "the project directory is not a file", path)
+        if relative is None:
             raise FileNotFoundError(errno.ENOENT, "not a file inside the project directory", path)
         with open(self._absolute(relative), "rb") as stream:
             return stream.read()
@@ -187,9 +191,11 @@ class LocalProjectFiles(ProjectFiles):
             is_directory = entry.is_dir()
             is_file = not is_directory and entry.is_file()
         except OSError as error:
-            collected.problems.append(
-                ListingProblem(relative, f"{relative} could not be examined ({_reason(error)})")
-            )
+            if error.errno == errno.ELOOP:
+                message = _LINK_CHAIN_LOOP.format(relative)
+            else:
+                message = f"{relative} could not be examined ({_reason(error)})"
+            collected.problems.append(ListingProblem(relative, message))
             return None
         if is_directory:
             if _is_skipped_directory_name(entry.name):
@@ -232,10 +238,7 @@ class LocalProjectFiles(ProjectFiles):
             os.stat(entry.path)
         except OSError as error:
             if error.errno == errno.ELOOP:
-                return (
-                    f"{relative} is a symlink loop: its chain of links never reaches "
-                    "a file or directory"
-                )
+                return _LINK_CHAIN_LOOP.format(relative)
             try:
                 written = os.readlink(entry.path)
             except OSError:
