@@ -1,0 +1,33 @@
+"""Load the bench scripts (bench/ is a folder of scripts, not a package)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _load(name: str) -> ModuleType:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"_inwards_bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # attrs needs the module registered to resolve annotations
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def generate() -> ModuleType:
+    return _load("generate")
+
+
+@pytest.fixture(scope="session")
+def bench_run() -> ModuleType:
+    return _load("run")
