@@ -79,31 +79,51 @@ class _SegmentRuns:
     """
 
     def __init__(self, texts: Iterable[str], *, wildcards: bool) -> None:
-        self._patterns: list[tuple[bool, tuple[re.Pattern[str] | str, ...]]] = []
+        # Unanchored one-segment patterns (the usual `migrations`, `*_pb2`) are checked per
+        # segment with one set and one regex; the rest as runs of segments.
+        literals: set[str] = set()
+        wild: list[str] = []
+        self._runs: list[tuple[bool, tuple[re.Pattern[str] | str, ...]]] = []
         for text in texts:
             anchored = text.startswith("/")
             segments = text.lstrip("/").split(".")
             if not all(segments):
                 continue  # the config loader reports malformed entries; they match nothing
-            compiled: tuple[re.Pattern[str] | str, ...] = tuple(
-                _compile_segment(s) if wildcards and ("*" in s or "?" in s) else s for s in segments
+            if not anchored and len(segments) == 1:
+                if wildcards and _is_wild(segments[0]):
+                    wild.append(_segment_regex(segments[0]))
+                else:
+                    literals.add(segments[0])
+                continue
+            self._runs.append(
+                (
+                    anchored,
+                    tuple(
+                        re.compile(_segment_regex(seg)) if wildcards and _is_wild(seg) else seg
+                        for seg in segments
+                    ),
+                )
             )
-            self._patterns.append((anchored, compiled))
+        self._single_literals = frozenset(literals)
+        self._single_wild = re.compile("|".join(f"(?:{w})" for w in wild)) if wild else None
         self._cache: dict[str, bool] = {}
+        self._segment_cache: dict[str, bool] = {}
 
     def __bool__(self) -> bool:
-        return bool(self._patterns)
+        return bool(self._single_literals or self._single_wild or self._runs)
 
     def covers(self, name: str) -> bool:
         known = self._cache.get(name)
         if known is None:
-            known = self._cache[name] = self._covers(tuple(name.split(".")))
+            known = self._cache[name] = self._covers(name.split("."))
         return known
 
-    def _covers(self, segments: tuple[str, ...]) -> bool:
-        for anchored, pattern in self._patterns:
-            starts = range(1) if anchored else range(len(segments) - len(pattern) + 1)
-            for start in starts:
+    def _covers(self, segments: list[str]) -> bool:
+        if any(self._segment_hit(segment) for segment in segments):
+            return True
+        for anchored, pattern in self._runs:
+            last_start = 0 if anchored else len(segments) - len(pattern)
+            for start in range(last_start + 1):
                 if len(segments) - start >= len(pattern) and all(
                     _segment_matches(p, segments[start + offset])
                     for offset, p in enumerate(pattern)
@@ -111,10 +131,22 @@ class _SegmentRuns:
                     return True
         return False
 
+    def _segment_hit(self, segment: str) -> bool:
+        known = self._segment_cache.get(segment)
+        if known is None:
+            known = segment in self._single_literals or (
+                self._single_wild is not None and self._single_wild.fullmatch(segment) is not None
+            )
+            self._segment_cache[segment] = known
+        return known
 
-def _compile_segment(segment: str) -> re.Pattern[str]:
-    parts = (".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in segment)
-    return re.compile("".join(parts))
+
+def _is_wild(segment: str) -> bool:
+    return "*" in segment or "?" in segment
+
+
+def _segment_regex(segment: str) -> str:
+    return "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in segment)
 
 
 def _segment_matches(pattern: re.Pattern[str] | str, segment: str) -> bool:
@@ -186,19 +218,21 @@ class ModuleIndex:
     """File <-> module name, what exists, and who owns what. Build it with `build`."""
 
     __slots__ = (
-        "_by_top",
         "_children",
         "_dead",
         "_entries",
         "_existing",
+        "_exists_cache",
         "_first_party_tops",
         "_generated",
         "_ignored",
+        "_literals",
         "_module_files",
         "_module_prefixes",
         "_namespace_packages",
         "_owner_cache",
         "_path_extending",
+        "_selectors",
         "by_file",
         "config",
         "modules",
@@ -219,10 +253,17 @@ class ModuleIndex:
     ) -> None:
         self.config = config
         self._entries = _parse_entries(config.layers)
-        self._by_top: dict[str, list[_Entry]] = {}
+        # A literal entry matches exactly the names at or below it, so it is found by dict
+        # lookups of a name's prefixes; only selectors need the pattern matcher.
+        self._literals: dict[str, list[_Entry]] = {}
+        self._selectors: dict[str, list[_Entry]] = {}
         for entry in self._entries:
-            self._by_top.setdefault(entry.pattern.top_level, []).append(entry)
+            if entry.pattern.is_selector:
+                self._selectors.setdefault(entry.pattern.top_level, []).append(entry)
+            else:
+                self._literals.setdefault(entry.pattern.text, []).append(entry)
         self._owner_cache: dict[str, tuple[Layer, int] | None] = {}
+        self._exists_cache: dict[str, bool] = {}
         self._generated = _SegmentRuns(config.generated, wildcards=True)
         self._ignored = _SegmentRuns(config.ignore, wildcards=False)
         self._namespace_packages = tuple(n for n in config.namespace_packages if n)
@@ -245,7 +286,14 @@ class ModuleIndex:
         # a `templates/` folder is not a package, and a namespace portion never shadows a
         # standard-library module (regular modules and packages do).
         self._first_party_tops = frozenset(
-            top for top in self._children.get("", ()) if top in module_files or not is_stdlib(top)
+            {
+                *(
+                    top
+                    for top in self._children.get("", ())
+                    if top in module_files or not is_stdlib(top)
+                ),
+                *(p.partition(".")[0] for p in self._namespace_packages),
+            }
         )
 
         infos = [
@@ -332,7 +380,13 @@ class ModuleIndex:
     def _find_owner(self, name: str) -> tuple[Layer, int] | None:
         best: _Entry | None = None
         best_key: tuple[tuple[int, int, int], int, int] | None = None
-        for entry in self._by_top.get(name.partition(".")[0], ()):
+        if self._literals:
+            for depth, prefix in enumerate((*_parents(name), name), start=1):
+                for entry in self._literals.get(prefix, ()):
+                    key = ((depth, depth, depth), -entry.layer_index, -entry.entry_index)
+                    if best_key is None or key > best_key:
+                        best, best_key = entry, key
+        for entry in self._selectors.get(name.partition(".")[0], ()):
             found = entry.pattern.match(name)
             if found is None:
                 continue
@@ -350,6 +404,13 @@ class ModuleIndex:
         `__path__` (which can't be judged)."""
         if name in self._existing:
             return True
+        try:
+            return self._exists_cache[name]
+        except KeyError:
+            found = self._exists_cache[name] = self._exists_elsewhere(name)
+            return found
+
+    def _exists_elsewhere(self, name: str) -> bool:
         if not name or not all(name.split(".")):
             return False
         if self._generated and self._generated.covers(name):
@@ -363,9 +424,7 @@ class ModuleIndex:
         top = name.partition(".")[0]
         if top in self._first_party_tops:
             return True
-        if self._generated and self._generated.covers(top):
-            return True
-        return any(p.partition(".")[0] == top for p in self._namespace_packages)
+        return bool(self._generated) and self._generated.covers(top)
 
     def classify(self, name: str) -> str:
         """`"first-party"`, `"stdlib"` or `"third-party"`, in that order of precedence."""
