@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inwards_core.config.load import TOP_LEVEL_KEYS, build_config, inwards_version
+from inwards_core.config.load import TOP_LEVEL_KEYS, build_config
 from inwards_core.config.model import (
     DEFAULT_GENERATED,
     Config,
@@ -27,5 +27,4 @@ __all__ = [
     "SourcePositions",
     "TomlPositions",
     "build_config",
-    "inwards_version",
 ]

@@ -9,7 +9,6 @@ are checked against the resolved rule set by `inwards_core.rules.runtime`.
 from __future__ import annotations
 
 import difflib
-import importlib.metadata
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -27,6 +26,7 @@ from inwards_core.config.model import (
 from inwards_core.config.patterns import parse_module_pattern
 from inwards_core.config.positions import key_segment
 from inwards_core.model import Severity
+from inwards_core.version import inwards_version
 
 PREFIX = "tool.inwards"
 
@@ -50,14 +50,6 @@ SEVERITY_VALUES = tuple(s.value for s in Severity)
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 _LEADING_VERSION = re.compile(r"^(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 _GENERATED_SEGMENT = re.compile(r"^[\w*?]+$")
-
-
-def inwards_version() -> str:
-    """The installed inwards version; "0.0.0" when running from an uninstalled tree."""
-    try:
-        return importlib.metadata.version("inwards")
-    except importlib.metadata.PackageNotFoundError:
-        return "0.0.0"
 
 
 def build_config(table: Mapping[str, Any], *, file: str, positions: SourcePositions) -> Config:

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import importlib.metadata
 import tomllib
 from typing import Any
 
@@ -507,16 +506,6 @@ class TestRequiredVersion:
     def test_development_version_of_inwards(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(load, "inwards_version", lambda: "2.1.0.dev3+g1234")
         assert config_of('[tool.inwards]\nrequired-version = "2.1.0"\n' + LAYERS).required_version
-
-
-def test_version_lookup_without_an_installed_distribution(monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing(name: str) -> str:
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(importlib.metadata, "version", missing)
-    assert load.inwards_version() == "0.0.0"
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "3.2.1")
-    assert load.inwards_version() == "3.2.1"
 
 
 class TestUserRules:
