@@ -11,24 +11,32 @@ per namespace, because opening two thousand small files costs more than reading 
 
 The cache never makes a run fail: anything it can't read is a miss, anything it can't
 write becomes a line in `warnings`. It refuses symlinks for its directories and its pack,
-so a checked-out repository can't point it at files elsewhere.
+so a checked-out repository can't point it at files elsewhere. Two runs may flush at
+once: each write replaces the pack atomically, and the read-merge-write of a flush holds
+an advisory lock on the namespace folder (POSIX), so neither loses the other's entries.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import hashlib
 import json
 import os
 import secrets
 import stat
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import CacheKey, ExtractionCache
+
+if sys.platform != "win32":
+    import fcntl
 
 __all__ = ["CACHEDIR_TAG", "PACK_FORMAT", "DiskExtractionCache", "namespace_folder"]
 
@@ -36,6 +44,7 @@ PACK_FORMAT = 1
 PACK_NAME = "facts.json"
 MAX_PACK_BYTES = 512 * 1024 * 1024
 STALE_TEMP_SECONDS = 3600
+LOCK_WAIT_SECONDS = 10.0
 
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -120,33 +129,34 @@ class DiskExtractionCache(ExtractionCache):
         self._load()
         if self._refused:
             return
+        used, self._used = self._used, set()
+        stale = prune and not used.issuperset(self._on_disk)
+        if not (self._added or self._rewrite or stale):
+            return
         try:
+            self._check_not_symlinks()
+            self._make_directories()
             self._remove_stale_temp_files()
-            if prune:
-                stale = not self._used.issuperset(self._on_disk)
-                if not (self._added or self._rewrite or stale):
-                    self._used = set()
-                    return
-                kept = {
-                    name: self._added.get(name, self._on_disk.get(name))
-                    for name in sorted(self._used)
-                    if name in self._added or name in self._on_disk
-                }
-            else:
-                if not (self._added or self._rewrite):
-                    return
-                # Another run may have written since we read: keep its entries too.
-                kept = {**self._read_pack(), **self._added}
-            self._write_pack(kept)
+            with _locked(self._folder):
+                if prune:
+                    kept = {
+                        name: self._added.get(name, self._on_disk.get(name))
+                        for name in sorted(used)
+                        if name in self._added or name in self._on_disk
+                    }
+                else:
+                    # Another run may have written since we read: keep its entries too.
+                    kept = {**self._read_pack(), **self._added}
+                self._write_pack(kept)
         except _Refused:
             return
         except OSError as error:
+            self._used = used  # nothing was saved: the next flush may try again
             self._warn(f"the extraction cache was not saved: {_describe(error)}")
             return
         self._on_disk = kept
         self._decoded = {name: facts for name, facts in self._decoded.items() if name in kept}
         self._added = {}
-        self._used = set()
         self._rewrite = False
 
     # -- reading -----------------------------------------------------------------------
@@ -205,7 +215,7 @@ class DiskExtractionCache(ExtractionCache):
         finally:
             os.close(descriptor)
         try:
-            document = json.loads(raw)
+            document = _load_json(raw)
         except (ValueError, RecursionError):  # not JSON, truncated, not UTF-8, too deep
             self._rewrite = True
             return {}
@@ -223,8 +233,6 @@ class DiskExtractionCache(ExtractionCache):
     # -- writing -----------------------------------------------------------------------
 
     def _write_pack(self, entries: dict[str, Any]) -> None:
-        self._check_not_symlinks()
-        self._make_directories()
         document = {"format": PACK_FORMAT, "entries": entries}
         payload = json.dumps(document, separators=(",", ":"), sort_keys=True).encode("ascii")
         _write_atomically(self._pack, payload)
@@ -266,6 +274,51 @@ class DiskExtractionCache(ExtractionCache):
     def _warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+def _load_json(raw: bytes) -> Any:
+    """json.loads without the garbage collector, which otherwise runs over and over while
+    the parser creates containers (measured: twice as fast for a 3.5 MB pack)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(raw)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the namespace folder while reading, merging and
+    replacing the pack, so two runs flushing at once don't drop each other's entries.
+
+    Best effort: where locks are missing or a lock is held too long, go on without it;
+    the write stays atomic either way.
+    """
+    if sys.platform == "win32":
+        yield
+        return
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.002)
+            except OSError:
+                break
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
 
 
 def _describe(error: OSError) -> str:
