@@ -137,7 +137,7 @@ class LocalProjectFiles(ProjectFiles):
             except OSError as error:
                 if os.path.islink(self._absolute(relative)):
                     message = f"{relative} is a broken symlink or a symlink loop ({_reason(error)})"
-                elif error.errno == errno.ENOENT:
+                elif error.errno in (errno.ENOENT, errno.ENOTDIR):
                     message = f"{_shown(relative)} does not exist"
                 else:
                     message = f"{_shown(relative)} could not be examined ({_reason(error)})"

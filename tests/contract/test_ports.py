@@ -156,7 +156,7 @@ def test_listing_under_a_file_lists_that_file(project_files: ProjectFiles) -> No
     assert listing.problems == ()
 
 
-@pytest.mark.parametrize("under", ["nowhere", "src/shop/nowhere"])
+@pytest.mark.parametrize("under", ["nowhere", "src/shop/nowhere", "README.md/inside"])
 def test_listing_under_a_missing_path_is_a_problem(project_files: ProjectFiles, under: str) -> None:
     listing = project_files.listing(under)
     assert listing.files == ()
