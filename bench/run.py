@@ -149,7 +149,7 @@ def _probe_version(executable: Path) -> tuple[str, str]:
         return "", f"{executable} --version did not finish in 60 s"
     if done.returncode != 0:
         tail = _tail(done.stderr or done.stdout)
-        return "", f"{executable} --version exited {done.returncode}: {tail}"
+        return "", f"{executable} --version exited {done.returncode}:\n{tail}"
     lines = done.stdout.strip().splitlines()
     return (lines[-1].strip() if lines else ""), ""
 
@@ -309,6 +309,14 @@ def working_copy(corpus: Corpus, tool: str) -> Path:
 # --------------------------------------------------------------------------- measuring
 
 
+def brief(reason: str) -> str:
+    """A reason on one line: its headline and, for a traceback or log, the output's last line."""
+    lines = [line.strip() for line in reason.splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else ""
+    return f"{lines[0].rstrip(':')}: {lines[-1]}"
+
+
 def _tail(text: str, lines: int = FAILURE_TAIL_LINES) -> str:
     kept = [line for line in text.strip().splitlines() if line.strip()][-lines:]
     return "\n".join(kept) if kept else "(no output)"
@@ -349,14 +357,14 @@ def failure(tool: str, scenario: str, run: Run, stdout: str, stderr: str) -> str
     """Why a run counts as failed, or "" when its exit code is one the tool uses normally."""
     code = run.exit_code
     if code < 0:
-        return f"killed by signal {-code}: {_tail(stderr)}"
+        return f"killed by signal {-code}:\n{_tail(stderr)}"
     if scenario == VERSION:
-        return "" if code == 0 else f"exit {code}: {_tail(stderr or stdout)}"
+        return "" if code == 0 else f"exit {code}:\n{_tail(stderr or stdout)}"
     if code not in (0, 1):
-        return f"exit {code}: {_tail(stderr or stdout)}"
+        return f"exit {code}:\n{_tail(stderr or stdout)}"
     if tool == IMPORT_LINTER and "Contracts:" not in stdout:
         # import-linter exits 1 for config errors too; only a finished check prints this line.
-        return f"exit {code} without a contract summary: {_tail(stderr or stdout)}"
+        return f"exit {code} without a contract summary:\n{_tail(stderr or stdout)}"
     return ""
 
 
@@ -475,8 +483,7 @@ def table(results: Sequence[Result], corpora: dict[str, Corpus]) -> str:
         head = f"{result.corpus:<10} {result.scenario:<9} {result.tool:<14}"
         if not result.ok:
             label = "n/a" if result.status == "n/a" else "FAILED"
-            first_line = result.reason.splitlines()[0] if result.reason else ""
-            rows.append(f"{head} {label}: {first_line}")
+            rows.append(f"{head} {label}: {brief(result.reason)}")
             continue
         walls = [run.wall_s for run in result.runs]
         spread = f"[{_ms(min(walls))}-{_ms(max(walls))}]"
@@ -597,6 +604,18 @@ def machine() -> dict[str, Any]:
     }
 
 
+def interpreter_start(runs: int = 5) -> float:
+    """Median wall time of ``python -I -c pass``: how slow this machine starts any Python tool."""
+    with tempfile.TemporaryDirectory(prefix="inwards-bench-") as logs:
+        walls = [
+            measure([sys.executable, "-I", "-c", "pass"], Path(logs), dict(os.environ), Path(logs))[
+                0
+            ].wall_s
+            for _ in range(runs)
+        ]
+    return statistics.median(walls)
+
+
 def _load() -> list[float]:
     try:
         return [round(value, 2) for value in os.getloadavg()]
@@ -657,12 +676,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     wanted_scenarios = _choices(args.scenarios, SCENARIOS, "--scenarios")
 
     tools = find_tools(args.ours, args.venvs.expanduser(), wanted_tools)
+    started = time.time()
     host = machine()
     load_before = _load()
-    print(f"Machine: {host['cpus']} CPUs, {host['cpu_model']}; load average {load_before}")
+    host["python_start_s"] = interpreter_start()
+    print(
+        f"Machine: {host['cpus']} CPUs, {host['cpu_model']}; load average {load_before}; "
+        f"python -I -c pass takes {_ms(host['python_start_s'])} ms"
+    )
     for tool in tools.values():
         where = tool.executable or "-"
-        state = f"n/a: {tool.unavailable}" if tool.unavailable else tool.version
+        state = f"n/a: {brief(tool.unavailable)}" if tool.unavailable else tool.version
         print(f"  {tool.key:<14} {where}  {state}")
     if load_before and host["cpus"] and load_before[0] > 0.5 * host["cpus"]:
         print("warning: the machine is busy; wall times will be pessimistic (CPU time less so)")
@@ -740,6 +764,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         document = {
             "schema": "inwards-bench/measurements@1",
+            "taken_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
             "machine": host,
             "load_average": {"before": load_before, "after": load_after},
             "runs": args.runs,
