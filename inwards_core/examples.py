@@ -13,6 +13,9 @@ from collections.abc import Mapping
 
 import attrs
 
+from inwards_core.model import Report
+from inwards_core.rules.runtime import RuleSet
+
 DEFAULT_EXAMPLE_CONFIG = """\
 [tool.inwards]
 layers = [
@@ -49,3 +52,37 @@ class Example:
                     for code in match.group(1).split(","):
                         found.append((path, number, code.strip()))
         return sorted(found)
+
+
+def run_example(example: Example, rule_set: RuleSet | None = None) -> Report:
+    """Check the example's files in memory with every rule it may trigger.
+
+    The files shown are named as paths, so checks of the whole project (layers that own
+    nothing, entries that match no module) don't report on the parts an example leaves out.
+    """
+    from inwards_core.api import check, load_config_text
+    from inwards_core.testing import InMemoryProjectFiles
+
+    files: dict[str, str | bytes] = {"pyproject.toml": example.config, **example.sources()}
+    config = load_config_text(example.config)
+    return check(
+        config, InMemoryProjectFiles(files), rule_set=rule_set, paths=sorted(example.files)
+    )
+
+
+def found(report: Report) -> list[tuple[str, int, str]]:
+    return sorted((f.file, f.span.line, f.code) for f in report.findings)
+
+
+def example_problems(example: Example, rule_set: RuleSet | None = None) -> list[str]:
+    """What is wrong with an example's outcome; empty when it behaves as documented."""
+    report = run_example(example, rule_set)
+    actual = found(report)
+    if example.good:
+        return [f"expected no finding, got {line}" for line in actual]
+    expected = example.expected()
+    if not expected:
+        return ["a bad example must mark at least one `# expect:` line"]
+    problems = [f"missing {item}" for item in expected if item not in actual]
+    problems += [f"unexpected {item}" for item in actual if item not in expected]
+    return problems

@@ -1,0 +1,1 @@
+"""A small hexagonal shop, the example project of inwards."""

@@ -1,0 +1,1 @@
+"""Adapters: outbound (driven) and inbound (driving)."""

@@ -1,0 +1,1 @@
+"""Driven adapters: storage and notifications."""

@@ -1,0 +1,1 @@
+"""Helpers no layer owns."""

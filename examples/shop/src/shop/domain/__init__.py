@@ -1,0 +1,1 @@
+"""Orders, prices and the ports the domain owns."""

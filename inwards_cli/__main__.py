@@ -1,0 +1,3 @@
+from inwards_cli.app import main
+
+main()

@@ -1,0 +1,45 @@
+"""The composition root: the only place where adapters are constructed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import attrs
+
+from inwards_cli.adapters.disk_cache import DiskExtractionCache
+from inwards_cli.adapters.local_files import LocalProjectFiles
+from inwards_cli.adapters.parallel import parse_in_processes
+from inwards_core.caches import NullExtractionCache
+from inwards_core.engine import ParseMany, extractor_key
+from inwards_core.extraction.grammars import StandardGrammars
+from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
+
+CACHE_DIR = Path(".inwards") / "cache"
+
+
+def cache_disabled(no_cache: bool) -> bool:
+    return no_cache or os.environ.get("INWARDS_NO_CACHE", "") not in ("", "0")
+
+
+@attrs.frozen
+class Adapters:
+    files: ProjectFiles
+    cache: ExtractionCache
+    grammars: GrammarBinaries
+    parse_many: ParseMany
+
+
+def bootstrap(project_dir: Path, *, no_cache: bool = False) -> Adapters:
+    grammars = StandardGrammars()
+    cache: ExtractionCache
+    if cache_disabled(no_cache):
+        cache = NullExtractionCache()
+    else:
+        cache = DiskExtractionCache(project_dir / CACHE_DIR, extractor_key(grammars))
+    return Adapters(
+        files=LocalProjectFiles(project_dir),
+        cache=cache,
+        grammars=grammars,
+        parse_many=parse_in_processes,
+    )
