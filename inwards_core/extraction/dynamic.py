@@ -1,0 +1,411 @@
+"""Dynamic imports: calls that import a module by name at run time.
+
+Loaders are followed through import aliases anywhere in the file and through module-level
+assignments (`loader = importlib.import_module`). The module name is constant-folded from
+literals, `+`, `%`, `*`, f-strings with constant fields, `"sep".join([...])`,
+`"...".format(...)` and names bound once at module level; what can't be folded is
+reported with a short reason instead of a target.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+
+from inwards_core.extraction.static import WholeFileLocator, package_of, resolve_relative
+from inwards_core.extraction.text import SourceLines, one_line
+from inwards_core.facts import DynamicImportFact
+
+HINTS = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
+
+_IMPORT_MODULE = "importlib.import_module"
+_DUNDER_IMPORT = "__import__"
+_FIND_SPEC = "importlib.util.find_spec"
+_RUN_MODULE = "runpy.run_module"
+_RESOLVE_NAME = "pkgutil.resolve_name"
+
+# What a callee may be called, mapped to the canonical loader name.
+_LOADERS = {
+    _IMPORT_MODULE: _IMPORT_MODULE,
+    _DUNDER_IMPORT: _DUNDER_IMPORT,
+    "builtins.__import__": _DUNDER_IMPORT,
+    "importlib.__import__": _DUNDER_IMPORT,
+    _FIND_SPEC: _FIND_SPEC,
+    _RUN_MODULE: _RUN_MODULE,
+    _RESOLVE_NAME: _RESOLVE_NAME,
+}
+# The keyword that may carry the module name, per loader.
+_NAME_KEYWORD = {
+    _IMPORT_MODULE: "name",
+    _DUNDER_IMPORT: "name",
+    _FIND_SPEC: "name",
+    _RUN_MODULE: "mod_name",
+    _RESOLVE_NAME: "name",
+}
+_MAX_FOLDED = 10_000  # longer results are not module names; also bounds the work
+_BIG_WIDTH = re.compile(r"\d{5,}")
+
+
+def has_dynamic_hint(text: str) -> bool:
+    return any(hint in text for hint in HINTS)
+
+
+class _Unreadable(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+Folded = str | int | float | tuple[object, ...]
+
+
+class _Reader:
+    def __init__(self, tree: ast.Module, module: str, is_package: bool) -> None:
+        self._module = module
+        self._package = package_of(module, is_package)
+        self._is_package = is_package
+        self._bindings: dict[str, set[str]] = {}
+        self._constants: dict[str, ast.expr] = {}
+        self.calls: list[ast.Call] = []
+        imports: list[ast.Import | ast.ImportFrom] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                imports.append(node)
+        for statement in imports:
+            self._bind_import(statement)
+        self._read_module_scope(tree)
+
+    # -- bindings ----------------------------------------------------------------------
+
+    def _bind(self, name: str, meaning: str) -> None:
+        self._bindings.setdefault(name, set()).add(meaning)
+
+    def _bind_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self._bind(alias.asname, alias.name)
+                else:
+                    top = alias.name.partition(".")[0]
+                    self._bind(top, top)
+            return
+        base = resolve_relative(self._module, self._is_package, node.level or 0, node.module)
+        if base is None:
+            return
+        for alias in node.names:
+            if alias.name != "*":
+                self._bind(alias.asname or alias.name, f"{base}.{alias.name}")
+
+    def _read_module_scope(self, tree: ast.Module) -> None:
+        counts: dict[str, int] = {}
+        values: dict[str, ast.expr] = {}
+        for statement in _module_scope_statements(tree.body):
+            for name in _bound_names(statement):
+                counts[name] = counts.get(name, 0) + 1
+            if isinstance(statement, ast.Assign) and statement.value is not None:
+                for target in statement.targets:
+                    if isinstance(target, ast.Name):
+                        values[target.id] = statement.value
+            elif (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and statement.value is not None
+            ):
+                values[statement.target.id] = statement.value
+        for name, value in values.items():
+            loaders = self.meanings(value)
+            for meaning in loaders:
+                if meaning in _LOADERS:
+                    self._bind(name, meaning)
+            if counts.get(name) == 1:
+                self._constants[name] = value
+
+    def meanings(self, expr: ast.expr) -> set[str]:
+        """The dotted names an expression may stand for (`il.import_module` ->
+        `importlib.import_module` after `import importlib as il`)."""
+        if isinstance(expr, ast.Name):
+            return self._bindings.get(expr.id, {expr.id})
+        if isinstance(expr, ast.Attribute):
+            return {f"{base}.{expr.attr}" for base in self.meanings(expr.value)}
+        return set()
+
+    def loader_of(self, func: ast.expr) -> str | None:
+        found = sorted(_LOADERS[m] for m in self.meanings(func) if m in _LOADERS)
+        return found[0] if found else None
+
+    # -- constant folding --------------------------------------------------------------
+
+    def fold(self, expr: ast.expr, depth: int = 0) -> Folded:
+        if depth > 20:
+            raise _Unreadable("an expression")
+        if isinstance(expr, ast.Constant):
+            if isinstance(expr.value, str | int | float):
+                return expr.value
+            raise _Unreadable("an expression")
+        if isinstance(expr, ast.JoinedStr):
+            return self._fold_fstring(expr, depth)
+        if isinstance(expr, ast.BinOp):
+            return self._fold_operation(expr, depth)
+        if isinstance(expr, ast.Tuple):
+            return tuple(self.fold(item, depth + 1) for item in expr.elts)
+        if isinstance(expr, ast.Name):
+            value = self._constants.get(expr.id)
+            if value is not None:
+                return self.fold(value, depth + 1)
+            if expr.id == "__name__" and expr.id not in self._bindings:
+                return self._module
+            if expr.id == "__package__" and expr.id not in self._bindings:
+                return self._package
+            raise _Unreadable("a variable")
+        if isinstance(expr, ast.Call):
+            return self._fold_call(expr, depth)
+        if isinstance(expr, ast.Attribute):
+            raise _Unreadable("an attribute")
+        if isinstance(expr, ast.Subscript):
+            raise _Unreadable("a subscript")
+        if isinstance(expr, ast.Starred):
+            raise _Unreadable("unpacked arguments")
+        raise _Unreadable("an expression")
+
+    def _fold_fstring(self, expr: ast.JoinedStr, depth: int) -> str:
+        parts: list[str] = []
+        for value in expr.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(value.value)
+                continue
+            if not isinstance(value, ast.FormattedValue):
+                raise _Unreadable("an expression")
+            try:
+                folded = self.fold(value.value, depth + 1)
+                spec = ""
+                if value.format_spec is not None:
+                    spec = _text(self.fold(value.format_spec, depth + 1))
+            except _Unreadable:
+                raise _Unreadable("a run-time f-string field") from None
+            if value.conversion == ord("r"):
+                folded = repr(folded)
+            elif value.conversion == ord("a"):
+                folded = ascii(folded)
+            elif value.conversion == ord("s"):
+                folded = str(folded)
+            if _BIG_WIDTH.search(spec):
+                raise _Unreadable("an expression")
+            try:
+                parts.append(format(folded, spec))
+            except (TypeError, ValueError):
+                raise _Unreadable("an expression") from None
+        return _bounded("".join(parts))
+
+    def _fold_operation(self, expr: ast.BinOp, depth: int) -> Folded:
+        left = self.fold(expr.left, depth + 1)
+        right = self.fold(expr.right, depth + 1)
+        try:
+            if isinstance(expr.op, ast.Add):
+                if isinstance(left, str) and isinstance(right, str):
+                    return _bounded(left + right)
+                if isinstance(left, int | float) and isinstance(right, int | float):
+                    return left + right
+            elif isinstance(expr.op, ast.Mod) and isinstance(left, str):
+                if _BIG_WIDTH.search(left):
+                    raise _Unreadable("an expression")
+                return _bounded(left % right)
+            elif isinstance(expr.op, ast.Mult):
+                if isinstance(left, str) and isinstance(right, int):
+                    left, right = right, left
+                if isinstance(left, int) and isinstance(right, str):
+                    if left * len(right) > _MAX_FOLDED:
+                        raise _Unreadable("an expression")
+                    return left * right
+        except (TypeError, ValueError, KeyError, OverflowError):
+            raise _Unreadable("an expression") from None
+        raise _Unreadable("an expression")
+
+    def _fold_call(self, expr: ast.Call, depth: int) -> str:
+        func = expr.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Constant)
+            and isinstance(func.value.value, str)
+        ):
+            raise _Unreadable("a call")
+        template = func.value.value
+        if func.attr == "join" and len(expr.args) == 1 and not expr.keywords:
+            items = expr.args[0]
+            if not isinstance(items, ast.List | ast.Tuple):
+                raise _Unreadable("a call")
+            parts = [self.fold(item, depth + 1) for item in items.elts]
+            if not all(isinstance(part, str) for part in parts):
+                raise _Unreadable("an expression")
+            return _bounded(template.join(str(part) for part in parts))
+        if func.attr == "format":
+            if any(isinstance(arg, ast.Starred) for arg in expr.args) or any(
+                keyword.arg is None for keyword in expr.keywords
+            ):
+                raise _Unreadable("unpacked arguments")
+            if _BIG_WIDTH.search(template):
+                raise _Unreadable("an expression")
+            args = [self.fold(arg, depth + 1) for arg in expr.args]
+            kwargs = {str(k.arg): self.fold(k.value, depth + 1) for k in expr.keywords}
+            try:
+                return _bounded(template.format(*args, **kwargs))
+            except (IndexError, KeyError, ValueError, TypeError, AttributeError):
+                raise _Unreadable("an expression") from None
+        raise _Unreadable("a call")
+
+    # -- reading one call --------------------------------------------------------------
+
+    def target_of(
+        self, loader: str, call: ast.Call
+    ) -> tuple[ast.expr | None, str | None, str | None]:
+        """(the name argument, the target, the reason it can't be read)."""
+        name_arg = _argument(call, 0, _NAME_KEYWORD[loader])
+        if name_arg is None:
+            if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+                keyword.arg is None for keyword in call.keywords
+            ):
+                return None, None, "unpacked arguments"
+            return None, None, "no module name"
+        try:
+            name = self.fold(name_arg)
+        except _Unreadable as unreadable:
+            return name_arg, None, unreadable.reason
+        if not isinstance(name, str):
+            return name_arg, None, "not a module name"
+        if loader == _RESOLVE_NAME:
+            name = name.partition(":")[0]
+        target: str | None = name
+        if loader in (_IMPORT_MODULE, _FIND_SPEC) and name.startswith("."):
+            target, reason = self._relative(name, _argument(call, 1, "package"))
+            if target is None:
+                return name_arg, None, reason
+        elif loader == _DUNDER_IMPORT:
+            level_arg = _argument(call, 4, "level")
+            level: Folded = 0
+            if level_arg is not None:
+                try:
+                    level = self.fold(level_arg)
+                except _Unreadable:
+                    return name_arg, None, "a run-time import level"
+            if not isinstance(level, int) or level < 0:
+                return name_arg, None, "a run-time import level"
+            if level:
+                target = resolve_relative(self._module, self._is_package, level, name or None)
+                if target is None:
+                    return name_arg, None, "a relative name above the top-level package"
+        if target is None or not all(part.isidentifier() for part in target.split(".")):
+            return name_arg, None, "not a module name"
+        return name_arg, target, None
+
+    def _relative(self, name: str, package_arg: ast.expr | None) -> tuple[str | None, str]:
+        if package_arg is None:
+            return None, "a relative name without a package"
+        try:
+            package = self.fold(package_arg)
+        except _Unreadable:
+            return None, "a relative name with a run-time package"
+        if not isinstance(package, str) or not package:
+            return None, "a relative name without a package"
+        level = len(name) - len(name.lstrip("."))
+        bits = package.rsplit(".", level - 1)
+        if len(bits) < level:
+            return None, "a relative name above the top-level package"
+        rest = name[level:]
+        return (f"{bits[0]}.{rest}" if rest else bits[0]), ""
+
+
+def _bounded(text: str) -> str:
+    if len(text) > _MAX_FOLDED:
+        raise _Unreadable("an expression")
+    return text
+
+
+def _text(value: Folded) -> str:
+    if not isinstance(value, str):
+        raise _Unreadable("an expression")
+    return value
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            return None
+        if index == position:
+            return arg
+    for item in call.keywords:
+        if item.arg == keyword:
+            return item.value
+    return None
+
+
+def _module_scope_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements that bind names in the module's scope (blocks, not functions/classes)."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list):
+                yield from _module_scope_statements(inner)
+        for handler in getattr(statement, "handlers", ()):
+            yield from _module_scope_statements(handler.body)
+        for case in getattr(statement, "cases", ()):
+            yield from _module_scope_statements(case.body)
+
+
+def _bound_names(statement: ast.stmt) -> Iterator[str]:
+    targets: list[ast.expr] = []
+    if isinstance(statement, ast.Assign):
+        targets = list(statement.targets)
+    elif isinstance(statement, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        targets = [statement.target]
+    elif isinstance(statement, ast.With | ast.AsyncWith):
+        targets = [item.optional_vars for item in statement.items if item.optional_vars]
+    elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield statement.name
+    elif isinstance(statement, ast.Import | ast.ImportFrom):
+        for alias in statement.names:
+            yield (alias.asname or alias.name).partition(".")[0]
+    elif isinstance(statement, ast.Delete):
+        targets = list(statement.targets)
+    for target in targets:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                yield node.id
+
+
+def dynamic_imports(
+    tree: ast.Module, *, text: str, lines: SourceLines, module: str, is_package: bool
+) -> tuple[DynamicImportFact, ...]:
+    """Every call in the tree that imports by name, with its target when it can be read."""
+    reader = _Reader(tree, module, is_package)
+    locator = WholeFileLocator(lines)
+    facts: list[DynamicImportFact] = []
+    for call in reader.calls:
+        loader = reader.loader_of(call.func)
+        if loader is None:
+            continue
+        name_arg, target, reason = reader.target_of(loader, call)
+        call_start, _, _ = locator.locate(call.lineno, call.col_offset)
+        call_end, _, _ = locator.locate(
+            call.end_lineno or call.lineno, call.end_col_offset or call.col_offset
+        )
+        where: ast.expr = name_arg if name_arg is not None else call
+        start, _, _ = locator.locate(where.lineno, where.col_offset)
+        end, _, _ = locator.locate(
+            where.end_lineno or where.lineno, where.end_col_offset or where.col_offset
+        )
+        facts.append(
+            DynamicImportFact(
+                loader=loader,
+                target=target,
+                span=lines.span(start, end),
+                reason=reason,
+                statement=one_line(text[call_start:call_end]),
+            )
+        )
+    facts.sort(key=lambda fact: fact.span)
+    return tuple(facts)

@@ -1,0 +1,219 @@
+"""`extract`: bytes in, ModuleFacts out, never an exception.
+
+Order of work: decode (PEP 263, BOM); the skeleton when nothing asks for a full tree;
+otherwise CPython's parser (after blanking PEP 810 `lazy` if needed), then libcst for
+syntax CPython 3.11 can't read, then recovery of the import statements of a broken file.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import attrs
+import libcst as cst
+
+from inwards_core.extraction.concrete import imports_from_concrete
+from inwards_core.extraction.decoding import decode_source
+from inwards_core.extraction.dynamic import dynamic_imports, has_dynamic_hint
+from inwards_core.extraction.skeleton import read_skeleton, recover_imports
+from inwards_core.extraction.static import blank_lazy_keywords, imports_from_tree
+from inwards_core.extraction.suppressions import suppression_comments
+from inwards_core.extraction.text import SourceLines, count_lines
+from inwards_core.facts import (
+    DynamicImportFact,
+    FileProblem,
+    FileProblemKind,
+    ImportFact,
+    ModuleFacts,
+)
+from inwards_core.model import Span
+from inwards_core.ports import GrammarBinaries
+
+EXTRACTOR_ID = "imports/1"
+
+_LAZY_HINT = re.compile(r"^[ \t\f]*lazy[ \t\f]+(?:import|from)\b", re.M)
+# Newer syntax CPython 3.11 can't read; blanked (columns kept) to read dynamic imports of
+# a file only libcst could parse.
+_NEWER_SYNTAX = (cst.TypeAlias, cst.TypeParameters, cst.TemplatedString)
+
+
+@attrs.frozen
+class _FullRead:
+    imports: tuple[ImportFact, ...]
+    grammar: str
+    tree: ast.Module | None = None
+    concrete: cst.Module | None = None
+    lazy_starts: dict[int, int] = attrs.field(factory=dict)
+    problem: FileProblem | None = None
+
+
+def _syntax_problem(error: Exception, text: str) -> FileProblem:
+    if isinstance(error, SyntaxError):
+        line = error.lineno or 1
+        column = error.offset or 1
+        end_line = error.end_lineno or line
+        end_column = error.end_offset or 0
+        if (end_line, end_column) <= (line, column):
+            end_line, end_column = line, column + 1
+        detail = error.msg or "invalid syntax"
+        message = f"Python can't parse this file: {detail} (line {line}, column {column})."
+        return FileProblem(
+            FileProblemKind.SYNTAX, message, Span(line, column, end_line, end_column)
+        )
+    if "\x00" in text:
+        line, column = SourceLines(text).position(text.index("\x00"))
+        return FileProblem(
+            FileProblemKind.SYNTAX,
+            f"Python can't parse this file: it holds a null byte (line {line}, column {column}).",
+            Span(line, column, line, column + 1),
+        )
+    return FileProblem(
+        FileProblemKind.SYNTAX,
+        f"Python can't parse this file: {error}.",
+        Span.start_of_file(),
+    )
+
+
+def _parse_python(text: str, grammars: GrammarBinaries, module: str) -> ast.Module:
+    return grammars.parse_python(text, module or "<module>")
+
+
+def _read_full(
+    text: str, lines: SourceLines, module: str, is_package: bool, grammars: GrammarBinaries
+) -> _FullRead:
+    try:
+        tree = _parse_python(text, grammars, module)
+        imports = imports_from_tree(
+            tree, text=text, lines=lines, module=module, is_package=is_package, lazy_starts={}
+        )
+        return _FullRead(imports, "ast", tree=tree)
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
+        first_error: Exception = error
+    if _LAZY_HINT.search(text):
+        blanked, lazy_starts = blank_lazy_keywords(text)
+        try:
+            tree = _parse_python(blanked, grammars, module)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            pass
+        else:
+            imports = imports_from_tree(
+                tree,
+                text=text,
+                lines=lines,
+                module=module,
+                is_package=is_package,
+                lazy_starts=lazy_starts,
+            )
+            return _FullRead(imports, "ast", tree=tree, lazy_starts=lazy_starts)
+    try:
+        concrete = grammars.parse_concrete(text)
+        imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
+        return _FullRead(imports, "libcst", concrete=concrete)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+        pass
+    problem = _syntax_problem(first_error, text)
+    imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
+    return _FullRead(imports, "", problem=problem)
+
+
+def _blank_newer_syntax(concrete: cst.Module, text: str) -> str:
+    """The text with each construct CPython 3.11 can't read turned into spaces (a type
+    alias into `pass`), lines and columns kept."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    wrapper = MetadataWrapper(concrete, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    lines = SourceLines(text)
+    chars = list(text)
+    for node, where in positions.items():
+        if not isinstance(node, _NEWER_SYNTAX):
+            continue
+        start = lines.offset(where.start.line, where.start.column)
+        end = lines.offset(where.end.line, where.end.column)
+        for index in range(start, min(end, len(chars))):
+            if chars[index] != "\n":
+                chars[index] = " "
+        if isinstance(node, cst.TypeAlias):
+            chars[start : start + 4] = list("pass")
+        elif isinstance(node, cst.TemplatedString):
+            chars[start] = "0"
+    return "".join(chars)
+
+
+def _dynamic(
+    full: _FullRead,
+    text: str,
+    lines: SourceLines,
+    module: str,
+    is_package: bool,
+    grammars: GrammarBinaries,
+) -> tuple[DynamicImportFact, ...]:
+    tree = full.tree
+    if tree is None and full.concrete is not None:
+        try:
+            tree = _parse_python(_blank_newer_syntax(full.concrete, text), grammars, module)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return ()
+    if tree is None:
+        return ()
+    return dynamic_imports(tree, text=text, lines=lines, module=module, is_package=is_package)
+
+
+def _extract(
+    data: bytes, module: str, is_package: bool, grammars: GrammarBinaries, fast: bool
+) -> ModuleFacts:
+    decoded = decode_source(data)
+    if isinstance(decoded, FileProblem):
+        return ModuleFacts(problem=decoded)
+    text = decoded.text
+    line_count = count_lines(text)
+    wants_dynamic = has_dynamic_hint(text)
+    if fast and not wants_dynamic:
+        skeleton = read_skeleton(text, module=module, is_package=is_package, grammars=grammars)
+        if skeleton is not None:
+            return ModuleFacts(
+                imports=tuple(sorted(skeleton, key=lambda fact: fact.span)),
+                suppressions=suppression_comments(text),
+                grammar="skeleton",
+                line_count=line_count,
+            )
+    lines = SourceLines(text)
+    full = _read_full(text, lines, module, is_package, grammars)
+    dynamic = _dynamic(full, text, lines, module, is_package, grammars) if wants_dynamic else ()
+    return ModuleFacts(
+        imports=tuple(sorted(full.imports, key=lambda fact: fact.span)),
+        dynamic_imports=dynamic,
+        suppressions=suppression_comments(text, full.concrete),
+        problem=full.problem,
+        grammar=full.grammar,
+        line_count=line_count,
+    )
+
+
+def extract(
+    data: bytes,
+    *,
+    module: str,
+    is_package: bool,
+    grammars: GrammarBinaries,
+    fast: bool = True,
+) -> ModuleFacts:
+    """Everything the extractors read from one file's bytes. Pure; never raises.
+
+    `module` is the file's dotted module name, `is_package` whether it is an
+    `__init__` file (relative imports start from the module itself then). With
+    `fast=False` the skeleton is skipped: the whole file is parsed, so a syntax error
+    anywhere is reported (the skeleton only reads import statements and the block
+    headers around them).
+    """
+    try:
+        return _extract(data, module, is_package, grammars, fast)
+    except Exception as error:  # a bug of ours must not stop a whole run
+        return ModuleFacts(
+            problem=FileProblem(
+                FileProblemKind.SYNTAX,
+                f"inwards could not read this file ({type(error).__name__}: {error}).",
+                Span.start_of_file(),
+            )
+        )

@@ -1,0 +1,487 @@
+"""The skeleton: static imports without parsing the whole file.
+
+One C-speed `re` pass skips string literals and comments and finds every `import`
+keyword. Each import statement and each block header around an indented one (`def`,
+`class`, `if TYPE_CHECKING:`, `else:` ...) is cut out of the text and parsed by CPython's
+parser in one small batch; positions are shifted back onto the file. Whenever the text is
+not plainly what the skeleton understands, it refuses (returns None) and the caller parses
+the whole file: the skeleton is exact where it answers, which the differential test checks.
+
+It does not look at the rest of the file, so a syntax error elsewhere goes unnoticed.
+
+The same machinery, in tolerant mode, recovers the import statements of a file that does
+not parse (each statement parsed on its own, context from indentation).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from collections.abc import Mapping
+
+import attrs
+
+from inwards_core.extraction.static import (
+    ImportContext,
+    facts_of_statement,
+    is_type_checking_test,
+)
+from inwards_core.extraction.text import STRING_BODY, char_column
+from inwards_core.facts import ImportFact
+from inwards_core.ports import GrammarBinaries
+
+_SCAN = re.compile(r"(#[^\n]*)|(" + STRING_BODY + r")|(import\b)|(['\"])", re.S)
+_BRACKETS = re.compile(r"(#[^\n]*)|(" + STRING_BODY + r")|([(\[{])|([)\]}])", re.S)
+_PREFIX_LETTERS = frozenset("rRbBuUfFtT")
+_FORMATTED_PREFIX = frozenset("fFtT")
+
+_IMPORT_HEAD = re.compile(r"( *)(?:(lazy) +)?")
+_FROM_HEAD = re.compile(r"( *)(?:(lazy) +)?from(?=[ .])[ .\w]*")
+_TAIL = re.compile(r"[^\n\\;#()'\"]*")
+_CONTINUED_TAIL = re.compile(r"(?:[^\n\\;#()'\"]|\\\n)*")
+_PARENTHESIZED = re.compile(r"\((?:[^()#'\"\\;]|#[^\n]*)*\)")
+_SPACES = re.compile(r"[ \t]*")
+_INDENT = re.compile(r" *")
+_TAB_INDENT = re.compile(r"^ *\t", re.M)
+_HEADER = re.compile(
+    r"(async +def|def|class|if|elif|else|try|except|finally|with|async +with|for"
+    r"|async +for|while|match|case)\b"
+)
+_BARE_HEADER = re.compile(r"(?:else|try|finally) *:[ \t]*(?:#[^\n]*)?")
+_LOOSE_TYPE_CHECKING = re.compile(r"(?:el)?if +\(?(?:\w+ *\. *)?TYPE_CHECKING *\)? *:")
+_MAX_HEADER_LINES = 60
+
+_EXPECTED_NODE: dict[str, tuple[type[ast.stmt], ...]] = {
+    "def": (ast.FunctionDef,),
+    "async def": (ast.AsyncFunctionDef,),
+    "class": (ast.ClassDef,),
+    "if": (ast.If,),
+    "elif": (ast.If,),
+    "for": (ast.For,),
+    "async for": (ast.AsyncFor,),
+    "while": (ast.While,),
+    "with": (ast.With,),
+    "async with": (ast.AsyncWith,),
+    "except": (ast.Try, ast.TryStar),
+    "match": (ast.Match,),
+    "case": (ast.Match,),
+}
+
+
+def _end(pattern: re.Pattern[str], text: str, position: int) -> int:
+    found = pattern.match(text, position)
+    return found.end() if found else position
+
+
+class _Refused(Exception):
+    """The skeleton can't vouch for this file."""
+
+
+@attrs.define
+class _Header:
+    start: int  # offset of the keyword
+    end: int  # offset of the end of the header's last line
+    line_start: int
+    indent: int
+    word: str
+    type_checking: bool = False
+    function: bool = False
+
+
+@attrs.define
+class _Statement:
+    start: int  # offset of `import` / `from` / `lazy`
+    keyword: int  # offset of `import` / `from`
+    end: int  # offset after the last token
+    line: int
+    column: int  # 0-based character column of `keyword`
+    lazy: bool
+    headers: list[_Header]
+
+
+class _BatchLocator:
+    """Maps positions in the batch text back onto the file."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        # per batch line: (offset in the file of batch column 0, file line, file column 0)
+        self.bases: list[tuple[int, int, int]] = []
+
+    def add(self, text: str, statement: _Statement, snippet: str) -> None:
+        base = statement.keyword
+        line = statement.line
+        column = statement.column
+        for piece in snippet.split("\n"):
+            self.lines.append(piece)
+            self.bases.append((base, line, column))
+            base += len(piece) + 1
+            line += 1
+            column = 0
+
+    def pad(self, snippet: str) -> None:
+        for piece in snippet.split("\n"):
+            self.lines.append(piece)
+            self.bases.append((0, 0, 0))
+
+    def locate(self, line: int, byte_column: int) -> tuple[int, int, int]:
+        column = char_column(self.lines[line - 1], byte_column)
+        base, file_line, file_column = self.bases[line - 1]
+        return base + column, file_line, file_column + column + 1
+
+
+class _SingleLocator(_BatchLocator):
+    pass
+
+
+class Skeleton:
+    """Reads the import statements of one text; `strict` for the fast path, otherwise
+    tolerant (recovery for files that do not parse)."""
+
+    def __init__(self, text: str, *, strict: bool) -> None:
+        self.text = text
+        self.strict = strict
+        self.strings: list[tuple[int, int]] = []
+        self.keywords: list[int] = []
+        self._headers: dict[tuple[int, int], _Header | None] = {}
+
+    # -- the one pass ------------------------------------------------------------------
+
+    def scan(self) -> None:
+        text = self.text
+        strict = self.strict
+        keywords = self.keywords
+        strings = self.strings
+        for match in _SCAN.finditer(text):
+            kind = match.lastindex
+            if kind == 1:
+                continue
+            if kind == 2:
+                start = match.start()
+                if start and text[start - 1] in _PREFIX_LETTERS and strict:
+                    self._check_prefix(start, match.group(2))
+                if "\n" in match.group(2):
+                    strings.append(match.span())
+                continue
+            if kind == 3:
+                start = match.start()
+                if start and ("a" + text[start - 1]).isidentifier():
+                    continue  # part of a longer name (`reimport`)
+                keywords.append(start)
+                continue
+            if strict:
+                raise _Refused("a string that doesn't end")
+
+    def _check_prefix(self, start: int, literal: str) -> None:
+        """An f-string (or t-string) could hide quotes of the same kind inside a
+        replacement field (Python 3.12); refuse when its braces don't balance."""
+        text = self.text
+        position = start
+        while position > 0 and text[position - 1] in _PREFIX_LETTERS:
+            position -= 1
+        if position and ("a" + text[position - 1]).isidentifier():
+            return  # a name that ends in those letters, not a prefix
+        if not _FORMATTED_PREFIX.intersection(text[position:start]):
+            return
+        body = literal.replace("{{", "").replace("}}", "")
+        if body.count("{") != body.count("}"):
+            raise _Refused("an f-string that may hold nested quotes")
+
+    def in_string(self, offset: int) -> bool:
+        index = bisect.bisect_right(self.strings, (offset, len(self.text) + 1)) - 1
+        return index >= 0 and self.strings[index][0] < offset < self.strings[index][1]
+
+    # -- statements --------------------------------------------------------------------
+
+    def statements(self) -> list[_Statement]:
+        text = self.text
+        found: list[_Statement] = []
+        line = 1
+        counted = 0
+        for keyword in self.keywords:
+            line_start = text.rfind("\n", 0, keyword) + 1
+            prefix = text[line_start:keyword]
+            head = _IMPORT_HEAD.fullmatch(prefix)
+            is_from = False
+            if head is None:
+                head = _FROM_HEAD.fullmatch(prefix)
+                is_from = True
+            if head is None or (line_start >= 2 and text[line_start - 2] == "\\"):
+                if self.strict:
+                    raise _Refused("an import that does not start its line")
+                continue
+            end = self._statement_end(keyword + 6, is_from)
+            if end is None:
+                if self.strict:
+                    raise _Refused("an import statement the skeleton can't delimit")
+                continue
+            line += text.count("\n", counted, line_start)
+            counted = line_start
+            indent = len(head.group(1))
+            lazy = head.group(2) is not None
+            first = line_start + indent
+            after_lazy = _end(_SPACES, text, first + 4) if lazy else first
+            statement = _Statement(
+                start=first,
+                keyword=after_lazy,
+                end=end,
+                line=line,
+                column=after_lazy - line_start,
+                lazy=lazy,
+                headers=[],
+            )
+            if indent:
+                chain = self._header_chain(line_start, indent)
+                if chain is None:
+                    if self.strict:
+                        raise _Refused("a block the skeleton can't place")
+                    chain = []
+                statement.headers = chain
+            found.append(statement)
+        return found
+
+    def _statement_end(self, after: int, is_from: bool) -> int | None:
+        text = self.text
+        end = _end(_TAIL, text, after)
+        following = text[end : end + 1]
+        if following == "\\":
+            end = _end(_CONTINUED_TAIL, text, after)
+            following = text[end : end + 1]
+        if following == "(" and is_from:
+            parenthesized = _PARENTHESIZED.match(text, end)
+            if parenthesized is None:
+                return None
+            end = parenthesized.end()
+            rest = _end(_SPACES, text, end)
+            if text[rest : rest + 1] not in ("", "\n", "#"):
+                return None
+            return end
+        if following not in ("", "\n", "#"):
+            return None
+        return after + len(text[after:end].rstrip(" \t"))
+
+    # -- where a statement stands -------------------------------------------------------
+
+    def _header_chain(self, line_start: int, indent: int) -> list[_Header] | None:
+        chain: list[_Header] = []
+        while indent > 0:
+            header = self._enclosing(line_start, indent)
+            if header is None:
+                return None
+            chain.append(header)
+            line_start, indent = header.line_start, header.indent
+        return chain
+
+    def _enclosing(self, line_start: int, indent: int) -> _Header | None:
+        key = (line_start, indent)
+        if key in self._headers:
+            return self._headers[key]
+        header = self._find_enclosing(line_start, indent)
+        self._headers[key] = header
+        return header
+
+    def _find_enclosing(self, line_start: int, indent: int) -> _Header | None:
+        """The block header whose body holds the logical line at `line_start`: the
+        nearest logical line above with a smaller indentation."""
+        text = self.text
+        end = line_start - 1
+        while end >= 0:
+            start = text.rfind("\n", 0, end) + 1
+            first = _end(_INDENT, text, start)
+            if first == end or text[first] == "#" or first - start >= indent:
+                end = start - 1
+                continue
+            if self.in_string(start):
+                end = start - 1
+                continue
+            break
+        else:
+            return None
+        if start >= 2 and text[start - 2] == "\\":
+            return None
+        if text[first] in ")]}":
+            logical = self._logical_start(start, end)
+            if logical is None:
+                return None
+            start, first = logical
+            if first - start >= indent:
+                return None
+        if text[end - 1 : end] == "\\":
+            return None
+        word = _HEADER.match(text, first)
+        if word is None:
+            return None
+        return _Header(
+            start=first,
+            end=end,
+            line_start=start,
+            indent=first - start,
+            word=" ".join(word.group(1).split()),
+        )
+
+    def _logical_start(self, start: int, end: int) -> tuple[int, int] | None:
+        """Where the logical line holding the closing bracket at `start` begins."""
+        text = self.text
+        candidate = start
+        for _ in range(_MAX_HEADER_LINES):
+            if candidate == 0:
+                return None
+            candidate = text.rfind("\n", 0, candidate - 1) + 1
+            if self.in_string(candidate):
+                continue
+            depth = 0
+            lowest = 0
+            for match in _BRACKETS.finditer(text, candidate, end):
+                if match.lastindex == 3:
+                    depth += 1
+                elif match.lastindex == 4:
+                    depth -= 1
+                    lowest = min(lowest, depth)
+            if lowest >= 0 and depth == 0:
+                if candidate >= 2 and text[candidate - 2] == "\\":
+                    return None
+                first = _end(_INDENT, text, candidate)
+                return candidate, first
+        return None
+
+    # -- parsing what was cut out ------------------------------------------------------
+
+    def snippet(self, statement: _Statement) -> str:
+        return self.text[statement.keyword : statement.end]
+
+    def header_snippet(self, header: _Header) -> str | None:
+        """Text that parses as one statement iff the header is what it seems (None for
+        `else:` / `try:` / `finally:`, checked by their shape alone)."""
+        text = self.text[header.start : header.end]
+        word = header.word
+        if word in ("else", "try", "finally"):
+            if _BARE_HEADER.fullmatch(text) is None:
+                raise _Refused("a header the skeleton can't classify")
+            return None
+        if word == "elif":
+            return "if" + text[4:] + "\n pass"
+        if word == "except":
+            return "try:\n pass\n" + text + "\n pass"
+        if word == "match":
+            return text + "\n case _:\n  pass"
+        if word == "case":
+            return "match _:\n " + text + "\n  pass"
+        return text + "\n pass"
+
+
+def _unique_headers(statements: list[_Statement]) -> list[_Header]:
+    seen: dict[int, _Header] = {}
+    for statement in statements:
+        for header in statement.headers:
+            seen.setdefault(id(header), header)
+    return list(seen.values())
+
+
+def _classify(header: _Header, node: ast.stmt) -> None:
+    if not isinstance(node, _EXPECTED_NODE[header.word]):
+        raise _Refused("a header that isn't what it seems")
+    if isinstance(node, ast.If):
+        header.type_checking = is_type_checking_test(node.test)
+    header.function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+
+
+def _context(statement: _Statement) -> ImportContext:
+    return ImportContext(
+        type_checking=any(h.type_checking for h in statement.headers),
+        in_function=any(h.function for h in statement.headers),
+    )
+
+
+def _facts(
+    skeleton: Skeleton,
+    node: ast.stmt,
+    statement: _Statement,
+    locator: _BatchLocator,
+    module: str,
+    is_package: bool,
+) -> list[ImportFact]:
+    if not isinstance(node, ast.Import | ast.ImportFrom):
+        raise _Refused("not an import statement")
+    lazy_starts: Mapping[int, int] = {}
+    if statement.lazy:
+        keyword, _, _ = locator.locate(node.lineno, node.col_offset)
+        lazy_starts = {keyword: statement.start}
+    return facts_of_statement(
+        node,
+        text=skeleton.text,
+        locator=locator,
+        module=module,
+        is_package=is_package,
+        context=_context(statement),
+        lazy_starts=lazy_starts,
+    )
+
+
+def read_skeleton(
+    text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
+) -> tuple[ImportFact, ...] | None:
+    """The file's static imports, or None when the skeleton can't vouch for them."""
+    if "\x00" in text or "\x0c" in text:
+        return None
+    if "\t" in text and _TAB_INDENT.search(text):
+        return None
+    skeleton = Skeleton(text, strict=True)
+    try:
+        skeleton.scan()
+        statements = skeleton.statements()
+        if not statements:
+            return ()
+        headers = _unique_headers(statements)
+        locator = _BatchLocator()
+        pieces: list[str] = []
+        for statement in statements:
+            snippet = skeleton.snippet(statement)
+            pieces.append(snippet)
+            locator.add(text, statement, snippet)
+        checked: list[_Header] = []
+        for header in headers:
+            check = skeleton.header_snippet(header)
+            if check is not None:
+                pieces.append(check)
+                locator.pad(check)
+                checked.append(header)
+        try:
+            tree = grammars.parse_python("\n".join(pieces), "<skeleton>")
+        except (SyntaxError, ValueError):
+            return None
+        if len(tree.body) != len(statements) + len(checked):
+            return None
+        for header, node in zip(checked, tree.body[len(statements) :], strict=True):
+            _classify(header, node)
+        facts: list[ImportFact] = []
+        for statement, node in zip(statements, tree.body, strict=False):
+            facts.extend(_facts(skeleton, node, statement, locator, module, is_package))
+    except _Refused:
+        return None
+    return tuple(facts)
+
+
+def recover_imports(
+    text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
+) -> tuple[ImportFact, ...]:
+    """The import statements of a file that does not parse: each one that parses on its
+    own, placed by indentation (best effort)."""
+    skeleton = Skeleton(text, strict=False)
+    skeleton.scan()
+    facts: list[ImportFact] = []
+    for statement in skeleton.statements():
+        for header in statement.headers:
+            header_text = text[header.start : header.end]
+            header.type_checking = _LOOSE_TYPE_CHECKING.match(header_text) is not None
+            header.function = header.word in ("def", "async def")
+        snippet = skeleton.snippet(statement)
+        try:
+            tree = grammars.parse_python(snippet, "<statement>")
+        except (SyntaxError, ValueError):
+            continue
+        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Import | ast.ImportFrom):
+            continue
+        locator = _SingleLocator()
+        locator.add(text, statement, snippet)
+        facts.extend(_facts(skeleton, tree.body[0], statement, locator, module, is_package))
+    return tuple(facts)

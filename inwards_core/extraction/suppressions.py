@@ -1,0 +1,120 @@
+"""Suppression comments: `# inwards: ignore[INW001,INW005] reason="why"`.
+
+Read from comment tokens only, so a directive inside a string literal is text, not a
+comment. A directive may follow another tool's comment on the same line
+(`# noqa: E501  # inwards: ignore[...] reason="..."`) and may be followed by one.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from inwards_core.extraction.concrete import ColumnMap
+from inwards_core.facts import SuppressionComment, SuppressionProblem
+from inwards_core.model import Span
+
+HINT = "inwards:"
+_DIRECTIVE = re.compile(r"#[ \t]*(inwards:)")
+_CODE = r"[A-Za-z]{2,6}[0-9]{3}"
+_IGNORE = re.compile(
+    r"[ \t]*ignore\[[ \t]*(" + _CODE + r"(?:[ \t]*,[ \t]*" + _CODE + r")*)[ \t]*,?[ \t]*\]"
+)
+_REASON = re.compile(r'[ \t]+reason[ \t]*=[ \t]*"([^"]*)"')
+_CLEAN_TAIL = re.compile(r"[ \t]*(?:#.*)?")
+
+
+def parse_directive(comment: str, line: int, column: int) -> SuppressionComment | None:
+    """The directive in one comment token (`comment` starts with `#` at the 1-based
+    `column` of `line`), or None when the comment holds no `inwards:` directive."""
+    found = _DIRECTIVE.search(comment)
+    if found is None:
+        return None
+    start = found.start(1)
+    position = found.end(1)
+    second = _DIRECTIVE.search(comment, position)
+    codes: tuple[str, ...] = ()
+    reason: str | None = None
+    problem: SuppressionProblem | None = None
+    ignore = _IGNORE.match(comment, position)
+    if ignore is None:
+        problem = SuppressionProblem.MALFORMED
+        end = second.start() if second else len(comment)
+        end = start + len(comment[start:end].rstrip())
+    else:
+        codes = tuple(code.strip().upper() for code in ignore.group(1).split(","))
+        position = ignore.end()
+        given = _REASON.match(comment, position)
+        if given is not None:
+            reason = given.group(1)
+            position = given.end()
+        end = position
+        if not _CLEAN_TAIL.fullmatch(comment, position):
+            problem = SuppressionProblem.MALFORMED
+            tail_end = second.start() if second else len(comment)
+            end = position + len(comment[position:tail_end].rstrip())
+        elif second is not None:
+            problem = SuppressionProblem.SECOND_DIRECTIVE
+        elif reason is None or not reason.strip():
+            problem = SuppressionProblem.NO_REASON
+    return SuppressionComment(
+        line=line,
+        span=Span(line, column + start, line, column + end),
+        codes=codes,
+        reason=reason,
+        problem=problem,
+    )
+
+
+def _comment_tokens(text: str) -> Iterator[tuple[str, int, int]]:
+    """(comment, line, 1-based column) of each comment token CPython's tokenizer sees;
+    on a tokenizer error, the comments before it."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                yield token.string, token.start[0], token.start[1] + 1
+    except (tokenize.TokenError, SyntaxError):
+        return
+
+
+class _CommentCollector(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, columns: ColumnMap) -> None:
+        super().__init__()
+        self._columns = columns
+        self.found: list[tuple[str, int, int]] = []
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        if HINT in node.value:
+            where = self.get_metadata(PositionProvider, node).start
+            column = self._columns.column(where.line, where.column)
+            self.found.append((node.value, where.line, column + 1))
+
+
+def _concrete_comments(tree: cst.Module, text: str) -> list[tuple[str, int, int]]:
+    collector = _CommentCollector(ColumnMap(text, tree.code))
+    MetadataWrapper(tree, unsafe_skip_copy=True).visit(collector)
+    return collector.found
+
+
+def suppression_comments(
+    text: str, concrete: cst.Module | None = None
+) -> tuple[SuppressionComment, ...]:
+    """Every `inwards:` directive in a comment. `concrete` is libcst's tree when the file
+    was read with libcst (CPython 3.11's tokenizer can't read all newer syntax)."""
+    if HINT not in text:
+        return ()
+    comments = _comment_tokens(text) if concrete is None else _concrete_comments(concrete, text)
+    found: list[SuppressionComment] = []
+    for comment, line, column in comments:
+        if HINT in comment:
+            directive = parse_directive(comment, line, column)
+            if directive is not None:
+                found.append(directive)
+    return tuple(found)
