@@ -13,7 +13,12 @@ import ast
 import re
 from collections.abc import Iterable, Iterator
 
-from inwards_core.extraction.static import WholeFileLocator, package_of, resolve_relative
+from inwards_core.extraction.static import (
+    Locator,
+    WholeFileLocator,
+    package_of,
+    resolve_relative,
+)
 from inwards_core.extraction.text import SourceLines, one_line
 from inwards_core.facts import DynamicImportFact
 
@@ -378,11 +383,20 @@ def _bound_names(statement: ast.stmt) -> Iterator[str]:
 
 
 def dynamic_imports(
-    tree: ast.Module, *, text: str, lines: SourceLines, module: str, is_package: bool
+    tree: ast.Module,
+    *,
+    text: str,
+    lines: SourceLines,
+    module: str,
+    is_package: bool,
+    locator: Locator | None = None,
 ) -> tuple[DynamicImportFact, ...]:
-    """Every call in the tree that imports by name, with its target when it can be read."""
+    """Every call in the tree that imports by name, with its target when it can be read.
+
+    `locator` maps the tree's positions onto `text` when the tree was parsed from
+    something else (the text with `lazy` keywords cut out)."""
     reader = _Reader(tree, module, is_package)
-    locator = WholeFileLocator(lines)
+    locator = locator or WholeFileLocator(lines)
     facts: list[DynamicImportFact] = []
     for call in reader.calls:
         loader = reader.loader_of(call.func)

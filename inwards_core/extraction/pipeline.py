@@ -1,7 +1,7 @@
 """`extract`: bytes in, ModuleFacts out, never an exception.
 
 Order of work: decode (PEP 263, BOM); the skeleton when nothing asks for a full tree;
-otherwise CPython's parser (after blanking PEP 810 `lazy` if needed), then libcst for
+otherwise CPython's parser (after cutting out PEP 810 `lazy` if needed), then libcst for
 syntax CPython 3.11 can't read, then recovery of the import statements of a broken file.
 """
 
@@ -17,7 +17,12 @@ from inwards_core.extraction.concrete import imports_from_concrete
 from inwards_core.extraction.decoding import decode_source
 from inwards_core.extraction.dynamic import dynamic_imports, has_dynamic_hint
 from inwards_core.extraction.skeleton import read_skeleton, recover_imports
-from inwards_core.extraction.static import blank_lazy_keywords, imports_from_tree
+from inwards_core.extraction.static import (
+    LazyCut,
+    WholeFileLocator,
+    cut_lazy_keywords,
+    imports_from_tree,
+)
 from inwards_core.extraction.suppressions import suppression_comments
 from inwards_core.extraction.text import SourceLines, count_lines
 from inwards_core.facts import (
@@ -44,12 +49,12 @@ class _FullRead:
     grammar: str
     tree: ast.Module | None = None
     concrete: cst.Module | None = None
-    lazy_starts: dict[int, int] = attrs.field(factory=dict)
+    lazy: LazyCut | None = None
     problem: FileProblem | None = None
 
 
 def _syntax_problem(error: Exception, text: str) -> FileProblem:
-    if isinstance(error, SyntaxError):
+    if isinstance(error, SyntaxError) and error.lineno is not None:
         line = error.lineno or 1
         column = error.offset or 1
         end_line = error.end_lineno or line
@@ -85,15 +90,15 @@ def _read_full(
     try:
         tree = _parse_python(text, grammars, module)
         imports = imports_from_tree(
-            tree, text=text, lines=lines, module=module, is_package=is_package, lazy_starts={}
+            tree, text=text, lines=lines, module=module, is_package=is_package
         )
         return _FullRead(imports, "ast", tree=tree)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
         first_error: Exception = error
     if _LAZY_HINT.search(text):
-        blanked, lazy_starts = blank_lazy_keywords(text)
+        lazy = cut_lazy_keywords(text)
         try:
-            tree = _parse_python(blanked, grammars, module)
+            tree = _parse_python(lazy.text, grammars, module)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             pass
         else:
@@ -103,9 +108,9 @@ def _read_full(
                 lines=lines,
                 module=module,
                 is_package=is_package,
-                lazy_starts=lazy_starts,
+                lazy=lazy,
             )
-            return _FullRead(imports, "ast", tree=tree, lazy_starts=lazy_starts)
+            return _FullRead(imports, "ast", tree=tree, lazy=lazy)
     try:
         concrete = grammars.parse_concrete(text)
         imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
@@ -157,7 +162,12 @@ def _dynamic(
             return ()
     if tree is None:
         return ()
-    return dynamic_imports(tree, text=text, lines=lines, module=module, is_package=is_package)
+    locator = None
+    if full.lazy is not None:
+        locator = WholeFileLocator(lines, SourceLines(full.lazy.text), full.lazy.shifts)
+    return dynamic_imports(
+        tree, text=text, lines=lines, module=module, is_package=is_package, locator=locator
+    )
 
 
 def _extract(

@@ -43,19 +43,39 @@ class Locator(Protocol):
 
 
 class WholeFileLocator:
-    """Positions of a tree parsed from the whole file."""
+    """Positions of a tree parsed from the whole file (or from the file with `lazy`
+    keywords cut out: `shifts` maps such a line to (column of the cut, characters cut))."""
 
-    def __init__(self, lines: SourceLines) -> None:
+    def __init__(
+        self,
+        lines: SourceLines,
+        parsed: SourceLines | None = None,
+        shifts: Mapping[int, tuple[int, int]] | None = None,
+    ) -> None:
         self._lines = lines
+        self._parsed = parsed or lines
+        self._shifts = shifts or {}
         self._line_cache: dict[int, str] = {}
 
     def locate(self, line: int, byte_column: int) -> tuple[int, int, int]:
         text = self._line_cache.get(line)
         if text is None:
-            text = self._lines.line_text(line)
+            text = self._parsed.line_text(line)
             self._line_cache[line] = text
         column = char_column(text, byte_column)
+        shift = self._shifts.get(line)
+        if shift is not None and column >= shift[0]:
+            column += shift[1]
         return self._lines.offset(line, column), line, column + 1
+
+
+@attrs.frozen
+class LazyCut:
+    """The text with each PEP 810 `lazy` keyword cut out, and how to map back."""
+
+    text: str
+    shifts: dict[int, tuple[int, int]]  # line -> (column of the cut, characters cut)
+    starts: dict[int, int]  # offset of `import`/`from` in the file -> offset of `lazy`
 
 
 def package_of(module: str, is_package: bool) -> str:
@@ -89,19 +109,25 @@ def is_type_checking_test(test: ast.expr) -> bool:
     )
 
 
-def blank_lazy_keywords(text: str) -> tuple[str, dict[int, int]]:
-    """Replace each PEP 810 `lazy` soft keyword by spaces, keeping every column.
-
-    Returns the new text and, for each blanked statement, the offset of its `import` /
-    `from` keyword mapped to the offset of `lazy` (where the statement really starts).
-    """
+def cut_lazy_keywords(text: str) -> LazyCut:
+    """Cut each `lazy` soft keyword (and the blanks after it) out of its line, so that
+    CPython 3.11 reads the statement; positions map back through `LazyCut`."""
+    shifts: dict[int, tuple[int, int]] = {}
     starts: dict[int, int] = {}
-
-    def blank(match: re.Match[str]) -> str:
-        starts[match.end()] = match.start(2)
-        return match.group(1) + "    " + match.group(3)
-
-    return _LAZY.sub(blank, text), starts
+    line = 1
+    counted = 0
+    pieces: list[str] = []
+    kept = 0
+    for match in _LAZY.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        cut_from, cut_to = match.start(2), match.end(3)
+        shifts[line] = (cut_from - match.start(), cut_to - cut_from)
+        starts[cut_to] = cut_from
+        pieces.append(text[kept:cut_from])
+        kept = cut_to
+    pieces.append(text[kept:])
+    return LazyCut("".join(pieces), shifts, starts)
 
 
 def facts_of_statement(
@@ -218,10 +244,16 @@ def imports_from_tree(
     lines: SourceLines,
     module: str,
     is_package: bool,
-    lazy_starts: Mapping[int, int],
+    lazy: LazyCut | None = None,
 ) -> tuple[ImportFact, ...]:
-    """All static imports of a file parsed whole by CPython's parser."""
-    locator = WholeFileLocator(lines)
+    """All static imports of a file parsed whole by CPython's parser (from `lazy.text`
+    when the `lazy` keywords had to be cut out)."""
+    if lazy is None:
+        locator = WholeFileLocator(lines)
+        lazy_starts: Mapping[int, int] = {}
+    else:
+        locator = WholeFileLocator(lines, SourceLines(lazy.text), lazy.shifts)
+        lazy_starts = lazy.starts
     facts: list[ImportFact] = []
     for node, context in import_statements(tree.body):
         facts.extend(
