@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from inwards_core.config.model import Config
-from inwards_core.facts import ModuleFacts
+from inwards_core.facts import ImportFact, ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.suppressions import CommentVerdict
 
@@ -31,5 +31,20 @@ class ProjectModel:
     # Filled for review kinds (which run after suppressions are applied).
     suppression_verdicts: tuple[CommentVerdict, ...] = ()
 
+    # Per-file resolved import targets, shared by every kind (filled on first use).
+    _resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_resolved"
+    )
+
     def facts_of(self, info: ModuleInfo) -> ModuleFacts:
         return self.facts[info.file]
+
+    def resolved_imports(self, info: ModuleInfo) -> tuple[tuple[ImportFact, str | None], ...]:
+        """Each static import of the file with the module or name it reaches
+        (`ModuleIndex.resolve_target`), computed once per run."""
+        found = self._resolved.get(info.file)
+        if found is None:
+            resolve = self.index.resolve_target
+            found = tuple((fact, resolve(fact)) for fact in self.facts[info.file].imports)
+            self._resolved[info.file] = found
+        return found

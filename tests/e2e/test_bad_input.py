@@ -46,7 +46,7 @@ def test_bad_layer_entry_names_the_dotted_key(tmp_path: Path) -> None:
     config = LAYERS.replace('"app.infra"', '"app..infra"')
     run = run_inwards("check", cwd=project(tmp_path, config))
     assert run.code == 2
-    assert "pyproject.toml:4:35: tool.inwards.layers[1].modules[0]:" in run.stderr
+    assert "pyproject.toml:5:32: tool.inwards.layers[1].modules[0]:" in run.stderr
     assert "empty segment" in run.stderr
 
 

@@ -43,8 +43,7 @@ from inwards_core.rules.kinds import CheckKind, Violation
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     flow = direction(model.config)
     for info, layer, facts in layered_files(model, options):
-        for fact in facts.imports:
-            name = model.index.resolve_target(fact)
+        for fact, name in model.resolved_imports(info):
             if name is None:
                 continue
             target = model.index.layer_of(name)

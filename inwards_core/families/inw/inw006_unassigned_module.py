@@ -43,8 +43,7 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     index = model.index
     config = model.config
     for info, layer, facts in layered_files(model, options):
-        for fact in facts.imports:
-            name = index.resolve_target(fact)
+        for fact, name in model.resolved_imports(info):
             if name is None or not index.is_first_party(name):
                 continue
             if index.layer_of(name) is not None:
