@@ -15,7 +15,7 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from inwards_core.extraction.static import resolve_relative
-from inwards_core.extraction.text import SourceLines, normalise_newlines, one_line
+from inwards_core.extraction.text import SourceLines, by_position, normalise_newlines, one_line
 from inwards_core.facts import ImportFact, ImportStyle
 from inwards_core.model import Span
 from inwards_core.ports import GrammarBinaries
@@ -231,7 +231,7 @@ def imports_from_concrete(
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
     collector = _ImportCollector(text, module, is_package, ColumnMap(text, tree.code))
     wrapper.visit(collector)
-    return tuple(sorted(collector.facts, key=lambda fact: fact.span))
+    return tuple(sorted(collector.facts, key=by_position))
 
 
 def extract_concrete(

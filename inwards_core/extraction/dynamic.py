@@ -19,7 +19,7 @@ from inwards_core.extraction.static import (
     package_of,
     resolve_relative,
 )
-from inwards_core.extraction.text import SourceLines, one_line
+from inwards_core.extraction.text import SourceLines, by_position, one_line
 from inwards_core.facts import DynamicImportFact
 
 HINTS = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
@@ -421,5 +421,5 @@ def dynamic_imports(
                 statement=one_line(text[call_start:call_end]),
             )
         )
-    facts.sort(key=lambda fact: fact.span)
+    facts.sort(key=by_position)
     return tuple(facts)

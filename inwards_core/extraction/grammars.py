@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import warnings
 
 import libcst
 from libcst._version import __version__ as _LIBCST_VERSION
@@ -24,7 +25,10 @@ class StandardGrammars(GrammarBinaries):
         return (f"cpython-ast-{_PYTHON}", f"libcst-{_LIBCST_VERSION}")
 
     def parse_python(self, text: str, filename: str) -> ast.Module:
-        return ast.parse(text, filename)
+        # The checked code's own warnings (invalid escapes, ...) are not ours to print.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename)
 
     def parse_concrete(self, text: str) -> libcst.Module:
         return libcst.parse_module(text)

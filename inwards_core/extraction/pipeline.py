@@ -24,7 +24,7 @@ from inwards_core.extraction.static import (
     imports_from_tree,
 )
 from inwards_core.extraction.suppressions import suppression_comments
-from inwards_core.extraction.text import SourceLines, count_lines
+from inwards_core.extraction.text import SourceLines, by_position, count_lines
 from inwards_core.facts import (
     DynamicImportFact,
     FileProblem,
@@ -183,7 +183,7 @@ def _extract(
         skeleton = read_skeleton(text, module=module, is_package=is_package, grammars=grammars)
         if skeleton is not None:
             return ModuleFacts(
-                imports=tuple(sorted(skeleton, key=lambda fact: fact.span)),
+                imports=tuple(sorted(skeleton, key=by_position)),
                 suppressions=suppression_comments(text),
                 grammar="skeleton",
                 line_count=line_count,
@@ -192,7 +192,7 @@ def _extract(
     full = _read_full(text, lines, module, is_package, grammars)
     dynamic = _dynamic(full, text, lines, module, is_package, grammars) if wants_dynamic else ()
     return ModuleFacts(
-        imports=tuple(sorted(full.imports, key=lambda fact: fact.span)),
+        imports=tuple(sorted(full.imports, key=by_position)),
         dynamic_imports=dynamic,
         suppressions=suppression_comments(text, full.concrete),
         problem=full.problem,

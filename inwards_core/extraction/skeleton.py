@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import keyword
 import re
 from collections.abc import Mapping
 
@@ -26,13 +27,31 @@ from inwards_core.extraction.static import (
     ImportContext,
     facts_of_statement,
     is_type_checking_test,
+    resolve_relative,
 )
-from inwards_core.extraction.text import STRING_BODY, char_column
-from inwards_core.facts import ImportFact
+from inwards_core.extraction.text import STRING_BODY, char_column, one_line
+from inwards_core.facts import ImportFact, ImportStyle
+from inwards_core.model import Span
 from inwards_core.ports import GrammarBinaries
 
-_SCAN = re.compile(r"(#[^\n]*)|(" + STRING_BODY + r")|(import\b)|(['\"])", re.S)
-_BRACKETS = re.compile(r"(#[^\n]*)|(" + STRING_BODY + r")|([(\[{])|([)\]}])", re.S)
+# One match per thing the skeleton must look at: a run of uninteresting text (code,
+# comments, one-line strings without an f/t prefix) is consumed inside `re`, possessively
+# (no backtracking), and the match ends on an `import` keyword, a string literal that may
+# span lines or hold replacement fields, a quote that opens no string, or the end.
+_PLAIN_SINGLE = r"'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+'"
+_PLAIN_DOUBLE = r'"(?!"")[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"'
+_UNINTERESTING = (
+    r"(?:[^#'\"i]++|#[^\n]*+|i(?!mport\b)|(?<![fFtT])(?<![fFtT][rRbB])(?:"
+    + _PLAIN_SINGLE
+    + "|"
+    + _PLAIN_DOUBLE
+    + "))*+"
+)
+_SCAN = re.compile(_UNINTERESTING + r"(?:(import\b)|(" + STRING_BODY + r")|(['\"])|\Z)", re.S)
+# Literal openings only (no groups, no classes): `re` then finds them at C speed.
+_BRACKETS = re.compile(r"#[^\n]*|" + STRING_BODY + r"|\(|\[|\{|\)|\]|\}", re.S)
+_OPENING = frozenset("([{")
+_CLOSING = frozenset(")]}")
 _PREFIX_LETTERS = frozenset("rRbBuUfFtT")
 _FORMATTED_PREFIX = frozenset("fFtT")
 
@@ -51,6 +70,35 @@ _HEADER = re.compile(
 _BARE_HEADER = re.compile(r"(?:else|try|finally) *:[ \t]*(?:#[^\n]*)?")
 _LOOSE_TYPE_CHECKING = re.compile(r"(?:el)?if +\(?(?:\w+ *\. *)?TYPE_CHECKING *\)? *:")
 _MAX_HEADER_LINES = 60
+
+# Import statements in their plain spellings (ASCII, no comment, no backslash) are read
+# with these; anything else goes to CPython's parser.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = _NAME + r"(?:[ \t]*\.[ \t]*" + _NAME + r")*"
+_PLAIN_IMPORT = re.compile(
+    r"import[ \t]+("
+    + _DOTTED
+    + r"(?:[ \t]+as[ \t]+"
+    + _NAME
+    + r")?(?:[ \t]*,[ \t]*"
+    + _DOTTED
+    + r"(?:[ \t]+as[ \t]+"
+    + _NAME
+    + r")?)*)"
+)
+_IMPORT_ITEM = re.compile(r"(" + _DOTTED + r")(?:[ \t]+as[ \t]+(" + _NAME + r"))?")
+_FROM_ITEMS = r"{n}(?:{w}+as{w}+{n})?(?:{w}*,{w}*{n}(?:{w}+as{w}+{n})?)*"
+_PLAIN_FROM = re.compile(
+    r"from[ \t]*(?P<dots>(?:\.[ \t]*)*)(?P<module>"
+    + _DOTTED
+    + r")?[ \t]+import(?:[ \t]*(?P<star>\*)|[ \t]+(?P<names>"
+    + _FROM_ITEMS.format(n=_NAME, w=r"[ \t]")
+    + r")|[ \t]*\([ \t\n]*(?P<parenthesized>"
+    + _FROM_ITEMS.format(n=_NAME, w=r"[ \t\n]")
+    + r")[ \t\n]*,?[ \t\n]*\))"
+)
+_FROM_ITEM = re.compile(r"(" + _NAME + r")(?:[ \t\n]+as[ \t\n]+(" + _NAME + r"))?")
+_BLANKS = re.compile(r"[ \t\n]+")
 
 _EXPECTED_NODE: dict[str, tuple[type[ast.stmt], ...]] = {
     "def": (ast.FunctionDef,),
@@ -154,22 +202,19 @@ class Skeleton:
         strings = self.strings
         for match in _SCAN.finditer(text):
             kind = match.lastindex
+            if kind is None:
+                break  # the end of the text
+            start, end = match.span(kind)
             if kind == 1:
-                continue
-            if kind == 2:
-                start = match.start()
-                if start and text[start - 1] in _PREFIX_LETTERS and strict:
-                    self._check_prefix(start, match.group(2))
-                if "\n" in match.group(2):
-                    strings.append(match.span())
-                continue
-            if kind == 3:
-                start = match.start()
                 if start and ("a" + text[start - 1]).isidentifier():
                     continue  # part of a longer name (`reimport`)
                 keywords.append(start)
-                continue
-            if strict:
+            elif kind == 2:
+                if start and strict and text[start - 1] in _PREFIX_LETTERS:
+                    self._check_prefix(start, match.group(2))
+                if text.find("\n", start, end) >= 0:
+                    strings.append((start, end))
+            elif strict:
                 raise _Refused("a string that doesn't end")
 
     def _check_prefix(self, start: int, literal: str) -> None:
@@ -198,9 +243,9 @@ class Skeleton:
         found: list[_Statement] = []
         line = 1
         counted = 0
-        for keyword in self.keywords:
-            line_start = text.rfind("\n", 0, keyword) + 1
-            prefix = text[line_start:keyword]
+        for found_at in self.keywords:
+            line_start = text.rfind("\n", 0, found_at) + 1
+            prefix = text[line_start:found_at]
             head = _IMPORT_HEAD.fullmatch(prefix)
             is_from = False
             if head is None:
@@ -210,7 +255,7 @@ class Skeleton:
                 if self.strict:
                     raise _Refused("an import that does not start its line")
                 continue
-            end = self._statement_end(keyword + 6, is_from)
+            end = self._statement_end(found_at + 6, is_from)
             if end is None:
                 if self.strict:
                     raise _Refused("an import statement the skeleton can't delimit")
@@ -332,9 +377,10 @@ class Skeleton:
             depth = 0
             lowest = 0
             for match in _BRACKETS.finditer(text, candidate, end):
-                if match.lastindex == 3:
+                opening = text[match.start()]
+                if opening in _OPENING:
                     depth += 1
-                elif match.lastindex == 4:
+                elif opening in _CLOSING:
                     depth -= 1
                     lowest = min(lowest, depth)
             if lowest >= 0 and depth == 0:
@@ -417,6 +463,91 @@ def _facts(
     )
 
 
+def _is_name(text: str) -> bool:
+    return not keyword.iskeyword(text)
+
+
+_Plain = tuple[ImportStyle, str | None, str | None, str | None, int, Span, str]
+
+
+def _plain_read(
+    text: str, statement: _Statement, module: str, is_package: bool
+) -> list[_Plain] | None:
+    """An import statement in a plain spelling, read with regular expressions: per name
+    (style, module, name, target, level, span, raw module); None for anything else
+    (CPython's parser reads those)."""
+    snippet = text[statement.keyword : statement.end]
+    if not snippet.isascii() or "#" in snippet or "\\" in snippet:
+        return None
+
+    def span_of(start: int, end: int) -> Span:
+        breaks = snippet.count("\n", 0, start)
+        if not breaks:
+            column = statement.column + start + 1
+            return Span(statement.line, column, statement.line, column + end - start)
+        column = start - snippet.rfind("\n", 0, start)
+        return Span(statement.line + breaks, column, statement.line + breaks, column + end - start)
+
+    read: list[_Plain] = []
+    if snippet.startswith("import"):
+        plain = _PLAIN_IMPORT.fullmatch(snippet)
+        if plain is None:
+            return None
+        for item in _IMPORT_ITEM.finditer(snippet, plain.start(1)):
+            dotted = _BLANKS.sub("", item.group(1))
+            if not all(map(_is_name, dotted.split("."))) or not _is_name(item.group(2) or ""):
+                return None
+            start, end = item.span(1)
+            read.append((ImportStyle.IMPORT, dotted, None, dotted, 0, span_of(start, end), dotted))
+        return read
+    plain = _PLAIN_FROM.fullmatch(snippet)
+    if plain is None:
+        return None
+    level = plain.group("dots").count(".")
+    written = plain.group("module")
+    name = _BLANKS.sub("", written) if written else None
+    if (name is None and not level) or not all(map(_is_name, (name or "").split("."))):
+        return None
+    resolved = resolve_relative(module, is_package, level, name)
+    raw_module = "." * level + (name or "")
+    if plain.group("star"):
+        start = plain.start("star")
+        star_span = span_of(start, start + 1)
+        return [(ImportStyle.STAR, resolved, None, resolved, level, star_span, raw_module)]
+    group = "names" if plain.group("names") is not None else "parenthesized"
+    for item in _FROM_ITEM.finditer(snippet, plain.start(group), plain.end(group)):
+        imported = item.group(1)
+        if not _is_name(imported) or not _is_name(item.group(2) or ""):
+            return None
+        start, end = item.span(1)
+        target = f"{resolved}.{imported}" if resolved is not None else None
+        read.append(
+            (ImportStyle.FROM, resolved, imported, target, level, span_of(start, end), raw_module)
+        )
+    return read
+
+
+def _plain_facts(text: str, statement: _Statement, read: list[_Plain]) -> list[ImportFact]:
+    context = _context(statement)
+    statement_text = one_line(text[statement.start : statement.end])
+    return [
+        ImportFact(
+            style=style,
+            module=module,
+            name=name,
+            target=target,
+            level=level,
+            span=span,
+            statement=statement_text,
+            type_checking=context.type_checking,
+            in_function=context.in_function,
+            lazy=statement.lazy,
+            raw_module=raw_module,
+        )
+        for style, module, name, target, level, span, raw_module in read
+    ]
+
+
 def read_skeleton(
     text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
 ) -> tuple[ImportFact, ...] | None:
@@ -434,10 +565,17 @@ def read_skeleton(
         headers = _unique_headers(statements)
         locator = _BatchLocator()
         pieces: list[str] = []
+        plain: list[tuple[_Statement, list[_Plain]]] = []
+        parsed: list[_Statement] = []
         for statement in statements:
+            read = _plain_read(text, statement, module, is_package)
+            if read is not None:
+                plain.append((statement, read))
+                continue
             snippet = skeleton.snippet(statement)
             pieces.append(snippet)
             locator.add(text, statement, snippet)
+            parsed.append(statement)
         checked: list[_Header] = []
         for header in headers:
             check = skeleton.header_snippet(header)
@@ -445,17 +583,21 @@ def read_skeleton(
                 pieces.append(check)
                 locator.pad(check)
                 checked.append(header)
-        try:
-            tree = grammars.parse_python("\n".join(pieces), "<skeleton>")
-        except (SyntaxError, ValueError):
+        body: list[ast.stmt] = []
+        if pieces:
+            try:
+                body = grammars.parse_python("\n".join(pieces), "<skeleton>").body
+            except (SyntaxError, ValueError):
+                return None
+        if len(body) != len(parsed) + len(checked):
             return None
-        if len(tree.body) != len(statements) + len(checked):
-            return None
-        for header, node in zip(checked, tree.body[len(statements) :], strict=True):
+        for header, node in zip(checked, body[len(parsed) :], strict=True):
             _classify(header, node)
         facts: list[ImportFact] = []
-        for statement, node in zip(statements, tree.body, strict=False):
+        for statement, node in zip(parsed, body, strict=False):
             facts.extend(_facts(skeleton, node, statement, locator, module, is_package))
+        for statement, read in plain:
+            facts.extend(_plain_facts(text, statement, read))
     except _Refused:
         return None
     return tuple(facts)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import Protocol
 
 from inwards_core.model import Span
 
@@ -23,6 +24,7 @@ STRING_BODY = (
 
 # Whitespace, backslash continuations and comments between tokens, or a string literal.
 _ONE_LINE = re.compile(r"(" + STRING_BODY + r")|((?:[ \t\f\n]|\\\n|#[^\n]*)+)", re.S)
+_NEEDS_TIDYING = re.compile(r"[\t\n\f\\#]|  |[(\[{] | [)\]}]|^ | $")
 _OPENERS = "([{"
 _CLOSERS = ")]}"
 
@@ -51,6 +53,9 @@ def count_lines(text: str) -> int:
 def one_line(source: str) -> str:
     """`source` as one line: comments and continuations dropped, whitespace runs collapsed
     to one space (none just inside brackets), string literals kept as written."""
+
+    if not _NEEDS_TIDYING.search(source):
+        return source
 
     def replace(match: re.Match[str]) -> str:
         literal = match.group(1)
@@ -132,3 +137,13 @@ def dotted_end(text: str, start: int) -> int:
     """End offset of the dotted name written at `start` (`a.b`, `a . b`)."""
     match = _DOTTED_TEXT.match(text, start)
     return match.end() if match else start
+
+
+class _Positioned(Protocol):
+    @property
+    def span(self) -> Span: ...
+
+
+def by_position(fact: _Positioned) -> tuple[int, int]:
+    """Sort key: where a fact starts (cheaper than comparing Span values)."""
+    return fact.span.line, fact.span.column
