@@ -53,6 +53,7 @@ def mutated(draw: strategies.DrawFn) -> bytes:
 @hypothesis.given(strategies.binary(max_size=300))
 def test_random_bytes_never_raise(data: bytes) -> None:
     quick, full = both(data)
+    assert quick.line_count == full.line_count
     if full.problem is not None:
         assert full.problem.message
 
