@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from inwards_cli.commands.check import check_command
+from inwards_cli.commands.rules import rules_command
 from inwards_core.version import inwards_version
 
 app = typer.Typer(
@@ -40,6 +41,7 @@ def root(
 
 
 app.command(name="check")(check_command)
+app.command(name="rules")(rules_command)
 
 
 def main() -> None:

@@ -134,18 +134,23 @@ def check_project(
         NotChecked(problem.path, problem.message) for problem in listing.problems
     ]
 
+    # Only code a layer owns is read: the rules judge imports made from layers, and what
+    # the other modules are (packages in no layer) the index knows from the listing alone.
     selected: list[ModuleInfo]
     if paths is None:
-        selected = list(index.modules.values())
+        selected = [info for info in index.modules.values() if info.layer is not None]
     else:
         chosen: dict[str, ModuleInfo] = {}
         for path in paths:
             norm = path.strip("/")
             norm = "" if norm == "." else norm
-            matched = [info for info in index.modules.values() if _under(info.file, norm)]
+            inside = [info for info in index.modules.values() if _under(info.file, norm)]
+            matched = [info for info in inside if info.layer is not None]
             if not matched:
                 if root and not (_under(norm, root) or _under(root, norm)):
                     reason = f'is outside root "{config.root}"'
+                elif inside:
+                    reason = "holds no module that a layer owns"
                 else:
                     reason = "holds no Python module"
                 not_checked.append(

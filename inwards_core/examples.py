@@ -57,16 +57,17 @@ class Example:
 def run_example(example: Example, rule_set: RuleSet | None = None) -> Report:
     """Check the example's files in memory with every rule it may trigger.
 
-    The files shown are named as paths, so checks of the whole project (layers that own
-    nothing, entries that match no module) don't report on the parts an example leaves out.
+    Findings located in the configuration (layers that own nothing, entries that match no
+    module) are left out: an example shows only the files that matter to it.
     """
     from inwards_core.api import check, load_config_text
     from inwards_core.testing import InMemoryProjectFiles
 
     files: dict[str, str | bytes] = {"pyproject.toml": example.config, **example.sources()}
     config = load_config_text(example.config)
-    return check(
-        config, InMemoryProjectFiles(files), rule_set=rule_set, paths=sorted(example.files)
+    report = check(config, InMemoryProjectFiles(files), rule_set=rule_set)
+    return attrs.evolve(
+        report, findings=tuple(f for f in report.findings if f.file != config.file)
     )
 
 

@@ -37,7 +37,7 @@ def test_clean_example_passes(copy_example) -> None:  # type: ignore[no-untyped-
     run = run_inwards("check", cwd=project)
     assert run.code == 0, run.stdout + run.stderr
     assert run.stderr == ""
-    assert re.fullmatch(r"All clear: no problems in 14 files \(\d+\.\d ms\)\.\n", run.stdout)
+    assert re.fullmatch(r"All clear: no problems in 13 files \(\d+\.\d ms\)\.\n", run.stdout)
 
 
 def test_planted_violations_are_all_found_in_json(copy_example) -> None:  # type: ignore[no-untyped-def]
@@ -51,7 +51,7 @@ def test_planted_violations_are_all_found_in_json(copy_example) -> None:  # type
     summary = document["summary"]
     assert summary["violations"] == 11
     assert summary["warnings"] == 3
-    assert summary["filesChecked"] == 20
+    assert summary["filesChecked"] == 17
     for diagnostic in document["diagnostics"]:
         assert set(diagnostic) >= {
             "code", "rule", "severity", "file", "module", "line", "column", "endLine",
@@ -75,7 +75,7 @@ def test_text_output_names_positions_fix_steps_and_summary(copy_example) -> None
     assert "    1. Delete `from shop.adapters.outbound.sql_orders import SqlOrders`." in out
     assert "  docs: docs/rules/INW001.md" in out
     assert "src/shop/common/__init__.py:1:1: INW006 (warning) " in out
-    assert re.search(r"Found 11 errors and 3 warnings in 20 files \(\d+\.\d ms\)\.", out)
+    assert re.search(r"Found 11 errors and 3 warnings in 17 files \(\d+\.\d ms\)\.", out)
     assert "1 finding hidden by inline suppressions." not in out
 
 

@@ -6,7 +6,7 @@ Finds the places where the declared layers and the code disagree:
 - an import, in a layered module, of first-party code that no layer owns (including the
   package above the layers, as in `from shop import settings`): an error;
 - a package or module outside every layer and outside `ignore`: a warning on its first
-  file, since no layer rule checks its imports;
+  file, since no layer rule checks its imports (whole-project runs only);
 - a `modules` entry of a layer that matches no module: a warning on the configuration
   (whole-project runs only);
 - a layer none of whose entries matches anything: an error on the configuration
@@ -65,10 +65,9 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     "target": name,
                 },
             )
-    checked_files = {info.file for info in model.checked}
+    if not model.whole_project:
+        return
     for package in index.unassigned_packages():
-        if not model.whole_project and package.file not in checked_files:
-            continue
         if not options.applies_to(package.name):
             continue
         what = "Package" if package.is_package else "Module"
@@ -88,8 +87,6 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             ),
             params={"imported": package.name, "layer": "", "statement": "", "target": package.name},
         )
-    if not model.whole_project:
-        return
     for layer, position in index.unmatched_patterns():
         entry = layer.modules[position]
         key = f"{layer.key}.modules[{position}]"
