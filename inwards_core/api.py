@@ -48,14 +48,18 @@ def load_config_text(text: str, *, file: str = "pyproject.toml") -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError((ConfigProblem(file, None, None, "", f"is not valid TOML: {error}."),)) from error
+        raise ConfigError(
+            (ConfigProblem(file, None, None, "", f"is not valid TOML: {error}."),)
+        ) from error
     table = data.get("tool", {}).get("inwards")
     if not isinstance(table, dict):
         raise ConfigError((ConfigProblem(file, None, None, "tool.inwards", "is missing."),))
     return build_config(table, file=file, positions=TomlPositions(text))
 
 
-def installed_families(*, entry_points: bool = True, plugins: Sequence[object] = ()) -> tuple[Family, ...]:
+def installed_families(
+    *, entry_points: bool = True, plugins: Sequence[object] = ()
+) -> tuple[Family, ...]:
     """Every rule family registered through the `inwards` entry-point group (and `plugins`)."""
     return PluginHost.create(plugins=plugins, entry_points=entry_points).families()
 
@@ -84,9 +88,7 @@ class Prepared:
 def prepare(config: Config, rule_set: RuleSet) -> Prepared:
     """Check `[tool.inwards.rules]` against the resolved rules and apply selection."""
     blocking = definition_errors(rule_set)
-    problems = [
-        ConfigProblem(p.path, p.line, None, p.key, p.message) for p in blocking
-    ]
+    problems = [ConfigProblem(p.path, p.line, None, p.key, p.message) for p in blocking]
     problems += validate_rule_settings(config.rules, rule_set, config.file, config.positions)
     if problems:
         raise ConfigError(tuple(problems))

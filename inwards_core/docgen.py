@@ -26,8 +26,9 @@ GENERATED_NOTE = (
 
 
 def kind_module(rule: ResolvedRule) -> ModuleType:
-    module = rule.kind.check.__module__
-    return importlib.import_module(module)  # inwards: ignore[INW011] reason="the kind's own module, already imported by its family"
+    # The kind's own module, which its family has already imported.
+    name = rule.kind.check.__module__
+    return importlib.import_module(name)  # inwards: ignore[INW011] reason="a kind's module"
 
 
 def kind_examples(rule: ResolvedRule) -> tuple[Example, ...]:

@@ -203,9 +203,7 @@ def check_project(
     return Report(
         findings=tuple(sorted(set(kept), key=Finding.sort_key)),
         files_checked=len(checked),
-        suppressed=tuple(
-            sorted(outcome.suppressed, key=lambda s: s.finding.sort_key())
-        ),
+        suppressed=tuple(sorted(outcome.suppressed, key=lambda s: s.finding.sort_key())),
         not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
         whole_project=whole_project,
         duration_ms=round((clock() - started) * 1000, 1),
@@ -230,7 +228,9 @@ def _read_facts(
         except OSError as error:
             reason = error.strerror or type(error).__name__
             unreadable.append(
-                NotChecked(info.file, f"{info.file} could not be read ({reason}), so it was not checked.")
+                NotChecked(
+                    info.file, f"{info.file} could not be read ({reason}), so it was not checked."
+                )
             )
             continue
         key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)

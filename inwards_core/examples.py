@@ -66,9 +66,7 @@ def run_example(example: Example, rule_set: RuleSet | None = None) -> Report:
     files: dict[str, str | bytes] = {"pyproject.toml": example.config, **example.sources()}
     config = load_config_text(example.config)
     report = check(config, InMemoryProjectFiles(files), rule_set=rule_set)
-    return attrs.evolve(
-        report, findings=tuple(f for f in report.findings if f.file != config.file)
-    )
+    return attrs.evolve(report, findings=tuple(f for f in report.findings if f.file != config.file))
 
 
 def found(report: Report) -> list[tuple[str, int, str]]:

@@ -86,8 +86,7 @@ def apply_suppressions(
             unused = tuple(
                 code
                 for code in verdict.comment.codes
-                if rules[code].enabled
-                and (verdict.file, verdict.comment.line, code) not in used
+                if rules[code].enabled and (verdict.file, verdict.comment.line, code) not in used
             )
             verdict = attrs.evolve(verdict, unused=unused)
         final.append(verdict)

@@ -116,7 +116,9 @@ def check_command(
         from inwards_core.model import NotChecked
 
         extra = tuple(
-            NotChecked(path, f"{path} is outside the project at {project_dir}, so it was not checked.")
+            NotChecked(
+                path, f"{path} is outside the project at {project_dir}, so it was not checked."
+            )
             for path in outside
         )
         report = type(report)(

@@ -21,7 +21,9 @@ def summary_line(report: Report) -> str:
     if report.nothing_checked:
         return f"Nothing checked: 0 files {took}."
     if errors:
-        return f"Found {plural(errors, 'error')} and {plural(warnings, 'warning')} in {files} {took}."
+        return (
+            f"Found {plural(errors, 'error')} and {plural(warnings, 'warning')} in {files} {took}."
+        )
     if warnings:
         return f"No errors, {plural(warnings, 'warning')} in {files} {took}."
     return f"All clear: no problems in {files} {took}."

@@ -61,14 +61,11 @@ def _convert(tp: Any, value: Any, key: str) -> Any:
     elif tp is str:
         if isinstance(value, str):
             return value
-    elif origin is tuple:
-        if isinstance(value, list | tuple):
-            for index, item in enumerate(value):
-                if not isinstance(item, str):
-                    raise OptionsError(
-                        f"{key}[{index}]", f"must be a string, not {_type_word(item)}."
-                    )
-            return tuple(value)
+    elif origin is tuple and isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise OptionsError(f"{key}[{index}]", f"must be a string, not {_type_word(item)}.")
+        return tuple(value)
     raise OptionsError(key, f"must be {_describe(tp)}, not {_type_word(value)}.")
 
 

@@ -167,7 +167,9 @@ def parse_definition(
         )
     for key in data:
         if key not in DEFINITION_KEYS:
-            return problem(key, f"is not a definition key. Known keys: {', '.join(DEFINITION_KEYS)}.")
+            return problem(
+                key, f"is not a definition key. Known keys: {', '.join(DEFINITION_KEYS)}."
+            )
     stem = path.rsplit("/", 1)[-1]
     stem = stem[: -len(".toml")] if stem.endswith(".toml") else stem
     for required in ("code", "name", "summary", "check"):
@@ -177,7 +179,9 @@ def parse_definition(
             return problem(required, "must be a non-empty string.")
     code = data["code"].upper()
     if not CODE_PATTERN.match(code):
-        return problem("code", f'"{data["code"]}" is not a rule code (2-6 capital letters and 3 digits).')
+        return problem(
+            "code", f'"{data["code"]}" is not a rule code (2-6 capital letters and 3 digits).'
+        )
     if code != stem.upper():
         return problem("code", f'is "{code}" but the file is named {stem}.toml; they must agree.')
     name = data["name"]
@@ -186,7 +190,9 @@ def parse_definition(
     check = data["check"]
     if check not in kinds:
         known = ", ".join(sorted(kinds))
-        return problem("check", f'"{check}" is not a check kind of any installed family. Known kinds: {known}.')
+        return problem(
+            "check", f'"{check}" is not a check kind of any installed family. Known kinds: {known}.'
+        )
     default = data.get("default", "on")
     if default not in ("on", "opt-in"):
         return problem("default", 'must be "on" or "opt-in".')
@@ -212,7 +218,9 @@ def parse_definition(
         return problem("guidance", "must be a table.")
     for key in guidance_data:
         if key not in GUIDANCE_KEYS:
-            return problem(f"guidance.{key}", f"is not a guidance key. Known keys: {', '.join(GUIDANCE_KEYS)}.")
+            return problem(
+                f"guidance.{key}", f"is not a guidance key. Known keys: {', '.join(GUIDANCE_KEYS)}."
+            )
     g_summary = guidance_data.get("summary", "")
     g_docs = guidance_data.get("docs", "")
     g_steps = _string_list(guidance_data.get("steps", []))
@@ -292,7 +300,7 @@ def resolve(documents: Sequence[RuleDocument], families: Sequence[Family]) -> Ru
                     )
                 )
             valid_lower.append(below)
-        family, kind = kinds[active.check]
+        _family, kind = kinds[active.check]
         options = parse_options(kind.options_type, active.options, "options")
         rules.append(ResolvedRule(active, kind, options, tuple(valid_lower)))
 
@@ -351,7 +359,9 @@ def validate_rule_settings(
     def add(key: str, message: str) -> None:
         where = positions.locate(key)
         problems.append(
-            ConfigProblem(config_file, where[0] if where else None, where[1] if where else None, key, message)
+            ConfigProblem(
+                config_file, where[0] if where else None, where[1] if where else None, key, message
+            )
         )
 
     lists: Iterable[tuple[str, tuple[str, ...]]] = (
@@ -365,7 +375,10 @@ def validate_rule_settings(
             if code.upper() not in codes:
                 add(key, f'"{code}" is not a rule code. Known codes: {", ".join(sorted(codes))}.')
             elif list_name == "ignore" and code.upper() in ALWAYS_ON:
-                add(key, f"can't list {code.upper()}: a file inwards can't read is never left unchecked.")
+                add(
+                    key,
+                    f"can't list {code.upper()}: a file inwards can't read is never left unchecked.",
+                )
     for code in settings.severity:
         key = f"tool.inwards.rules.severity.{code}"
         if code.upper() not in codes:

@@ -56,5 +56,3 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
-
-

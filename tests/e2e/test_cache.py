@@ -19,8 +19,10 @@ def test_cache_is_written_and_reused(copy_example) -> None:  # type: ignore[no-u
     project: Path = copy_example("shop-violations")
     first = run_inwards("check", "--format", "json", cwd=project)
     cache = project / ".inwards" / "cache"
-    assert (cache / "CACHEDIR.TAG").read_text(encoding="utf-8").startswith(
-        "Signature: 8a477f597d28d172789f06886806bc55"
+    assert (
+        (cache / "CACHEDIR.TAG")
+        .read_text(encoding="utf-8")
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
     )
     pack = _pack(project)
     assert pack.stat().st_mode & 0o777 == 0o600

@@ -68,10 +68,13 @@ def test_text_output_names_positions_fix_steps_and_summary(copy_example) -> None
     assert run.code == 1
     out = run.stdout
     assert (
-        "src/shop/domain/discounts.py:6:47: INW001 Layer \"domain\" imports "
+        'src/shop/domain/discounts.py:6:47: INW001 Layer "domain" imports '
         '"shop.adapters.outbound.sql_orders.SqlOrders" from the outer layer "outbound".'
     ) in out
-    assert "Imports may only point inwards: domain <- application <- outbound | inbound <- bootstrap." in out
+    assert (
+        "Imports may only point inwards: domain <- application <- outbound | inbound <- bootstrap."
+        in out
+    )
     assert "    1. Delete `from shop.adapters.outbound.sql_orders import SqlOrders`." in out
     assert "  docs: docs/rules/INW001.md" in out
     assert "src/shop/common/__init__.py:1:1: INW006 (warning) " in out

@@ -30,7 +30,12 @@ def test_every_kind_module_is_documented_and_registered() -> None:
     for module in KIND_MODULES:
         assert module.KIND.id in registered, module.__name__
         doc = module.__doc__ or ""
-        for section in ("## What it does", "## Why is this bad?", "## How to fix", "## Limitations"):
+        for section in (
+            "## What it does",
+            "## Why is this bad?",
+            "## How to fix",
+            "## Limitations",
+        ):
             assert section in doc, (module.__name__, section)
 
 

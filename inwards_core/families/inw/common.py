@@ -64,7 +64,9 @@ def direction(config: Config) -> str:
     return " <- ".join(" | ".join(names) for _, names in sorted(ranks.items()))
 
 
-def layered_files(model: ProjectModel, options: ScopedOptions) -> Iterator[tuple[ModuleInfo, Layer, ModuleFacts]]:
+def layered_files(
+    model: ProjectModel, options: ScopedOptions
+) -> Iterator[tuple[ModuleInfo, Layer, ModuleFacts]]:
     """Each checked file that a layer owns, that the rule applies to, and whose imports
     could be read (files with an encoding problem are INW000's alone)."""
     for info in model.checked:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
     Relation,
     ScopedOptions,
@@ -35,14 +36,13 @@ from inwards_core.families.inw.common import (
     layered_files,
     relation,
 )
-from inwards_core.examples import Example
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import CheckKind, Violation
 
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     flow = direction(model.config)
-    for info, layer, facts in layered_files(model, options):
+    for info, layer, _facts in layered_files(model, options):
         for fact, name in model.resolved_imports(info):
             if name is None:
                 continue

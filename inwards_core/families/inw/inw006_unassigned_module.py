@@ -42,7 +42,7 @@ from inwards_core.rules.kinds import CheckKind, Violation
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     index = model.index
     config = model.config
-    for info, layer, facts in layered_files(model, options):
+    for info, layer, _facts in layered_files(model, options):
         for fact, name in model.resolved_imports(info):
             if name is None or not index.is_first_party(name):
                 continue
@@ -71,7 +71,9 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
         if not options.applies_to(package.name):
             continue
         what = "Package" if package.is_package else "Module"
-        message = f'{what} "{package.name}" belongs to no layer, so no layer rule checks its imports.'
+        message = (
+            f'{what} "{package.name}" belongs to no layer, so no layer rule checks its imports.'
+        )
         yield Violation(
             file=package.file,
             module=package.name,
@@ -99,8 +101,7 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             severity=Severity.WARNING,
             summary=f'Fix or remove the entry "{entry}" of layer "{layer.name}".',
             steps=(
-                f'Check the spelling of "{entry}" against the packages under root '
-                f'"{config.root}".',
+                f'Check the spelling of "{entry}" against the packages under root "{config.root}".',
                 "If the code moved, point the entry at its new package; if it is gone, delete the entry.",
             ),
             params={"imported": entry, "layer": layer.name, "statement": "", "target": entry},
