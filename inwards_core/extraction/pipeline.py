@@ -61,27 +61,41 @@ def _syntax_problem(error: Exception, text: str) -> FileProblem:
         end_column = error.end_offset or 0
         if (end_line, end_column) <= (line, column):
             end_line, end_column = line, column + 1
-        detail = error.msg or "invalid syntax"
-        message = f"Python can't parse this file: {detail} (line {line}, column {column})."
         return FileProblem(
-            FileProblemKind.SYNTAX, message, Span(line, column, end_line, end_column)
+            FileProblemKind.SYNTAX,
+            error.msg or "invalid syntax",
+            Span(line, column, end_line, end_column),
         )
     if "\x00" in text:
         line, column = SourceLines(text).position(text.index("\x00"))
         return FileProblem(
             FileProblemKind.SYNTAX,
-            f"Python can't parse this file: it holds a null byte (line {line}, column {column}).",
+            "it holds a null byte",
             Span(line, column, line, column + 1),
         )
     return FileProblem(
         FileProblemKind.SYNTAX,
-        f"Python can't parse this file: {error}.",
+        str(error) or type(error).__name__,
         Span.start_of_file(),
     )
 
 
 def _parse_python(text: str, grammars: GrammarBinaries, module: str) -> ast.Module:
     return grammars.parse_python(text, module or "<module>")
+
+
+def _parses(text: str, grammars: GrammarBinaries, module: str) -> bool:
+    """Whether CPython's parser accepts the whole text, as cheaply as the grammars can
+    tell (`check_python` when they offer it, else a full parse)."""
+    check = getattr(grammars, "check_python", None)
+    try:
+        if check is not None:
+            check(text, module or "<module>")
+        else:
+            _parse_python(text, grammars, module)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _read_full(
@@ -171,7 +185,12 @@ def _dynamic(
 
 
 def _extract(
-    data: bytes, module: str, is_package: bool, grammars: GrammarBinaries, fast: bool
+    data: bytes,
+    module: str,
+    is_package: bool,
+    grammars: GrammarBinaries,
+    fast: bool,
+    check_syntax: bool,
 ) -> ModuleFacts:
     decoded = decode_source(data)
     if isinstance(decoded, FileProblem):
@@ -181,7 +200,7 @@ def _extract(
     wants_dynamic = has_dynamic_hint(text)
     if fast and not wants_dynamic:
         skeleton = read_skeleton(text, module=module, is_package=is_package, grammars=grammars)
-        if skeleton is not None:
+        if skeleton is not None and (not check_syntax or _parses(text, grammars, module)):
             return ModuleFacts(
                 imports=tuple(sorted(skeleton, key=by_position)),
                 suppressions=suppression_comments(text),
@@ -208,17 +227,21 @@ def extract(
     is_package: bool,
     grammars: GrammarBinaries,
     fast: bool = True,
+    check_syntax: bool = True,
 ) -> ModuleFacts:
     """Everything the extractors read from one file's bytes. Pure; never raises.
 
     `module` is the file's dotted module name, `is_package` whether it is an
-    `__init__` file (relative imports start from the module itself then). With
-    `fast=False` the skeleton is skipped: the whole file is parsed, so a syntax error
-    anywhere is reported (the skeleton only reads import statements and the block
-    headers around them).
+    `__init__` file (relative imports start from the module itself then).
+
+    `fast` lets the skeleton answer when it can (same facts, less work). The skeleton
+    reads only import statements and the block headers around them, so by default the
+    whole file is also checked to parse (CPython's parser without building a tree);
+    `check_syntax=False` skips that check: fastest, but a syntax error outside the
+    import statements then goes unnoticed. `fast=False` always parses the whole file.
     """
     try:
-        return _extract(data, module, is_package, grammars, fast)
+        return _extract(data, module, is_package, grammars, fast, check_syntax)
     except Exception as error:  # a bug of ours must not stop a whole run
         return ModuleFacts(
             problem=FileProblem(

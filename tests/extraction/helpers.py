@@ -15,21 +15,36 @@ GRAMMARS = StandardGrammars()
 
 
 def read(
-    source: str | bytes, *, module: str = "pkg.mod", is_package: bool = False, fast: bool = True
+    source: str | bytes,
+    *,
+    module: str = "pkg.mod",
+    is_package: bool = False,
+    fast: bool = True,
+    check_syntax: bool = True,
 ) -> ModuleFacts:
     data = source.encode("utf-8") if isinstance(source, str) else source
-    return extract(data, module=module, is_package=is_package, grammars=GRAMMARS, fast=fast)
+    return extract(
+        data,
+        module=module,
+        is_package=is_package,
+        grammars=GRAMMARS,
+        fast=fast,
+        check_syntax=check_syntax,
+    )
 
 
 def read_everywhere(
     source: str | bytes, *, module: str = "pkg.mod", is_package: bool = False
 ) -> ModuleFacts:
-    """The fast read, after checking that the full read and the libcst reference agree
-    with it on every import."""
+    """The fast read, after checking that the full read, the skeleton without the syntax
+    check, and the libcst reference agree with it on every import."""
     quick = read(source, module=module, is_package=is_package)
     full = read(source, module=module, is_package=is_package, fast=False)
     assert quick.imports == full.imports
     assert quick.problem == full.problem
+    if full.problem is None:
+        unchecked = read(source, module=module, is_package=is_package, check_syntax=False)
+        assert unchecked.imports == full.imports
     data = source.encode("utf-8") if isinstance(source, str) else source
     decoded = decode_source(data)
     if isinstance(decoded, DecodedSource) and full.problem is None:
