@@ -10,12 +10,14 @@ reported with a short reason instead of a target.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 
 from inwards_core.extraction.static import (
     Locator,
     WholeFileLocator,
+    import_statements,
     package_of,
     resolve_relative,
 )
@@ -48,6 +50,7 @@ _NAME_KEYWORD = {
     _RUN_MODULE: "mod_name",
     _RESOLVE_NAME: "name",
 }
+_CALLEE_NAMES = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
 _MAX_FOLDED = 10_000  # longer results are not module names; also bounds the work
 _BIG_WIDTH = re.compile(r"\d{5,}")
 
@@ -66,22 +69,36 @@ Folded = str | int | float | tuple[object, ...]
 
 
 class _Reader:
-    def __init__(self, tree: ast.Module, module: str, is_package: bool) -> None:
+    def __init__(self, tree: ast.Module, text: str, module: str, is_package: bool) -> None:
         self._module = module
         self._package = package_of(module, is_package)
         self._is_package = is_package
         self._bindings: dict[str, set[str]] = {}
         self._constants: dict[str, ast.expr] = {}
-        self.calls: list[ast.Call] = []
-        imports: list[ast.Import | ast.ImportFrom] = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                self.calls.append(node)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                imports.append(node)
-        for statement in imports:
+        for statement, _ in import_statements(tree.body):
             self._bind_import(statement)
         self._read_module_scope(tree)
+        self.calls = self._candidate_calls(tree, text)
+
+    def _candidate_calls(self, tree: ast.Module, text: str) -> list[ast.Call]:
+        """The calls whose callee ends in a loader's name or an alias of one: only the
+        branches of the tree that hold such a line are walked (a whole walk costs as
+        much as the parse)."""
+        names = set(_CALLEE_NAMES)
+        for name, meanings in self._bindings.items():
+            if any(meaning in _LOADERS for meaning in meanings):
+                names.add(name)
+        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\s*\(")
+        lines: list[int] = []
+        line, counted = 1, 0
+        for found in pattern.finditer(text):
+            line += text.count("\n", counted, found.end())
+            counted = found.end()
+            lines.append(line)
+        calls: list[ast.Call] = []
+        if lines:
+            _collect_calls(tree, lines, calls)
+        return calls
 
     # -- bindings ----------------------------------------------------------------------
 
@@ -321,6 +338,22 @@ class _Reader:
         return (f"{bits[0]}.{rest}" if rest else bits[0]), ""
 
 
+def _collect_calls(node: ast.AST, lines: list[int], calls: list[ast.Call]) -> None:
+    for child in ast.iter_child_nodes(node):
+        first = getattr(child, "lineno", None)
+        decorators = getattr(child, "decorator_list", None)
+        if decorators:
+            first = min(first or decorators[0].lineno, decorators[0].lineno)  # above `def`
+        if first is not None:
+            last = getattr(child, "end_lineno", None) or first
+            index = bisect.bisect_left(lines, first)
+            if index == len(lines) or lines[index] > last:
+                continue
+            if isinstance(child, ast.Call):
+                calls.append(child)
+        _collect_calls(child, lines, calls)
+
+
 def _bounded(text: str) -> str:
     if len(text) > _MAX_FOLDED:
         raise _Unreadable("an expression")
@@ -395,7 +428,7 @@ def dynamic_imports(
 
     `locator` maps the tree's positions onto `text` when the tree was parsed from
     something else (the text with `lazy` keywords cut out)."""
-    reader = _Reader(tree, module, is_package)
+    reader = _Reader(tree, text, module, is_package)
     locator = locator or WholeFileLocator(lines)
     facts: list[DynamicImportFact] = []
     for call in reader.calls:

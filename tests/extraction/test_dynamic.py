@@ -224,3 +224,19 @@ def test_dynamic_imports_next_to_lazy_imports() -> None:
     facts = read('lazy import a; import importlib; importlib.import_module("b")\n')
     assert [(d.target, d.span) for d in facts.dynamic_imports] == [("b", span(1, 58, 1, 61))]
     assert [(f.target, f.lazy) for f in facts.imports] == [("a", True), ("importlib", False)]
+
+
+def test_calls_in_decorators_and_deep_blocks_are_found() -> None:
+    source = """
+        import pytest
+        @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="posix")
+        def test():
+            class A:
+                def m(self):
+                    return [__import__(f"pkg.{n}") for n in ("a",)]
+        """
+    facts = dynamic(source)
+    assert [(d.target, d.reason, d.span) for d in facts] == [
+        ("os", None, span(2, 44, 2, 48)),
+        (None, "a run-time f-string field", span(6, 32, 6, 42)),
+    ]
