@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 
 import attrs
 import libcst as cst
@@ -36,6 +37,18 @@ from inwards_core.model import Span
 from inwards_core.ports import GrammarBinaries
 
 EXTRACTOR_ID = "imports/1"
+
+# Where CPython 3.11 stops on syntax that later Pythons read (PEP 695 `type` and type
+# parameters, PEP 701 f-strings, PEP 750 t-strings, PEP 758 `except A, B:`, PEP 810).
+_NEWER_LINE = re.compile(
+    r"[ \t]*(?:type[ \t]+\w|(?:async[ \t]+)?def[ \t]+\w+[ \t]*\[|class[ \t]+\w+[ \t]*\["
+    r"|except[ \t(]|lazy[ \t])"
+)
+_TEMPLATE_STRING = re.compile(r"(?<!\w)(?:[tT][rR]?|[rR][tT])['\"]")
+_NEWER_MESSAGES = frozenset({"multiple exception types must be parenthesized"})
+_LIBCST_MAX_CHARS = 2_000_000
+_HUGE_LINE = re.compile(r"[^\n]{10000}")
+_LIBCST_STACK = 256 * 1024 * 1024
 
 _LAZY_HINT = re.compile(r"^[ \t\f]*lazy[ \t\f]+(?:import|from)\b", re.M)
 # Newer syntax CPython 3.11 can't read; blanked (columns kept) to read dynamic imports of
@@ -98,6 +111,45 @@ def _parses(text: str, grammars: GrammarBinaries, module: str) -> bool:
     return True
 
 
+def _worth_reading_with_libcst(error: Exception, text: str, lines: SourceLines) -> bool:
+    """Whether CPython failed on syntax newer than it knows (then libcst may read the
+    file). A plain syntax error is not handed to libcst: it would fail as well, and its
+    parser can take minutes on huge expressions or overflow the stack on deep nesting."""
+    if not isinstance(error, SyntaxError) or error.lineno is None:
+        return False
+    if len(text) > _LIBCST_MAX_CHARS or _HUGE_LINE.search(text):
+        return False
+    message = error.msg or ""
+    if message.startswith("f-string") or message in _NEWER_MESSAGES:
+        return True
+    line = lines.line_text(error.lineno)
+    return bool(_NEWER_LINE.match(line) or _TEMPLATE_STRING.search(line))
+
+
+def _parse_concrete_with_room(text: str, grammars: GrammarBinaries) -> cst.Module:
+    """libcst's native parser recurses on the machine stack; give it a roomy one so deep
+    nesting fails as an error, not as a crash of the whole process."""
+    parsed: list[cst.Module] = []
+    failed: list[BaseException] = []
+
+    def parse() -> None:
+        try:
+            parsed.append(grammars.parse_concrete(text))
+        except BaseException as error:  # handed over to the calling thread
+            failed.append(error)
+
+    previous = threading.stack_size(_LIBCST_STACK)
+    try:
+        worker = threading.Thread(target=parse, name="inwards-libcst", daemon=True)
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if failed:
+        raise failed[0]
+    return parsed[0]
+
+
 def _read_full(
     text: str, lines: SourceLines, module: str, is_package: bool, grammars: GrammarBinaries
 ) -> _FullRead:
@@ -125,12 +177,13 @@ def _read_full(
                 lazy=lazy,
             )
             return _FullRead(imports, "ast", tree=tree, lazy=lazy)
-    try:
-        concrete = grammars.parse_concrete(text)
-        imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
-        return _FullRead(imports, "libcst", concrete=concrete)
-    except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
-        pass
+    if _worth_reading_with_libcst(first_error, text, lines):
+        try:
+            concrete = _parse_concrete_with_room(text, grammars)
+            imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
+            return _FullRead(imports, "libcst", concrete=concrete)
+        except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+            pass
     problem = _syntax_problem(first_error, text)
     imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
     return _FullRead(imports, "", problem=problem)
