@@ -1,51 +1,32 @@
-"""The `inwards` command line."""
+"""The `inwards` console script.
+
+A plain `inwards check ...` or `inwards --version` runs without importing typer (a one-file
+check has a budget of tens of milliseconds, and typer alone costs about a hundred); every
+other command line, help, and every usage error go through the typer application in
+`inwards_cli.cli`, which owns the interface.
+"""
 
 from __future__ import annotations
 
 import gc
-from typing import Annotated
-
-import typer
-
-from inwards_cli.commands.check import check_command
-from inwards_cli.commands.rules import rules_command
-from inwards_core.version import inwards_version
-
-app = typer.Typer(
-    name="inwards",
-    help="An architecture linter for Python: checks every import against the layers "
-    "declared in [tool.inwards] of pyproject.toml.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+import sys
 
 
-def _version(value: bool) -> None:
-    if value:
-        print(inwards_version())
-        raise typer.Exit(0)
-
-
-@app.callback()
-def root(
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
-        ),
-    ] = False,
-) -> None:
-    """An architecture linter for Python."""
-
-
-app.command(name="check")(check_command)
-app.command(name="rules")(rules_command)
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     # A check is a short-lived batch that builds many small immutable objects and frees
     # almost nothing: the cyclic collector only costs time here (about half of a warm run).
     gc.disable()
-    app()
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:
+        from inwards_core.version import inwards_version
+
+        sys.stdout.write(inwards_version() + "\n")
+        raise SystemExit(0)
+    from inwards_cli.commands.run_check import fast_arguments, run_check
+
+    fast = fast_arguments(args)
+    if fast is not None:
+        raise SystemExit(run_check(fast))
+    from inwards_cli.cli import app
+
+    app(args=args, prog_name="inwards")

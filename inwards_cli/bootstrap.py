@@ -8,12 +8,15 @@ from pathlib import Path
 import attrs
 
 from inwards_cli.adapters.disk_cache import DiskExtractionCache
+from inwards_cli.adapters.entry_points import load_plugins
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_core.caches import NullExtractionCache
 from inwards_core.engine import ParseMany, extractor_key
 from inwards_core.extraction.grammars import StandardGrammars
+from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.rules.kinds import Family
 
 CACHE_DIR = Path(".inwards") / "cache"
 
@@ -43,3 +46,12 @@ def bootstrap(project_dir: Path, *, no_cache: bool = False) -> Adapters:
         grammars=grammars,
         parse_many=parse_in_processes,
     )
+
+
+def installed_families() -> tuple[Family, ...]:
+    """Every rule family registered under the `inwards` entry-point group."""
+    try:
+        plugins = load_plugins()
+    except ImportError as error:
+        raise FamilyLoadError(str(error)) from error
+    return PluginHost.create(plugins=plugins, entry_points=False).families()

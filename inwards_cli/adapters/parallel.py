@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from inwards_core.engine import ParseJob, parse_serially
 from inwards_core.facts import ModuleFacts
@@ -35,6 +33,10 @@ def parse_in_processes(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> l
     workers = worker_count()
     if workers < 2 or len(jobs) < PARALLEL_THRESHOLD:
         return parse_serially(jobs, grammars)
+    # Imported here: a small run never pays for them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork is cheap and needs no re-import; elsewhere the platform default is used.
     method = "fork" if sys.platform == "linux" else None
     context = multiprocessing.get_context(method)

@@ -8,8 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-import typer
-
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
 from inwards_core.config.model import ConfigError
 
@@ -21,7 +19,7 @@ EXIT_USAGE = 2
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """Plain text on stderr, stdout untouched, whatever the output format."""
     sys.stderr.write(message.rstrip("\n") + "\n")
-    raise typer.Exit(code)
+    raise SystemExit(code)
 
 
 def fail_config(error: ConfigError) -> NoReturn:

@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
+from inwards_cli.bootstrap import installed_families
 from inwards_cli.commands.common import fail, fail_config, locate_config
-from inwards_core.api import installed_families, load_rules, prepare
+from inwards_core.api import load_rules, prepare
 from inwards_core.config.model import ConfigError
 from inwards_core.plugins import FamilyLoadError
 

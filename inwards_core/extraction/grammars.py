@@ -3,16 +3,39 @@
 from __future__ import annotations
 
 import ast
+import functools
+import importlib.util
+import re
 import sys
 import warnings
+from pathlib import Path
 from symtable import symtable
-
-import libcst
-from libcst._version import __version__ as _LIBCST_VERSION
+from typing import TYPE_CHECKING
 
 from inwards_core.ports import GrammarBinaries
 
+if TYPE_CHECKING:
+    import libcst
+
 _PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+@functools.cache
+def libcst_version() -> str:
+    """The installed libcst's version, read from its `_version.py` without importing
+    libcst (that import alone costs more than a one-file check may take)."""
+    spec = importlib.util.find_spec("libcst")
+    if spec is not None and spec.origin:
+        try:
+            text = (Path(spec.origin).parent / "_version.py").read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        found = re.search(r"""version\s*=\s*['"]([^'"]+)['"]""", text)
+        if found:
+            return found.group(1)
+    from libcst._version import __version__  # the slow way, should the file move
+
+    return str(__version__)
 
 
 class StandardGrammars(GrammarBinaries):
@@ -23,7 +46,7 @@ class StandardGrammars(GrammarBinaries):
 
     @property
     def grammar_ids(self) -> tuple[str, ...]:
-        return (f"cpython-ast-{_PYTHON}", f"libcst-{_LIBCST_VERSION}")
+        return (f"cpython-ast-{_PYTHON}", f"libcst-{libcst_version()}")
 
     def parse_python(self, text: str, filename: str) -> ast.Module:
         # The checked code's own warnings (invalid escapes, ...) are not ours to print.
@@ -40,6 +63,8 @@ class StandardGrammars(GrammarBinaries):
             symtable(text, filename, "exec")
 
     def parse_concrete(self, text: str) -> libcst.Module:
+        import libcst
+
         return libcst.parse_module(text)
 
     def __eq__(self, other: object) -> bool:

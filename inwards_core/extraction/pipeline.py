@@ -10,11 +10,10 @@ from __future__ import annotations
 import ast
 import re
 import threading
+from typing import TYPE_CHECKING
 
 import attrs
-import libcst as cst
 
-from inwards_core.extraction.concrete import imports_from_concrete
 from inwards_core.extraction.decoding import decode_source
 from inwards_core.extraction.dynamic import dynamic_imports, has_dynamic_hint
 from inwards_core.extraction.skeleton import read_skeleton, recover_imports
@@ -36,6 +35,9 @@ from inwards_core.facts import (
 from inwards_core.model import Span
 from inwards_core.ports import GrammarBinaries
 
+if TYPE_CHECKING:
+    import libcst as cst
+
 EXTRACTOR_ID = "imports/1"
 
 # Where CPython 3.11 stops on syntax that later Pythons read (PEP 695 `type` and type
@@ -51,9 +53,6 @@ _HUGE_LINE = re.compile(r"[^\n]{10000}")
 _LIBCST_STACK = 256 * 1024 * 1024
 
 _LAZY_HINT = re.compile(r"^[ \t\f]*lazy[ \t\f]+(?:import|from)\b", re.M)
-# Newer syntax CPython 3.11 can't read; blanked (columns kept) to read dynamic imports of
-# a file only libcst could parse.
-_NEWER_SYNTAX = (cst.TypeAlias, cst.TypeParameters, cst.TemplatedString)
 
 
 @attrs.frozen
@@ -178,11 +177,17 @@ def _read_full(
             )
             return _FullRead(imports, "ast", tree=tree, lazy=lazy)
     if _worth_reading_with_libcst(first_error, text, lines):
+        # libcst is imported only here: few files need it, and importing it costs more
+        # than a one-file check may take.
+        import libcst
+
+        from inwards_core.extraction.concrete import imports_from_concrete
+
         try:
             concrete = _parse_concrete_with_room(text, grammars)
             imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
             return _FullRead(imports, "libcst", concrete=concrete)
-        except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+        except (libcst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
             pass
     problem = _syntax_problem(first_error, text)
     imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
@@ -192,23 +197,27 @@ def _read_full(
 def _blank_newer_syntax(concrete: cst.Module, text: str) -> str:
     """The text with each construct CPython 3.11 can't read turned into spaces (a type
     alias into `pass`), lines and columns kept."""
+    import libcst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
+    # Newer syntax CPython 3.11 can't read; blanked (columns kept) to read dynamic imports
+    # of a file only libcst could parse.
+    newer_syntax = (libcst.TypeAlias, libcst.TypeParameters, libcst.TemplatedString)
     wrapper = MetadataWrapper(concrete, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     lines = SourceLines(text)
     chars = list(text)
     for node, where in positions.items():
-        if not isinstance(node, _NEWER_SYNTAX):
+        if not isinstance(node, newer_syntax):
             continue
         start = lines.offset(where.start.line, where.start.column)
         end = lines.offset(where.end.line, where.end.column)
         for index in range(start, min(end, len(chars))):
             if chars[index] != "\n":
                 chars[index] = " "
-        if isinstance(node, cst.TypeAlias):
+        if isinstance(node, libcst.TypeAlias):
             chars[start : start + 4] = list("pass")
-        elif isinstance(node, cst.TemplatedString):
+        elif isinstance(node, libcst.TemplatedString):
             chars[start] = "0"
     return "".join(chars)
 

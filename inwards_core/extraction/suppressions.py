@@ -11,13 +11,13 @@ import io
 import re
 import tokenize
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
-from inwards_core.extraction.concrete import ColumnMap
 from inwards_core.facts import SuppressionComment, SuppressionProblem
 from inwards_core.model import Span
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 HINT = "inwards:"
 _DIRECTIVE = re.compile(r"#[ \t]*(inwards:)")
@@ -82,25 +82,27 @@ def _comment_tokens(text: str) -> Iterator[tuple[str, int, int]]:
         return
 
 
-class _CommentCollector(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self, columns: ColumnMap) -> None:
-        super().__init__()
-        self._columns = columns
-        self.found: list[tuple[str, int, int]] = []
-
-    def visit_Comment(self, node: cst.Comment) -> None:
-        if HINT in node.value:
-            where = self.get_metadata(PositionProvider, node).start
-            column = self._columns.column(where.line, where.column)
-            self.found.append((node.value, where.line, column + 1))
-
-
 def _concrete_comments(tree: cst.Module, text: str) -> list[tuple[str, int, int]]:
-    collector = _CommentCollector(ColumnMap(text, tree.code))
-    MetadataWrapper(tree, unsafe_skip_copy=True).visit(collector)
-    return collector.found
+    # libcst is imported only for the rare files that only it can read.
+    import libcst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from inwards_core.extraction.concrete import ColumnMap
+
+    columns = ColumnMap(text, tree.code)
+    found: list[tuple[str, int, int]] = []
+
+    class CommentCollector(libcst.CSTVisitor):
+        METADATA_DEPENDENCIES = (PositionProvider,)
+
+        def visit_Comment(self, node: libcst.Comment) -> None:
+            if HINT in node.value:
+                where = self.get_metadata(PositionProvider, node).start
+                column = columns.column(where.line, where.column)
+                found.append((node.value, where.line, column + 1))
+
+    MetadataWrapper(tree, unsafe_skip_copy=True).visit(CommentCollector())
+    return found
 
 
 def suppression_comments(

@@ -1,0 +1,43 @@
+"""The typer application: every command, its options and its help."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from inwards_cli.commands.check import check_command
+from inwards_cli.commands.rules import rules_command
+from inwards_core.version import inwards_version
+
+app = typer.Typer(
+    name="inwards",
+    help="An architecture linter for Python: checks every import against the layers "
+    "declared in [tool.inwards] of pyproject.toml.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(inwards_version())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """An architecture linter for Python."""
+
+
+app.command(name="check")(check_command)
+app.command(name="rules")(rules_command)

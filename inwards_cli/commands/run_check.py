@@ -1,0 +1,142 @@
+"""What `inwards check` does, without the argument parsing (no typer here: the fast
+start-up path of `inwards_cli.app.main` calls it directly)."""
+
+from __future__ import annotations
+
+import enum
+import sys
+from pathlib import Path
+
+import attrs
+
+from inwards_cli.bootstrap import bootstrap, installed_families
+from inwards_cli.commands.common import display_from, fail, fail_config, locate_config
+from inwards_core.api import load_rules, prepare
+from inwards_core.config.model import ConfigError
+from inwards_core.engine import check_project
+from inwards_core.model import NotChecked
+from inwards_core.plugins import FamilyLoadError
+from inwards_core.reporting.json import render_json
+from inwards_core.reporting.text import render_concise, render_text
+
+
+class OutputFormat(enum.StrEnum):
+    text = "text"
+    concise = "concise"
+    json = "json"
+
+
+@attrs.frozen
+class CheckArguments:
+    paths: tuple[Path, ...] = ()
+    output_format: OutputFormat = OutputFormat.text
+    max_diagnostics: int | None = None
+    config: Path | None = None
+    no_cache: bool = False
+
+
+def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
+    """User paths -> POSIX paths relative to the project dir; and paths outside it."""
+    inside: list[str] = []
+    outside: list[str] = []
+    base = project_dir.resolve()
+    for path in paths:
+        if not path.exists():
+            fail(f"{path} is not a file or directory.")
+        absolute = path.resolve()
+        try:
+            inside.append(absolute.relative_to(base).as_posix())
+        except ValueError:
+            outside.append(str(path))
+    return inside, outside
+
+
+def run_check(arguments: CheckArguments) -> int:
+    """Check, print the report, and return the exit status."""
+    loaded = locate_config(arguments.config)
+    project_dir = loaded.project_dir
+    named: list[str] | None = None
+    outside: list[str] = []
+    if arguments.paths:
+        named, outside = project_paths(arguments.paths, project_dir)
+    try:
+        prepared = prepare(loaded.build(), load_rules(installed_families()))
+    except ConfigError as error:
+        fail_config(error)
+    except FamilyLoadError as error:
+        fail(f"error: {error}")
+    adapters = bootstrap(project_dir, no_cache=arguments.no_cache)
+    report = check_project(
+        prepared.config,
+        prepared.rules,
+        files=adapters.files,
+        cache=adapters.cache,
+        grammars=adapters.grammars,
+        paths=named,
+        parse_many=adapters.parse_many,
+    )
+    if outside:
+        extra = tuple(
+            NotChecked(
+                path, f"{path} is outside the project at {project_dir}, so it was not checked."
+            )
+            for path in outside
+        )
+        report = attrs.evolve(report, not_checked=report.not_checked + extra)
+    for warning in getattr(adapters.cache, "warnings", ()):
+        sys.stderr.write(f"warning: {warning}\n")
+    display = display_from(project_dir)
+    limit = arguments.max_diagnostics
+    if arguments.output_format is OutputFormat.json:
+        text = render_json(
+            report, display=display, max_diagnostics=limit, pretty=sys.stdout.isatty()
+        )
+    elif arguments.output_format is OutputFormat.concise:
+        text = render_concise(report, display=display, max_diagnostics=limit)
+    else:
+        text = render_text(report, display=display, max_diagnostics=limit)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return report.exit_code()
+
+
+def fast_arguments(argv: list[str]) -> CheckArguments | None:
+    """Parse a plain `check` command line without typer, or None to let typer handle it
+    (help, anything unusual, anything wrong: typer owns the messages)."""
+    if not argv or argv[0] != "check":
+        return None
+    paths: list[Path] = []
+    values: dict[str, str] = {}
+    no_cache = False
+    rest = iter(argv[1:])
+    only_paths = False
+    for token in rest:
+        if only_paths or not token.startswith("-") or token == "-":
+            paths.append(Path(token))
+        elif token == "--":
+            only_paths = True
+        elif token == "--no-cache":
+            no_cache = True
+        else:
+            name, equals, value = token.partition("=")
+            if name not in ("--format", "--max-diagnostics", "--config") or name in values:
+                return None
+            if not equals:
+                value = next(rest, "")
+                if not value or value.startswith("-"):
+                    return None
+            values[name] = value
+    fmt = values.get("--format", "text")
+    if fmt not in OutputFormat.__members__:
+        return None
+    limit = values.get("--max-diagnostics")
+    if limit is not None and not limit.isdigit():
+        return None
+    config = values.get("--config")
+    return CheckArguments(
+        paths=tuple(paths),
+        output_format=OutputFormat(fmt),
+        max_diagnostics=None if limit is None else int(limit),
+        config=None if config is None else Path(config),
+        no_cache=no_cache,
+    )
