@@ -9,11 +9,14 @@ there (INWARDS_CORPORA, default /work/corpora).
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 import threading
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import attrs
 import libcst
 import pytest
 
@@ -119,17 +122,47 @@ def test_fixtures_exercise_every_path() -> None:
     assert grammars == {"skeleton", "ast", "libcst"}
 
 
-@pytest.mark.corpus
-@pytest.mark.parametrize("name", sorted(BIG))
-def test_corpus_agrees(name: str) -> None:
-    root = CORPORA / BIG[name]
-    if not root.is_dir():
-        pytest.skip(f"corpus {root} is not there (set INWARDS_CORPORA to its folder)")
+def _check_files(root: Path, paths: list[Path]) -> list[str]:
     problems: list[str] = []
-    files = sorted(root.rglob("*.py"))
-    assert files
-    for path in files:
+    for path in paths:
         module, is_package = module_of(path.relative_to(root))
         for problem in disagreements(path.read_bytes(), module, is_package):
             problems.append(f"{path.relative_to(root)}: {problem}")
+    return problems
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", sorted(BIG))
+def test_corpus_agrees(name: str) -> None:
+    """Slow: the libcst reference costs ~50 ms a file (minutes on sympy's largest
+    files), so the files are spread over one process per core."""
+    root = CORPORA / BIG[name]
+    if not root.is_dir():
+        pytest.skip(f"corpus {root} is not there (set INWARDS_CORPORA to its folder)")
+    files = sorted(root.rglob("*.py"))
+    assert files
+    workers = os.cpu_count() or 1
+    chunks = [files[start :: workers * 8] for start in range(workers * 8)]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        results = pool.map(_check_files, [root] * len(chunks), chunks)
+        problems = sorted(problem for result in results for problem in result)
     assert problems == [], "\n".join(problems[:20])
+
+
+def test_a_skeleton_that_drifts_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from inwards_core.extraction import pipeline
+
+    honest = pipeline.read_skeleton
+
+    def drifting(text: str, **kwargs: object) -> tuple[ImportFact, ...] | None:
+        read = honest(text, **kwargs)  # type: ignore[arg-type]
+        if not read:
+            return read
+        first = read[0]
+        moved = attrs.evolve(first.span, column=first.span.column + 1)
+        return (attrs.evolve(first, span=moved), *read[1:])
+
+    monkeypatch.setattr(pipeline, "read_skeleton", drifting)
+    found = disagreements(b"import a\nimport b\n", "pkg.mod", False)
+    assert found and found[0].startswith("fast ")
