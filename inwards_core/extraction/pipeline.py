@@ -1,6 +1,7 @@
 """`extract`: bytes in, ModuleFacts out, never an exception.
 
-Order of work: decode (PEP 263, BOM); the skeleton when nothing asks for a full tree;
+Order of work: decode (PEP 263, BOM); the skeleton when nothing asks for a full tree
+(dynamic-import hints do), confirmed by a tree-less check that the whole file parses;
 otherwise CPython's parser (after cutting out PEP 810 `lazy` if needed), then libcst for
 syntax CPython 3.11 can't read, then recovery of the import statements of a broken file.
 """

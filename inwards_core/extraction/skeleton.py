@@ -7,7 +7,8 @@ parser in one small batch; positions are shifted back onto the file. Whenever th
 not plainly what the skeleton understands, it refuses (returns None) and the caller parses
 the whole file: the skeleton is exact where it answers, which the differential test checks.
 
-It does not look at the rest of the file, so a syntax error elsewhere goes unnoticed.
+It does not look at the rest of the file: `extract` checks on its own that the whole
+file parses (unless told not to), so a syntax error elsewhere is still reported.
 
 The same machinery, in tolerant mode, recovers the import statements of a file that does
 not parse (each statement parsed on its own, context from indentation).
@@ -176,10 +177,6 @@ class _BatchLocator:
         column = char_column(self.lines[line - 1], byte_column)
         base, file_line, file_column = self.bases[line - 1]
         return base + column, file_line, file_column + column + 1
-
-
-class _SingleLocator(_BatchLocator):
-    pass
 
 
 class Skeleton:
@@ -623,7 +620,7 @@ def recover_imports(
             continue
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Import | ast.ImportFrom):
             continue
-        locator = _SingleLocator()
+        locator = _BatchLocator()
         locator.add(text, statement, snippet)
         facts.extend(_facts(skeleton, tree.body[0], statement, locator, module, is_package))
     return tuple(facts)
