@@ -89,7 +89,8 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'inwards_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    module = importlib.import_module(home)  # inwards: ignore[INW011] reason="a fixed table"
+    value = getattr(module, name)
     globals()[name] = value
     return value
 
