@@ -104,9 +104,11 @@ def check(
     grammars: GrammarBinaries | None = None,
     paths: Sequence[str] | None = None,
     parse_many: ParseMany = parse_serially,
+    full_parse: bool = False,
 ) -> Report:
     """Check a project and return the report. `paths` are POSIX paths relative to the
-    project directory; None checks the whole project."""
+    project directory; None checks the whole project. `full_parse` parses every file
+    whole, so syntax errors anywhere are reported (named paths always are)."""
     prepared = prepare(config, rule_set or load_rules())
     return check_project(
         prepared.config,
@@ -116,6 +118,7 @@ def check(
         grammars=grammars or StandardGrammars(),
         paths=paths,
         parse_many=parse_many,
+        full_parse=full_parse,
     )
 
 

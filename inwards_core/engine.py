@@ -34,21 +34,31 @@ class ParseJob:
     data: bytes
     module: str
     is_package: bool
+    check_syntax: bool = True
 
 
 ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
 
 
+def parse_job(job: ParseJob, grammars: GrammarBinaries) -> ModuleFacts:
+    return extract(
+        job.data,
+        module=job.module,
+        is_package=job.is_package,
+        grammars=grammars,
+        check_syntax=job.check_syntax,
+    )
+
+
 def parse_serially(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
-    return [
-        extract(job.data, module=job.module, is_package=job.is_package, grammars=grammars)
-        for job in jobs
-    ]
+    return [parse_job(job, grammars) for job in jobs]
 
 
-def extractor_key(grammars: GrammarBinaries) -> str:
-    """Goes into every cache key: a new extractor or grammar never reads old facts."""
-    return "|".join((EXTRACTOR_ID, *grammars.grammar_ids))
+def extractor_key(grammars: GrammarBinaries, *, check_syntax: bool = True) -> str:
+    """Goes into every cache key: a new extractor or grammar never reads old facts, and
+    facts read without the whole-file syntax check never stand in for checked ones."""
+    mode = "checked" if check_syntax else "imports-only"
+    return "|".join((EXTRACTOR_ID, mode, *grammars.grammar_ids))
 
 
 def _normalise_root(root: str) -> str:
@@ -123,8 +133,16 @@ def check_project(
     grammars: GrammarBinaries,
     paths: Sequence[str] | None = None,
     parse_many: ParseMany = parse_serially,
+    full_parse: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Report:
+    """Run every enabled rule and return the report.
+
+    Syntax: a whole-project run reads each file's import statements and the block headers
+    around them without parsing the rest (the cost of a check is mostly parsing); a syntax
+    error that reader meets is reported, one in a function body is not. Files named in
+    `paths`, and every file with `full_parse`, are parsed whole, so every syntax error is.
+    """
     started = clock()
     whole_project = paths is None
     root = _normalise_root(config.root)
@@ -160,7 +178,8 @@ def check_project(
                 chosen[info.file] = info
         selected = [chosen[file] for file in sorted(chosen)]
 
-    facts, unreadable = _read_facts(selected, files, cache, grammars, parse_many)
+    check_syntax = full_parse or not whole_project
+    facts, unreadable = _read_facts(selected, files, cache, grammars, parse_many, check_syntax)
     not_checked.extend(unreadable)
     checked = tuple(info for info in selected if info.file in facts)
     model = ProjectModel(config, index, facts, checked, whole_project)
@@ -217,8 +236,9 @@ def _read_facts(
     cache: ExtractionCache,
     grammars: GrammarBinaries,
     parse_many: ParseMany,
+    check_syntax: bool,
 ) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
-    extractor = extractor_key(grammars)
+    extractor = extractor_key(grammars, check_syntax=check_syntax)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
     misses: list[tuple[ParseJob, CacheKey]] = []
@@ -238,7 +258,8 @@ def _read_facts(
         if cached is not None:
             facts[info.file] = cached
         else:
-            misses.append((ParseJob(info.file, data, info.name, info.is_package), key))
+            job = ParseJob(info.file, data, info.name, info.is_package, check_syntax)
+            misses.append((job, key))
     if misses:
         parsed = parse_many([job for job, _ in misses], grammars)
         for (job, key), result in zip(misses, parsed, strict=True):

@@ -443,6 +443,9 @@ class ModuleIndex:
                 return None
             if fact.name is None:
                 return fact.module
+            parent = self.modules.get(fact.module)
+            if parent is not None and not parent.is_package:
+                return fact.module  # a plain module has attributes, never submodules
             candidate = f"{fact.module}.{fact.name}"
             return candidate if self.exists(candidate) else fact.module
         if fact.style is ImportStyle.IMPORT:

@@ -33,6 +33,7 @@ class CheckArguments:
     max_diagnostics: int | None = None
     config: Path | None = None
     no_cache: bool = False
+    full_parse: bool = False
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -74,6 +75,7 @@ def run_check(arguments: CheckArguments) -> int:
         grammars=adapters.grammars,
         paths=named,
         parse_many=adapters.parse_many,
+        full_parse=arguments.full_parse,
     )
     if outside:
         extra = tuple(
@@ -108,6 +110,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     paths: list[Path] = []
     values: dict[str, str] = {}
     no_cache = False
+    full_parse = False
     rest = iter(argv[1:])
     only_paths = False
     for token in rest:
@@ -117,6 +120,8 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             only_paths = True
         elif token == "--no-cache":
             no_cache = True
+        elif token == "--full-parse":
+            full_parse = True
         else:
             name, equals, value = token.partition("=")
             if name not in ("--format", "--max-diagnostics", "--config") or name in values:
@@ -139,4 +144,5 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
         max_diagnostics=None if limit is None else int(limit),
         config=None if config is None else Path(config),
         no_cache=no_cache,
+        full_parse=full_parse,
     )

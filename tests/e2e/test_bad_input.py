@@ -108,9 +108,21 @@ def test_a_file_that_does_not_parse_still_has_its_imports_checked(tmp_path: Path
     (root / "app/domain/half.py").write_text(
         "from app.infra import db\n\ndef broken(:\n    pass\n", encoding="utf-8"
     )
-    run = run_inwards("check", "--format", "json", cwd=root)
-    codes = sorted((d["code"], d["line"]) for d in json.loads(run.stdout)["diagnostics"])
-    assert codes == [("INW001", 1), ("INW020", 3)]
+
+    def codes(*args: str) -> list[tuple[str, int]]:
+        run = run_inwards("check", "--format", "json", *args, cwd=root)
+        return sorted((d["code"], d["line"]) for d in json.loads(run.stdout)["diagnostics"])
+
+    # Named files and --full-parse parse every file whole: the error in the body is found.
+    assert codes("--full-parse") == [("INW001", 1), ("INW020", 3)]
+    assert codes("app/domain/half.py") == [("INW001", 1), ("INW020", 3)]
+    # A whole-project run reads imports and the blocks around them only (documented).
+    assert codes() == [("INW001", 1)]
+    # ... but it meets an unterminated string, and reports it.
+    (root / "app/domain/half.py").write_text(
+        "from app.infra import db\nNAME = 'unfinished\n", encoding="utf-8"
+    )
+    assert codes() == [("INW001", 1), ("INW020", 2)]
 
 
 def test_symlink_loop_is_reported_not_followed_forever(tmp_path: Path) -> None:

@@ -6,6 +6,17 @@ imports) can parse, at the place the parser stopped. inwards still reads every i
 statement of the file that parses on its own, and checks those with the other rules, so a
 half-typed file can't hide an outward import.
 
+How much of a file is parsed depends on the run, because parsing is most of the cost of a
+check:
+
+- Files named on the command line (`inwards check path.py`, an editor, a hook) and every file
+  with `--full-parse` are parsed whole: every syntax error is reported.
+- A whole-project run reads each file's import statements, strings, brackets at the import
+  sites and the block headers around the imports, and parses the whole file only when that
+  reading is unsure. It reports the syntax errors it meets on the way (an unterminated
+  string, a broken import statement, a block header that doesn't parse), not one inside an
+  otherwise readable function body. Run `inwards check --full-parse` in CI if you want both.
+
 ## Why is this bad?
 The file fails when it's imported, and the checks can only see part of it.
 
@@ -13,7 +24,8 @@ The file fails when it's imported, and the checks can only see part of it.
 Fix the syntax error at the reported position.
 
 ## Limitations
-Syntax newer than Python 3.14 is reported as an error until inwards learns it.
+Syntax newer than Python 3.14 is reported as an error until inwards learns it. See above for
+what a whole-project run without `--full-parse` leaves unparsed.
 """
 
 from __future__ import annotations
@@ -53,12 +65,12 @@ KIND = CheckKind(
 
 EXAMPLES = (
     Example(
-        title="A half-written function still has its imports checked",
+        title="A half-written file still has its imports checked",
         good=False,
         files={
             "shop/domain/order.py": (
                 "from shop.infrastructure import db  # expect: INW001\n"
-                "def total(:  # expect: INW020\n"
+                "NAME = 'unfinished  # expect: INW020\n"
             ),
             "shop/infrastructure/db.py": "",
         },
