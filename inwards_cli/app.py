@@ -9,6 +9,7 @@ other command line, help, and every usage error go through the typer application
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 
@@ -26,7 +27,12 @@ def main(argv: list[str] | None = None) -> None:
 
     fast = fast_arguments(args)
     if fast is not None:
-        raise SystemExit(run_check(fast))
+        code = run_check(fast)
+        # Everything is written and the cache flushed: skip the interpreter's teardown of
+        # thousands of objects (tens of milliseconds a run).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     from inwards_cli.cli import app
 
     app(args=args, prog_name="inwards")
