@@ -18,7 +18,7 @@ from inwards_core.config.model import Config
 from inwards_core.extraction import EXTRACTOR_ID, extract
 from inwards_core.facts import ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
-from inwards_core.model import Finding, Fix, NotChecked, Report, Severity
+from inwards_core.model import Finding, Fix, NotChecked, Report
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import Scope, Violation
@@ -114,14 +114,6 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         whole_project=whole_project,
         stable_message=violation.stable_message or violation.message,
     )
-
-
-@attrs.frozen
-class CheckOptions:
-    """`paths`: project-relative POSIX files or directories to check (None: the whole
-    project). With paths, whole-project checks are skipped."""
-
-    paths: tuple[str, ...] | None = None
 
 
 def check_project(
@@ -266,13 +258,3 @@ def _read_facts(
             facts[job.file] = result
             cache.put(key, result)
     return facts, unreadable
-
-
-def severity_counts(findings: Iterable[Finding]) -> tuple[int, int]:
-    errors = warnings = 0
-    for finding in findings:
-        if finding.severity is Severity.ERROR:
-            errors += 1
-        else:
-            warnings += 1
-    return errors, warnings

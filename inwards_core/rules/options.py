@@ -14,6 +14,8 @@ from typing import Any
 
 import attrs
 
+from inwards_core.config.load import type_name
+
 
 class OptionsError(ValueError):
     def __init__(self, key: str, message: str) -> None:
@@ -51,7 +53,7 @@ def _convert(tp: Any, value: Any, key: str) -> Any:
                 return _convert(arg, value, key)
             except OptionsError:
                 continue
-        raise OptionsError(key, f"must be {_describe(tp)}, not {_type_word(value)}.")
+        raise OptionsError(key, f"must be {_describe(tp)}, not {type_name(value)}.")
     if tp is bool:
         if isinstance(value, bool):
             return value
@@ -64,25 +66,9 @@ def _convert(tp: Any, value: Any, key: str) -> Any:
     elif origin is tuple and isinstance(value, list | tuple):
         for index, item in enumerate(value):
             if not isinstance(item, str):
-                raise OptionsError(f"{key}[{index}]", f"must be a string, not {_type_word(item)}.")
+                raise OptionsError(f"{key}[{index}]", f"must be a string, not {type_name(item)}.")
         return tuple(value)
-    raise OptionsError(key, f"must be {_describe(tp)}, not {_type_word(value)}.")
-
-
-def _type_word(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "a table"
-    return type(value).__name__
+    raise OptionsError(key, f"must be {_describe(tp)}, not {type_name(value)}.")
 
 
 def known_options(options_type: type[Any]) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from inwards_core.config.model import Config, ConfigProblem, RuleSettings
+from inwards_core.config.model import ConfigProblem, RuleSettings
 from inwards_core.config.positions import TomlPositions
 from inwards_core.model import Origin, RootKind, Severity
 from inwards_core.ports import RuleDocument
@@ -443,7 +443,3 @@ def select(rule_set: RuleSet, settings: RuleSettings) -> tuple[ActiveRule, ...]:
             )
         active.append(ActiveRule(rule, enabled, level, options, decided, level_by))
     return tuple(active)
-
-
-def effective_settings(config: Config) -> RuleSettings:
-    return config.rules

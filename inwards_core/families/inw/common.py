@@ -56,6 +56,17 @@ def forbidden(source: Layer, target: Layer) -> bool:
     return relation(source, target) in (Relation.OUTER, Relation.SIBLING)
 
 
+def breach(source: Layer, target: Layer) -> str | None:
+    """How an import from `source` into `target` breaks the layering, as a phrase for the
+    message ("the outer layer ..."), or None when it doesn't."""
+    kind = relation(source, target)
+    if kind is Relation.OUTER:
+        return f'the outer layer "{target.name}"'
+    if kind is Relation.SIBLING:
+        return f'"{target.name}", a sibling layer of "{source.name}"'
+    return None
+
+
 def direction(config: Config) -> str:
     """`domain <- application <- outbound | inbound <- bootstrap`: who may import whom."""
     ranks: dict[int, list[str]] = {}

@@ -29,12 +29,11 @@ from collections.abc import Iterator
 
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
-    Relation,
     ScopedOptions,
+    breach,
     direction,
     imported_name,
     layered_files,
-    relation,
 )
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import CheckKind, Violation
@@ -49,12 +48,8 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             target = model.index.layer_of(name)
             if target is None:
                 continue
-            kind = relation(layer, target)
-            if kind is Relation.OUTER:
-                where = f'the outer layer "{target.name}"'
-            elif kind is Relation.SIBLING:
-                where = f'"{target.name}", a sibling layer of "{layer.name}"'
-            else:
+            where = breach(layer, target)
+            if where is None:
                 continue
             shown = imported_name(fact)
             stable = f'Layer "{layer.name}" imports "{shown}" from {where}.'

@@ -32,13 +32,7 @@ from collections.abc import Iterator
 import attrs
 
 from inwards_core.examples import Example
-from inwards_core.families.inw.common import (
-    Relation,
-    ScopedOptions,
-    direction,
-    layered_files,
-    relation,
-)
+from inwards_core.families.inw.common import ScopedOptions, breach, direction, layered_files
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import CheckKind, Violation
 
@@ -86,12 +80,8 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
             target_layer = model.index.layer_of(dyn.target)
             if target_layer is None:
                 continue
-            kind = relation(layer, target_layer)
-            if kind is Relation.OUTER:
-                where = f'the outer layer "{target_layer.name}"'
-            elif kind is Relation.SIBLING:
-                where = f'"{target_layer.name}", a sibling layer of "{layer.name}"'
-            else:
+            where = breach(layer, target_layer)
+            if where is None:
                 continue
             stable = (
                 f'Layer "{layer.name}" imports "{dyn.target}" from {where} through a dynamic '
