@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from inwards_core.config.model import Config
-from inwards_core.extraction import EXTRACTOR_ID, extract
+from inwards_core.extraction import EXTRACTOR_ID
 from inwards_core.facts import ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.model import Finding, Fix, NotChecked, Report
@@ -41,6 +41,8 @@ ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
 
 
 def parse_job(job: ParseJob, grammars: GrammarBinaries) -> ModuleFacts:
+    from inwards_core.extraction.pipeline import extract  # only when something is parsed
+
     return extract(
         job.data,
         module=job.module,

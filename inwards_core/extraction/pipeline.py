@@ -39,7 +39,6 @@ from inwards_core.ports import GrammarBinaries
 if TYPE_CHECKING:
     import libcst as cst
 
-EXTRACTOR_ID = "imports/1"
 
 # Where CPython 3.11 stops on syntax that later Pythons read (PEP 695 `type` and type
 # parameters, PEP 701 f-strings, PEP 750 t-strings, PEP 758 `except A, B:`, PEP 810).
