@@ -226,21 +226,9 @@ _PROBLEM_KINDS = {kind.value: kind for kind in FileProblemKind}
 _SUPPRESSION_PROBLEMS = {problem.value: problem for problem in SuppressionProblem}
 
 
-def _fast_span(data: Any) -> Span:
-    # Inlined checks: the warm path decodes tens of thousands of spans per run.
-    line, column, end_line, end_column = data
-    if (
-        type(line) is not int
-        or type(column) is not int
-        or type(end_line) is not int
-        or type(end_column) is not int
-    ):
-        raise ValueError("bad span")
-    return Span(line, column, end_line, end_column)
-
-
 def _import_from_row(row: Any) -> ImportFact:
     style, module, name, target, level, span, statement, type_checking, in_function, lazy, raw = row
+    line, column, end_line, end_column = span
     if (
         (module is not None and type(module) is not str)
         or (name is not None and type(name) is not str)
@@ -251,6 +239,10 @@ def _import_from_row(row: Any) -> ImportFact:
         or type(in_function) is not bool
         or type(lazy) is not bool
         or type(raw) is not str
+        or type(line) is not int
+        or type(column) is not int
+        or type(end_line) is not int
+        or type(end_column) is not int
     ):
         raise ValueError("bad import")
     return ImportFact(
@@ -259,7 +251,7 @@ def _import_from_row(row: Any) -> ImportFact:
         name,
         target,
         level,
-        _fast_span(span),
+        Span(line, column, end_line, end_column),
         statement,
         type_checking,
         in_function,

@@ -223,6 +223,7 @@ class ModuleIndex:
         "_entries",
         "_existing",
         "_exists_cache",
+        "_first_party_cache",
         "_first_party_tops",
         "_generated",
         "_ignored",
@@ -264,6 +265,7 @@ class ModuleIndex:
                 self._literals.setdefault(entry.pattern.text, []).append(entry)
         self._owner_cache: dict[str, tuple[Layer, int] | None] = {}
         self._exists_cache: dict[str, bool] = {}
+        self._first_party_cache: dict[str, bool] = {}
         self._generated = _SegmentRuns(config.generated, wildcards=True)
         self._ignored = _SegmentRuns(config.ignore, wildcards=False)
         self._namespace_packages = tuple(n for n in config.namespace_packages if n)
@@ -422,9 +424,13 @@ class ModuleIndex:
     def is_first_party(self, name: str) -> bool:
         """Whether the top-level package of `name` belongs to this project."""
         top = name.partition(".")[0]
-        if top in self._first_party_tops:
-            return True
-        return bool(self._generated) and self._generated.covers(top)
+        known = self._first_party_cache.get(top)
+        if known is None:
+            known = top in self._first_party_tops or (
+                bool(self._generated) and self._generated.covers(top)
+            )
+            self._first_party_cache[top] = known
+        return known
 
     def classify(self, name: str) -> str:
         """`"first-party"`, `"stdlib"` or `"third-party"`, in that order of precedence."""
