@@ -47,6 +47,18 @@ class ProjectListing:
     problems: tuple[ListingProblem, ...] = ()
 
 
+# What every ProjectFiles adapter leaves out of a listing: one rule, so the disk and the
+# in-memory adapters can't drift apart.
+VIRTUALENV_MARKER = "pyvenv.cfg"
+_SKIPPED_DIRECTORY_NAMES = frozenset({"__pycache__", "node_modules"})
+
+
+def is_skipped_directory_name(name: str) -> bool:
+    """Hidden directories, `__pycache__`, `node_modules` and `*.egg-info` are never listed
+    (a directory holding `VIRTUALENV_MARKER` is left out too)."""
+    return name.startswith(".") or name in _SKIPPED_DIRECTORY_NAMES or name.endswith(".egg-info")
+
+
 class ProjectFiles(Protocol):
     """The checked project's files. Nothing of the project is ever imported or run."""
 
@@ -98,6 +110,11 @@ class GrammarBinaries(Protocol):
 
     def parse_python(self, text: str, filename: str) -> ast.Module:
         """CPython's own parser. Raises SyntaxError."""
+        ...
+
+    def check_python(self, text: str, filename: str) -> None:
+        """Whether CPython's parser accepts `text`, as cheaply as possible (no Python
+        tree). Raises SyntaxError."""
         ...
 
     def parse_concrete(self, text: str) -> libcst.Module:

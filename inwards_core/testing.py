@@ -10,22 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from inwards_core.caches import DictExtractionCache, NullExtractionCache
-from inwards_core.ports import ListingProblem, ProjectFiles, ProjectListing
+from inwards_core.ports import (
+    VIRTUALENV_MARKER,
+    ListingProblem,
+    ProjectFiles,
+    ProjectListing,
+    is_skipped_directory_name,
+)
 
 __all__ = [
     "DictExtractionCache",
     "InMemoryProjectFiles",
     "NullExtractionCache",
 ]
-
-# The same directories the disk adapter leaves out; the contract suite in
-# tests/contract/ keeps the two in step.
-_SKIPPED_DIRECTORY_NAMES = frozenset({"__pycache__", "node_modules"})
-_VIRTUALENV_MARKER = "pyvenv.cfg"
-
-
-def _is_skipped_directory_name(name: str) -> bool:
-    return name.startswith(".") or name in _SKIPPED_DIRECTORY_NAMES or name.endswith(".egg-info")
 
 
 def _normalise(path: str) -> str:
@@ -101,7 +98,7 @@ class InMemoryProjectFiles(ProjectFiles):
 
     def _is_skipped(self, directory: str) -> bool:
         name = directory.rpartition("/")[2]
-        return _is_skipped_directory_name(name) or f"{directory}/{_VIRTUALENV_MARKER}" in (
+        return is_skipped_directory_name(name) or f"{directory}/{VIRTUALENV_MARKER}" in (
             self._files
         )
 

@@ -16,23 +16,22 @@ from pathlib import Path, PurePath
 
 import attrs
 
-from inwards_core.ports import ListingProblem, ProjectFiles, ProjectListing
+from inwards_core.ports import (
+    VIRTUALENV_MARKER,
+    ListingProblem,
+    ProjectFiles,
+    ProjectListing,
+    is_skipped_directory_name,
+)
 
 __all__ = ["LocalProjectFiles", "ScanDirectory"]
 
 ScanDirectory = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]]]]
 """Opens a directory for listing; `os.scandir` in production, a fake in tests."""
 
-_SKIPPED_DIRECTORY_NAMES = frozenset({"__pycache__", "node_modules"})
-_VIRTUALENV_MARKER = "pyvenv.cfg"
-
 _LINK_CHAIN_LOOP = "{} is a symlink loop: its chain of links never reaches a file or directory"
 
 _Identity = tuple[int, int]  # (st_dev, st_ino) of a directory
-
-
-def _is_skipped_directory_name(name: str) -> bool:
-    return name.startswith(".") or name in _SKIPPED_DIRECTORY_NAMES or name.endswith(".egg-info")
 
 
 def _shown(relative: str) -> str:
@@ -166,7 +165,7 @@ class LocalProjectFiles(ProjectFiles):
                 )
                 continue
             if not pending.named_by_caller and any(
-                entry.name == _VIRTUALENV_MARKER for entry in entries
+                entry.name == VIRTUALENV_MARKER for entry in entries
             ):
                 continue
             self._accept_directory(pending, collected)
@@ -198,7 +197,7 @@ class LocalProjectFiles(ProjectFiles):
             collected.problems.append(ListingProblem(relative, message))
             return None
         if is_directory:
-            if _is_skipped_directory_name(entry.name):
+            if is_skipped_directory_name(entry.name):
                 return None
             link_target = self._link_target(entry.path) if is_link else None
             try:

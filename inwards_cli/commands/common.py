@@ -11,8 +11,7 @@ from typing import NoReturn
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
 from inwards_core.config.model import ConfigError
 
-EXIT_CLEAN = 0
-EXIT_ERRORS = 1
+# Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.
 EXIT_USAGE = 2
 
 

@@ -97,14 +97,9 @@ def _parse_python(text: str, grammars: GrammarBinaries, module: str) -> ast.Modu
 
 
 def _parses(text: str, grammars: GrammarBinaries, module: str) -> bool:
-    """Whether CPython's parser accepts the whole text, as cheaply as the grammars can
-    tell (`check_python` when they offer it, else a full parse)."""
-    check = getattr(grammars, "check_python", None)
+    """Whether CPython's parser accepts the whole text (without building its tree)."""
     try:
-        if check is not None:
-            check(text, module or "<module>")
-        else:
-            _parse_python(text, grammars, module)
+        grammars.check_python(text, module or "<module>")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True
