@@ -11,6 +11,7 @@ from inwards_cli.adapters.disk_cache import DiskExtractionCache
 from inwards_cli.adapters.entry_points import load_plugins
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
+from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
 from inwards_core.caches import NullExtractionCache
 from inwards_core.engine import ParseMany, extractor_key
 from inwards_core.extraction.grammars import StandardGrammars
@@ -55,3 +56,24 @@ def installed_families() -> tuple[Family, ...]:
     except ImportError as error:
         raise FamilyLoadError(str(error)) from error
     return PluginHost.create(plugins=plugins, entry_points=False).families()
+
+
+def rule_sources(
+    families: tuple[Family, ...],
+    *,
+    project_dir: Path | None,
+    user_rules: str,
+    isolated: bool,
+) -> LocalRuleSources:
+    """Core, user and project roots; the user root is skipped with `--isolated` or when
+    the project says `user-rules = "off"`."""
+    directory, note, warning = user_rules_directory(os.environ)
+    if isolated:
+        ignored = "--isolated"
+    elif user_rules == "off":
+        ignored = 'user-rules = "off" in [tool.inwards]'
+    else:
+        ignored = ""
+    return LocalRuleSources(
+        families, project_dir=project_dir, user=UserRoot(directory, note, warning, ignored)
+    )

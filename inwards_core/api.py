@@ -18,7 +18,7 @@ from inwards_core.config.model import Config, ConfigError, ConfigProblem, Source
 from inwards_core.config.positions import TomlPositions
 from inwards_core.engine import ParseMany, check_project, parse_serially
 from inwards_core.extraction.grammars import StandardGrammars
-from inwards_core.model import Report, RootKind
+from inwards_core.model import Report
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RuleSources
 from inwards_core.rules.kinds import Family
@@ -65,17 +65,21 @@ def installed_families(
 
 
 def load_rules(
-    families: Sequence[Family] | None = None, sources: RuleSources | None = None
+    families: Sequence[Family] | None = None,
+    sources: RuleSources | None = None,
+    *,
+    user_rules: str = "on",
 ) -> RuleSet:
-    """Resolve the rule definitions of every root the sources give (core only by default)."""
+    """Resolve the rule definitions of every root the sources give (core only by default).
+    `user_rules` is the project's `user-rules` policy ("on", "guidance-only", "off")."""
     families = installed_families() if families is None else families
     sources = sources or PackagedRuleSources(families)
-    return resolve(sources.documents(), families)
+    return resolve(sources.documents(), families, user_rules=user_rules, roots=sources.roots())
 
 
 def definition_errors(rule_set: RuleSet) -> tuple[DefinitionProblem, ...]:
     """Problems that stop a run: any in the core or project root (user-root problems warn)."""
-    return tuple(p for p in rule_set.problems if p.root is not RootKind.USER)
+    return rule_set.errors
 
 
 @attrs.frozen

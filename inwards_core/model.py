@@ -59,6 +59,17 @@ class Origin:
 
 
 @attrs.frozen
+class UserDefinitionInEffect:
+    """A user-root rule definition that changes a run: a new rule, a shadow of a core rule,
+    or only its guidance (`user-rules = "guidance-only"`). Reports name every one, so a
+    laptop's results can be told apart from CI's."""
+
+    code: str
+    path: str
+    effect: str  # "new" | "shadows core" | "guidance only"
+
+
+@attrs.frozen
 class Finding:
     """One problem inwards reports.
 
@@ -117,6 +128,9 @@ class Report:
     duration_ms: float = 0.0
     # Notes for people (config warnings, skipped whole-project checks); never findings.
     notes: tuple[str, ...] = ()
+    # The effective rule set: its fingerprint, and the user definitions it took in.
+    rule_set_fingerprint: str = ""
+    user_definitions: tuple[UserDefinitionInEffect, ...] = ()
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -136,8 +136,9 @@ class RootState(enum.Enum):
 class RuleDocument:
     """One rule-definition file: its bytes and where it lives.
 
-    `path` is the file's path (for core: `<package>/<resource>`); `family` is the
-    distribution that ships a core document, with its version.
+    `path` is the file's path as shown to people (for core: `<package>/<resource>`);
+    `relative` is its path inside its root (POSIX), which the root's digest covers;
+    `family` is the distribution that ships a core document, with its version.
     """
 
     root: RootKind
@@ -145,14 +146,25 @@ class RuleDocument:
     data: bytes
     family: str = ""
     family_version: str = ""
+    relative: str = ""
+
+    @property
+    def root_relative(self) -> str:
+        return self.relative or self.path.rsplit("/", 1)[-1]
 
 
 @attrs.frozen
 class RootReport:
+    """One root as the sources found it. `location` is the resolved directory (for core:
+    the definition packages); `note` says how it was found or why it is ignored;
+    `problems` are files or directories of the root that could not be read."""
+
     root: RootKind
     location: str
     state: RootState
     problems: tuple[ListingProblem, ...] = ()
+    note: str = ""
+    warning: str = ""  # worth a `warning:` line on every run (a relative XDG_CONFIG_HOME)
 
 
 class RuleSources(Protocol):

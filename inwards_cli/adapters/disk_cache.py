@@ -235,7 +235,7 @@ class DiskExtractionCache(ExtractionCache):
     def _write_pack(self, entries: dict[str, Any]) -> None:
         document = {"format": PACK_FORMAT, "entries": entries}
         payload = json.dumps(document, separators=(",", ":"), sort_keys=True).encode("ascii")
-        _write_atomically(self._pack, payload)
+        write_atomically(self._pack, payload)
 
     def _make_directories(self) -> None:
         self._cache_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -250,7 +250,7 @@ class DiskExtractionCache(ExtractionCache):
         for name, content in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", _GITIGNORE)):
             marker = self._cache_dir / name
             if not os.path.lexists(marker):
-                _write_atomically(marker, content.encode("ascii"))
+                write_atomically(marker, content.encode("ascii"))
 
     def _remove_stale_temp_files(self) -> None:
         """Temp files left by a run that crashed; younger ones may belong to a live run."""
@@ -326,7 +326,7 @@ def _describe(error: OSError) -> str:
     return f"{error.filename}: {reason.lower()}" if error.filename else reason.lower()
 
 
-def _write_atomically(target: Path, payload: bytes) -> None:
+def write_atomically(target: Path, payload: bytes) -> None:
     """Write a sibling temp file (0600, never an existing file), then rename it over
     `target`, so a reader sees the old bytes or the new ones, never a mix."""
     temp = target.with_name(f"{target.name}.{os.getpid()}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")

@@ -56,6 +56,14 @@ def check_command(
             "statements and the blocks around them only, which is several times faster.",
         ),
     ] = False,
+    isolated: Annotated[
+        bool,
+        typer.Option(
+            "--isolated",
+            help="Leave out the user rule root ($XDG_CONFIG_HOME/inwards/rules): only the "
+            "shipped and the project's rule definitions apply, as in CI.",
+        ),
+    ] = False,
 ) -> None:
     """Check every import of the project against the architecture in [tool.inwards].
 
@@ -71,6 +79,7 @@ def check_command(
                 config=config,
                 no_cache=no_cache,
                 full_parse=full_parse,
+                isolated=isolated,
             )
         )
     )

@@ -8,8 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+import attrs
+
+from inwards_cli.adapters.rule_roots import LocalRuleSources
+from inwards_cli.bootstrap import installed_families, rule_sources
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
-from inwards_core.config.model import ConfigError
+from inwards_core.api import load_rules
+from inwards_core.config.model import Config, ConfigError
+from inwards_core.plugins import FamilyLoadError
+from inwards_core.ports import RootState
+from inwards_core.rules.runtime import RuleSet
 
 # Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.
 EXIT_USAGE = 2
@@ -38,6 +46,65 @@ def locate_config(config: Path | None) -> LoadedConfig:
         return read_config(found)
     except ConfigError as error:
         fail_config(error)
+
+
+def find_optional_config(config: Path | None) -> LoadedConfig | None:
+    """Like `locate_config`, but outside a project (no file found) is None, not an error:
+    `status` and `rules shadow --to user` work anywhere."""
+    if config is None and find_config(Path.cwd()) is None:
+        return None
+    return locate_config(config)
+
+
+def build_config(loaded: LoadedConfig) -> Config:
+    try:
+        return loaded.build()
+    except ConfigError as error:
+        fail_config(error)
+
+
+@attrs.frozen
+class ResolvedRules:
+    """The rule set a command works with, and the sources it came from."""
+
+    sources: LocalRuleSources
+    rule_set: RuleSet
+
+
+def resolve_rules(
+    loaded: LoadedConfig | None, config: Config | None, *, isolated: bool
+) -> ResolvedRules:
+    """Resolve core, user and project definitions with the project's `user-rules` policy.
+    A family that fails to load is exit 2; definition problems are left in the rule set
+    for the command to report (errors stop `check`, warnings don't)."""
+    try:
+        families = installed_families()
+    except FamilyLoadError as error:
+        fail(f"error: {error}")
+    policy = config.user_rules if config is not None else "on"
+    sources = rule_sources(
+        families,
+        project_dir=loaded.project_dir if loaded is not None else None,
+        user_rules=policy,
+        isolated=isolated,
+    )
+    return ResolvedRules(sources, load_rules(families, sources, user_rules=policy))
+
+
+def rule_warnings(resolved: ResolvedRules) -> list[str]:
+    """What a command prints as `warning:` lines about the rule roots."""
+    lines = [
+        f"{report.root.value} rules: {report.warning}"
+        for report in resolved.sources.roots()
+        if report.warning and report.state is not RootState.IGNORED
+    ]
+    lines += resolved.rule_set.warnings()
+    return lines
+
+
+def print_rule_warnings(resolved: ResolvedRules) -> None:
+    for line in rule_warnings(resolved):
+        sys.stderr.write(f"warning: {line}\n")
 
 
 def display_from(project_dir: Path) -> Callable[[str], str]:

@@ -9,15 +9,25 @@ from pathlib import Path
 
 import attrs
 
-from inwards_cli.bootstrap import bootstrap, installed_families
-from inwards_cli.commands.common import display_from, fail, fail_config, locate_config
-from inwards_core.api import load_rules, prepare
+from inwards_cli.adapters.rule_manifest import write_digests
+from inwards_cli.bootstrap import CACHE_DIR, bootstrap
+from inwards_cli.commands.common import (
+    build_config,
+    display_from,
+    fail,
+    fail_config,
+    locate_config,
+    print_rule_warnings,
+    resolve_rules,
+)
+from inwards_core.api import prepare
 from inwards_core.config.model import ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model import NotChecked
-from inwards_core.plugins import FamilyLoadError
 from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_text
+from inwards_core.rules.sources import root_digests
+from inwards_core.version import inwards_version
 
 
 class OutputFormat(enum.StrEnum):
@@ -34,6 +44,7 @@ class CheckArguments:
     config: Path | None = None
     no_cache: bool = False
     full_parse: bool = False
+    isolated: bool = False
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -60,12 +71,13 @@ def run_check(arguments: CheckArguments) -> int:
     outside: list[str] = []
     if arguments.paths:
         named, outside = project_paths(arguments.paths, project_dir)
+    config = build_config(loaded)
+    resolved = resolve_rules(loaded, config, isolated=arguments.isolated)
     try:
-        prepared = prepare(loaded.build(), load_rules(installed_families()))
+        prepared = prepare(config, resolved.rule_set)
     except ConfigError as error:
         fail_config(error)
-    except FamilyLoadError as error:
-        fail(f"error: {error}")
+    print_rule_warnings(resolved)
     adapters = bootstrap(project_dir, no_cache=arguments.no_cache)
     report = check_project(
         prepared.config,
@@ -85,6 +97,16 @@ def run_check(arguments: CheckArguments) -> int:
             for path in outside
         )
         report = attrs.evolve(report, not_checked=report.not_checked + extra)
+    report = attrs.evolve(
+        report,
+        rule_set_fingerprint=resolved.rule_set.fingerprint(inwards_version()),
+        user_definitions=resolved.rule_set.user_in_effect(),
+    )
+    if not arguments.no_cache:
+        write_digests(
+            project_dir / CACHE_DIR,
+            root_digests(resolved.sources.documents(), resolved.rule_set.families),
+        )
     for warning in getattr(adapters.cache, "warnings", ()):
         sys.stderr.write(f"warning: {warning}\n")
     display = display_from(project_dir)
@@ -111,6 +133,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     values: dict[str, str] = {}
     no_cache = False
     full_parse = False
+    isolated = False
     rest = iter(argv[1:])
     only_paths = False
     for token in rest:
@@ -122,6 +145,8 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             no_cache = True
         elif token == "--full-parse":
             full_parse = True
+        elif token == "--isolated":
+            isolated = True
         else:
             name, equals, value = token.partition("=")
             if name not in ("--format", "--max-diagnostics", "--config") or name in values:
@@ -145,4 +170,5 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
         config=None if config is None else Path(config),
         no_cache=no_cache,
         full_parse=full_parse,
+        isolated=isolated,
     )

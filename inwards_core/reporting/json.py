@@ -59,6 +59,14 @@ def report_document(
         ]
     if report.notes:
         document["notes"] = list(report.notes)
+    if report.rule_set_fingerprint:
+        document["ruleSet"] = {
+            "fingerprint": report.rule_set_fingerprint,
+            "userDefinitions": [
+                {"code": item.code, "effect": item.effect, "path": item.path}
+                for item in report.user_definitions
+            ],
+        }
     document["diagnostics"] = [diagnostic(f, display) for f in shown.findings]
     return document
 

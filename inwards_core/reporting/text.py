@@ -42,6 +42,13 @@ def trailer(report: Report, shown: Shown) -> list[str]:
         lines.append(f"warning: {item.message}")
     for note in report.notes:
         lines.append(f"note: {note}")
+    if report.user_definitions:
+        lines.append(
+            "User rule definitions in effect (not part of the project; --isolated leaves them out):"
+        )
+        lines.extend(
+            f"  {item.code} ({item.effect}): {item.path}" for item in report.user_definitions
+        )
     return lines
 
 

@@ -18,8 +18,8 @@ import attrs
 
 from inwards_core.config.model import ConfigProblem, RuleSettings
 from inwards_core.config.positions import TomlPositions
-from inwards_core.model import Origin, RootKind, Severity
-from inwards_core.ports import RuleDocument
+from inwards_core.model import Origin, RootKind, Severity, UserDefinitionInEffect
+from inwards_core.ports import RootReport, RuleDocument
 from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
 from inwards_core.rules.options import OptionsError, parse_options
 
@@ -41,6 +41,8 @@ DEFINITION_KEYS = (
     "shadow",
 )
 GUIDANCE_KEYS = ("summary", "steps", "docs")
+SHADOW_KEYS = ("root", "distribution", "version", "sha256", "path")
+USER_RULES_POLICIES = ("on", "guidance-only", "off")
 
 
 @attrs.frozen
@@ -48,6 +50,17 @@ class Guidance:
     summary: str
     steps: tuple[str, ...]
     docs: str
+
+
+@attrs.frozen
+class ShadowBase:
+    """The `[shadow]` table `inwards rules shadow` writes: what the copy was taken from."""
+
+    root: str
+    distribution: str
+    version: str
+    sha256: str
+    path: str
 
 
 @attrs.frozen
@@ -65,6 +78,11 @@ class RuleDefinition:
     description: str = ""
     family: str = ""
     family_version: str = ""
+    shadow: ShadowBase | None = None
+    # Set when `user-rules = "guidance-only"` took this rule's guidance from a user file.
+    guidance_origin: Origin | None = None
+    # Lines of `code` and `name`, for messages about collisions found after parsing.
+    key_lines: Mapping[str, int] = attrs.field(factory=dict, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -78,20 +96,39 @@ class DefinitionProblem:
     key: str
     message: str
 
+    @property
+    def blocking(self) -> bool:
+        """Project (and core) problems stop a run; user-root problems only warn."""
+        return self.root is not RootKind.USER
+
     def render(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
 @attrs.frozen
+class StaleShadow:
+    """A shadow whose recorded base no longer matches the definition below it."""
+
+    code: str
+    root: RootKind
+    path: str
+    message: str
+
+
+@attrs.frozen
 class ResolvedRule:
     """The definition in force for one code, the kind it names, its default options
-    (parsed from the definition), and the lower definitions it shadows (highest first)."""
+    (parsed from the definition), and the lower definitions it shadows (highest first).
+
+    With `user-rules = "guidance-only"`, `definition` is the lower definition carrying the
+    user file's guidance, and `guidance_from` is that user definition."""
 
     definition: RuleDefinition
     kind: CheckKind
     options: Any
     shadowed: tuple[RuleDefinition, ...] = ()
+    guidance_from: RuleDefinition | None = None
 
     @property
     def code(self) -> str:
@@ -101,11 +138,25 @@ class ResolvedRule:
     def name(self) -> str:
         return self.definition.name
 
+    @property
+    def origin(self) -> Origin:
+        return self.definition.origin
+
 
 @attrs.frozen
 class RuleSet:
+    """What the resolver decided. `ignored` are user definitions the `user-rules` policy
+    left out (new rules, or everything but guidance, under "guidance-only")."""
+
     rules: tuple[ResolvedRule, ...]
     problems: tuple[DefinitionProblem, ...] = ()
+    stale: tuple[StaleShadow, ...] = ()
+    ignored: tuple[RuleDefinition, ...] = ()
+    families: tuple[Family, ...] = ()
+    user_rules: str = "on"
+    # Every usable definition of each code, highest root first (the active one leads,
+    # except under "guidance-only", where a user definition leads but only lends guidance).
+    chains: Mapping[str, tuple[RuleDefinition, ...]] = attrs.field(factory=dict)
 
     def by_code(self, code: str) -> ResolvedRule | None:
         code = code.upper()
@@ -121,13 +172,42 @@ class RuleSet:
     def codes(self) -> tuple[str, ...]:
         return tuple(r.code for r in self.rules)
 
+    @property
+    def errors(self) -> tuple[DefinitionProblem, ...]:
+        return tuple(p for p in self.problems if p.blocking)
+
+    def warnings(self) -> tuple[str, ...]:
+        """User-root problems and stale shadows, as one line each."""
+        lines = [
+            f"{p.render()} (this user definition is not used)"
+            for p in self.problems
+            if not p.blocking
+        ]
+        lines += [f"{s.path}: {s.message}" for s in self.stale]
+        return tuple(lines)
+
+    def user_in_effect(self) -> tuple[UserDefinitionInEffect, ...]:
+        found: list[UserDefinitionInEffect] = []
+        for rule in self.rules:
+            if rule.guidance_from is not None:
+                found.append(
+                    UserDefinitionInEffect(
+                        rule.code, rule.guidance_from.origin.path, "guidance only"
+                    )
+                )
+            elif rule.origin.root is RootKind.USER:
+                effect = f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new"
+                found.append(UserDefinitionInEffect(rule.code, rule.origin.path, effect))
+        return tuple(found)
+
     def fingerprint(self, inwards_version: str) -> str:
         """Active definitions' bytes + kind versions + inwards version."""
         digest = hashlib.sha256(inwards_version.encode())
         for rule in self.rules:
+            guidance = rule.definition.guidance_origin
             digest.update(
                 f"\0{rule.code}\0{rule.definition.origin.sha256}\0{rule.kind.id}"
-                f"@{rule.kind.version}".encode()
+                f"@{rule.kind.version}\0{guidance.sha256 if guidance else ''}".encode()
             )
         return digest.hexdigest()
 
@@ -230,9 +310,29 @@ def parse_definition(
         return problem("guidance.docs", "must be a string.")
     if g_steps is None:
         return problem("guidance.steps", "must be a list of strings.")
-    shadow = data.get("shadow", {})
-    if not isinstance(shadow, dict):
-        return problem("shadow", "must be a table.")
+    shadow_data = data.get("shadow")
+    shadow: ShadowBase | None = None
+    if shadow_data is not None:
+        if not isinstance(shadow_data, dict):
+            return problem("shadow", "must be a table.")
+        for key in shadow_data:
+            if key not in SHADOW_KEYS:
+                return problem(
+                    f"shadow.{key}",
+                    f"is not a shadow key. Known keys: {', '.join(SHADOW_KEYS)}.",
+                )
+        for key in SHADOW_KEYS:
+            if not isinstance(shadow_data.get(key, ""), str):
+                return problem(f"shadow.{key}", "must be a string.")
+        if not shadow_data.get("sha256"):
+            return problem("shadow", "has no `sha256`: the base a shadow was copied from.")
+        shadow = ShadowBase(
+            root=shadow_data.get("root", ""),
+            distribution=shadow_data.get("distribution", ""),
+            version=shadow_data.get("version", ""),
+            sha256=shadow_data["sha256"],
+            path=shadow_data.get("path", ""),
+        )
     return RuleDefinition(
         code=code,
         name=name,
@@ -247,79 +347,202 @@ def parse_definition(
         description=description,
         family=document.family or family.distribution,
         family_version=document.family_version or family.version,
+        shadow=shadow,
+        key_lines={key: where[0] for key in ("code", "name") if (where := positions.locate(key))},
     )
 
 
-def resolve(documents: Sequence[RuleDocument], families: Sequence[Family]) -> RuleSet:
+_ASCENDING = (RootKind.CORE, RootKind.USER, RootKind.PROJECT)
+
+
+def resolve(
+    documents: Sequence[RuleDocument],
+    families: Sequence[Family],
+    *,
+    user_rules: str = "on",
+    roots: Sequence[RootReport] = (),
+) -> RuleSet:
     """The one resolver: project > user > core, dedup by code, whole-file shadowing.
 
-    Broken documents, half-collisions (same code, other name; or same name, other code)
-    and two files for one code in one root become problems; the rest still resolves.
+    A definition that can't be used is void and becomes a problem naming its file: one
+    that doesn't parse or validate, two files for one code in one root (any letter case),
+    a half-collision (same code and another name than the definition below it, or the same
+    name as another rule's code), or a new rule whose code prefix an installed family owns.
+    The lower definition stays in force. Whether a problem stops the run depends on its
+    root (`DefinitionProblem.blocking`). `user_rules` is the project's policy over the user
+    root: "on", "guidance-only" (only the `[guidance]` of user shadows is used) or "off".
+    A root the sources could not read (wholly or in part, per `roots`) is a problem too.
     """
     kinds = kinds_by_id(families)
-    problems: list[DefinitionProblem] = []
-    by_code: dict[str, list[RuleDefinition]] = {}
-    seen_in_root: dict[tuple[RootKind, str], str] = {}
+    owners = {family.prefix: family for family in families}
+    problems: list[DefinitionProblem] = [
+        DefinitionProblem(report.root, problem.path, None, "", problem.message)
+        for report in roots
+        for problem in report.problems
+    ]
+    per_root: dict[tuple[RootKind, str], list[RuleDefinition]] = {}
+    ignored: list[RuleDefinition] = []
     for document in documents:
         parsed = parse_definition(document, kinds)
         if isinstance(parsed, DefinitionProblem):
             problems.append(parsed)
             continue
-        slot = (parsed.origin.root, parsed.code)
-        if slot in seen_in_root:
-            problems.append(
-                DefinitionProblem(
-                    parsed.origin.root,
-                    document.path,
-                    None,
-                    "",
-                    f"defines {parsed.code}, which {seen_in_root[slot]} already defines in the "
-                    f"same root; keep one file per code.",
-                )
-            )
+        if parsed.origin.root is RootKind.USER and user_rules == "off":
+            ignored.append(parsed)
             continue
-        seen_in_root[slot] = document.path
-        by_code.setdefault(parsed.code, []).append(parsed)
+        per_root.setdefault((parsed.origin.root, parsed.code), []).append(parsed)
 
-    rules: list[ResolvedRule] = []
-    for code in sorted(by_code):
-        chain = sorted(by_code[code], key=lambda d: -ROOT_PRECEDENCE[d.origin.root])
-        active, lower = chain[0], chain[1:]
-        valid_lower: list[RuleDefinition] = []
-        for below in lower:
-            if below.name != active.name:
+    candidates: dict[str, dict[RootKind, RuleDefinition]] = {}
+    for (root, code), found in sorted(per_root.items(), key=lambda item: item[0][1]):
+        if len(found) > 1:
+            paths = " and ".join(sorted(d.origin.path for d in found))
+            for definition in found:
                 problems.append(
                     DefinitionProblem(
-                        active.origin.root,
-                        active.origin.path,
+                        root,
+                        definition.origin.path,
                         None,
-                        "name",
-                        f'is "{active.name}" but the {below.origin.root.value} definition of '
-                        f'{code} ({below.origin.path}) is named "{below.name}": a shadow keeps '
-                        f"the name of what it shadows.",
+                        "code",
+                        f"{code} is defined twice in the {root.value} root ({paths}); "
+                        "keep one file per code.",
                     )
                 )
-            valid_lower.append(below)
+            continue
+        candidates.setdefault(code, {})[root] = found[0]
+
+    void: set[tuple[RootKind, str]] = set()
+
+    def discard(definition: RuleDefinition, key: str, message: str) -> None:
+        void.add((definition.origin.root, definition.code))
+        line = _line_of(definition, key)
+        problems.append(
+            DefinitionProblem(definition.origin.root, definition.origin.path, line, key, message)
+        )
+
+    for code, by_root in candidates.items():
+        owner = owners.get(_prefix(code))
+        if owner is not None and RootKind.CORE not in by_root:
+            for definition in by_root.values():
+                discard(
+                    definition,
+                    "code",
+                    f"{code} uses the prefix {owner.prefix}, which the installed family "
+                    f"{owner.distribution} {owner.version} owns, but no rule {code} exists "
+                    f"there to shadow. Give a new rule a prefix of your own.",
+                )
+        # A shadow keeps the name of what it shadows; the higher file is the odd one out.
+        below: RuleDefinition | None = None
+        for root in _ASCENDING:
+            if root not in by_root or (root, code) in void:
+                continue
+            definition = by_root[root]
+            if below is not None and definition.name != below.name:
+                discard(
+                    definition,
+                    "name",
+                    f'is "{definition.name}" but the {below.origin.root.value} definition of '
+                    f'{code} ({below.origin.path}) is named "{below.name}": a shadow keeps '
+                    "the name of what it shadows.",
+                )
+                continue
+            below = definition
+
+    def chain(code: str) -> list[RuleDefinition]:
+        by_root = candidates[code]
+        return [
+            by_root[root]
+            for root in reversed(_ASCENDING)
+            if root in by_root and (root, code) not in void
+        ]
+
+    # The same name for two codes: the definition from the higher root (or, within one
+    # root, the later code) is void, which may uncover another clash below it.
+    while True:
+        by_name: dict[str, list[RuleDefinition]] = {}
+        for code in sorted(candidates):
+            found_chain = chain(code)
+            if found_chain:
+                by_name.setdefault(found_chain[0].name, []).append(found_chain[0])
+        clashes = [group for group in by_name.values() if len(group) > 1]
+        if not clashes:
+            break
+        for group in clashes:
+            group.sort(key=lambda d: (ROOT_PRECEDENCE[d.origin.root], d.code))
+            first = group[0]
+            for other in group[1:]:
+                discard(
+                    other,
+                    "name",
+                    f'"{other.name}" is already the name of {first.code} '
+                    f"({first.origin.path}); a rule with another code needs another name.",
+                )
+
+    rules: list[ResolvedRule] = []
+    stale: list[StaleShadow] = []
+    chains: dict[str, tuple[RuleDefinition, ...]] = {}
+    for code in sorted(candidates):
+        found_chain = chain(code)
+        if not found_chain:
+            continue
+        chains[code] = tuple(found_chain)
+        for index, definition in enumerate(found_chain):
+            base = found_chain[index + 1] if index + 1 < len(found_chain) else None
+            message = _staleness(definition, base)
+            if message:
+                stale.append(
+                    StaleShadow(code, definition.origin.root, definition.origin.path, message)
+                )
+        active, lower = found_chain[0], tuple(found_chain[1:])
+        guidance_from: RuleDefinition | None = None
+        if active.origin.root is RootKind.USER and user_rules == "guidance-only":
+            ignored.append(active)
+            if not lower:
+                continue
+            guidance_from = active
+            active = attrs.evolve(lower[0], guidance=active.guidance, guidance_origin=active.origin)
+            lower = lower[1:]
         _family, kind = kinds[active.check]
         options = parse_options(kind.options_type, active.options, "options")
-        rules.append(ResolvedRule(active, kind, options, tuple(valid_lower)))
+        rules.append(ResolvedRule(active, kind, options, lower, guidance_from))
+    return RuleSet(
+        tuple(rules),
+        tuple(problems),
+        tuple(stale),
+        tuple(ignored),
+        tuple(families),
+        user_rules,
+        chains,
+    )
 
-    names: dict[str, ResolvedRule] = {}
-    for rule in rules:
-        other = names.get(rule.name)
-        if other is not None:
-            problems.append(
-                DefinitionProblem(
-                    rule.definition.origin.root,
-                    rule.definition.origin.path,
-                    None,
-                    "name",
-                    f'"{rule.name}" is already the name of {other.code} '
-                    f"({other.definition.origin.path}); rule names are unique.",
-                )
-            )
-        names[rule.name] = rule
-    return RuleSet(tuple(rules), tuple(problems))
+
+def _prefix(code: str) -> str:
+    return code.rstrip("0123456789")
+
+
+def _line_of(definition: RuleDefinition, key: str) -> int | None:
+    # Positions are only needed for messages, so they are looked up only then.
+    return None if not key else definition.key_lines.get(key)
+
+
+def _staleness(definition: RuleDefinition, base: RuleDefinition | None) -> str:
+    recorded = definition.shadow
+    if recorded is None:
+        return ""
+    copied = f"{recorded.distribution} {recorded.version}".strip() or "an earlier definition"
+    if base is None:
+        return (
+            f"shadows {definition.code} as copied from {copied}, but no lower root defines "
+            f"{definition.code} any more; the copy now stands alone."
+        )
+    if base.origin.sha256 == recorded.sha256:
+        return ""
+    now = f"{base.family} {base.family_version}".strip() if base.family else base.origin.path
+    return (
+        f"is a stale shadow of {definition.code}: it was copied from {copied}, and the "
+        f"{base.origin.root.value} definition has changed since (now {now}). Compare them "
+        f"with `inwards rules explain {definition.code}`, then update the copy and its "
+        "[shadow] sha256."
+    )
 
 
 # -- selection -------------------------------------------------------------------------

@@ -7,7 +7,8 @@ by adapters in the CLI.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Mapping, Sequence
 from importlib import resources
 
 from inwards_core.model import RootKind
@@ -28,6 +29,7 @@ def packaged_documents(families: Sequence[Family]) -> tuple[RuleDocument, ...]:
                         data=entry.read_bytes(),
                         family=family.distribution,
                         family_version=family.version,
+                        relative=f"{family.distribution}/{entry.name}",
                     )
                 )
     return tuple(documents)
@@ -46,10 +48,27 @@ class PackagedRuleSources(RuleSources):
         return self._documents
 
     def roots(self) -> Sequence[RootReport]:
-        return (
-            RootReport(
-                RootKind.CORE,
-                ", ".join(f.definitions for f in self._families),
-                RootState.FOUND,
-            ),
+        return (packaged_root(self._families),)
+
+
+def packaged_root(families: Sequence[Family]) -> RootReport:
+    return RootReport(RootKind.CORE, ", ".join(f.definitions for f in families), RootState.FOUND)
+
+
+def root_digests(
+    documents: Sequence[RuleDocument], families: Sequence[Family]
+) -> Mapping[RootKind, str]:
+    """sha256 per root over the sorted (path inside the root, sha256 of the bytes) of every
+    definition file, so adding, deleting, renaming or editing one (same size or not)
+    changes it; the core digest also covers each family's distribution and version."""
+    entries: dict[RootKind, list[str]] = {root: [] for root in RootKind}
+    for family in families:
+        entries[RootKind.CORE].append(f"family\0{family.distribution}\0{family.version}")
+    for document in documents:
+        entries[document.root].append(
+            f"file\0{document.root_relative}\0{hashlib.sha256(document.data).hexdigest()}"
         )
+    return {
+        root: hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()
+        for root, lines in entries.items()
+    }

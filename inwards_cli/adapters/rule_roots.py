@@ -1,0 +1,251 @@
+"""The user and project rule roots on disk, beside the core definitions the families ship.
+
+`LocalRuleSources` reads `*.toml` definition files below each root directory (sub-folders
+are allowed, for grouping), following symlinks: a file reached twice is read once, a link
+that leads back into a folder being walked is reported as a loop, and a file whose target
+lies in the other root belongs to that root. It never fails: what it can't read becomes a
+`ListingProblem` or an unreadable root, and the resolver decides what that means for the
+run (an error in the project root, a warning in the user root).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import attrs
+
+from inwards_core.model import RootKind
+from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument, RuleSources
+from inwards_core.rules.kinds import Family
+from inwards_core.rules.sources import packaged_documents, packaged_root
+
+PROJECT_RULES_DIR = Path(".inwards") / "rules"
+USER_RULES_OVERRIDE = "INWARDS_USER_RULES_DIR"
+
+
+@attrs.frozen
+class UserRoot:
+    """Where the user root is, how that was decided, and whether this run ignores it."""
+
+    directory: Path
+    note: str = ""  # how the directory was chosen, when not by the default
+    warning: str = ""  # e.g. a relative XDG_CONFIG_HOME that was passed over
+    ignored_because: str = ""
+
+
+def user_rules_directory(environ: Mapping[str, str]) -> tuple[Path, str, str]:
+    """`$INWARDS_USER_RULES_DIR`, else `$XDG_CONFIG_HOME/inwards/rules`, else
+    `~/.config/inwards/rules` (also on macOS; `%APPDATA%` on Windows). A relative
+    XDG_CONFIG_HOME is ignored, as the XDG spec asks, with a warning.
+    Returns (directory, note, warning)."""
+    override = environ.get(USER_RULES_OVERRIDE, "")
+    if override:
+        return Path(override).expanduser().absolute(), f"set by {USER_RULES_OVERRIDE}", ""
+    warning = ""
+    xdg = environ.get("XDG_CONFIG_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "inwards" / "rules", "from XDG_CONFIG_HOME", ""
+    if xdg:
+        warning = (
+            f'XDG_CONFIG_HOME="{xdg}" is a relative path, which the XDG spec says to ignore; '
+            "using the default instead"
+        )
+    if os.name == "nt" and environ.get("APPDATA"):
+        return Path(environ["APPDATA"]) / "inwards" / "rules", "from APPDATA", warning
+    return Path.home() / ".config" / "inwards" / "rules", "the default", warning
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+@attrs.define
+class _Walk:
+    root: RootKind
+    top: Path
+    other_root: Path | None
+    documents: list[RuleDocument] = attrs.Factory(list)
+    problems: list[ListingProblem] = attrs.Factory(list)
+    seen_files: set[str] = attrs.Factory(set)
+    seen_directories: set[str] = attrs.Factory(set)
+
+
+def _inside(path: str, directory: Path | None) -> bool:
+    if directory is None:
+        return False
+    top = str(directory)
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...]) -> None:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as error:
+        walk.problems.append(ListingProblem(_shown(directory), f"can't be read: {_reason(error)}."))
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        inner = f"{relative}/{entry.name}" if relative else entry.name
+        real = os.path.realpath(path)
+        try:
+            is_dir = entry.is_dir()  # follows links
+            is_file = entry.is_file()
+        except OSError as error:
+            walk.problems.append(ListingProblem(_shown(path), f"can't be read: {_reason(error)}."))
+            continue
+        if entry.is_symlink() and not os.path.exists(path):
+            if entry.name.lower().endswith(".toml"):
+                walk.problems.append(
+                    ListingProblem(_shown(path), "is a symbolic link to nothing (broken link).")
+                )
+            continue
+        if is_dir:
+            if real in ancestors:
+                walk.problems.append(
+                    ListingProblem(
+                        _shown(path),
+                        "is a symbolic link back into a folder that contains it (a loop); "
+                        "it was not followed.",
+                    )
+                )
+                continue
+            if real in walk.seen_directories or _inside(real, walk.other_root):
+                continue
+            walk.seen_directories.add(real)
+            _walk(walk, path, inner, (*ancestors, real))
+            continue
+        if not is_file or not entry.name.lower().endswith(".toml"):
+            continue
+        if real in walk.seen_files or _inside(real, walk.other_root):
+            continue  # counted once; a link into the other root belongs to that root
+        walk.seen_files.add(real)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            walk.problems.append(ListingProblem(_shown(path), f"can't be read: {_reason(error)}."))
+            continue
+        walk.documents.append(RuleDocument(walk.root, _shown(path), data, relative=inner))
+
+
+def _reason(error: OSError) -> str:
+    return (error.strerror or str(error)).lower()
+
+
+def read_root(
+    root: RootKind, directory: Path, *, other_root: Path | None = None
+) -> tuple[RootReport, tuple[RuleDocument, ...]]:
+    """Every definition file below `directory`, and the root's state."""
+    location = str(directory)
+    if not os.path.lexists(directory):
+        return RootReport(root, location, RootState.ABSENT), ()
+    if not directory.exists():
+        return RootReport(
+            root,
+            location,
+            RootState.UNREADABLE,
+            (ListingProblem(location, "is a symbolic link to nothing (broken link)."),),
+        ), ()
+    if not directory.is_dir():
+        return RootReport(
+            root,
+            location,
+            RootState.UNREADABLE,
+            (ListingProblem(location, "is not a directory."),),
+        ), ()
+    real = Path(os.path.realpath(directory))
+    walk = _Walk(root, real, other_root)
+    walk.seen_directories.add(str(real))
+    try:
+        os.scandir(directory).close()
+    except OSError as error:
+        return RootReport(
+            root,
+            location,
+            RootState.UNREADABLE,
+            (ListingProblem(location, f"can't be read: {_reason(error)}."),),
+        ), ()
+    _walk(walk, directory, "", (str(real),))
+    documents = tuple(sorted(walk.documents, key=lambda d: d.relative))
+    report = RootReport(root, location, RootState.FOUND, tuple(walk.problems))
+    return report, documents
+
+
+class LocalRuleSources(RuleSources):
+    """Core definitions from the installed families, then the user root, then the project
+    root (`<project>/.inwards/rules`). `project_dir` is None outside a project."""
+
+    def __init__(
+        self,
+        families: Sequence[Family],
+        *,
+        project_dir: Path | None,
+        user: UserRoot,
+    ) -> None:
+        self._families = tuple(families)
+        self._project_dir = project_dir
+        self._user = user
+        self._loaded: tuple[tuple[RuleDocument, ...], tuple[RootReport, ...]] | None = None
+
+    @property
+    def project_rules(self) -> Path | None:
+        return None if self._project_dir is None else self._project_dir / PROJECT_RULES_DIR
+
+    @property
+    def user_rules(self) -> Path:
+        return self._user.directory
+
+    def _load(self) -> tuple[tuple[RuleDocument, ...], tuple[RootReport, ...]]:
+        if self._loaded is not None:
+            return self._loaded
+        documents = list(packaged_documents(self._families))
+        reports = [packaged_root(self._families)]
+        project = self.project_rules
+        project_real = Path(os.path.realpath(project)) if project is not None else None
+        user_dir = self._user.directory
+        if self._user.ignored_because:
+            reports.append(
+                RootReport(
+                    RootKind.USER, str(user_dir), RootState.IGNORED, note=self._user.ignored_because
+                )
+            )
+        elif project_real is not None and Path(os.path.realpath(user_dir)) == project_real:
+            reports.append(
+                RootReport(
+                    RootKind.USER,
+                    str(user_dir),
+                    RootState.IGNORED,
+                    note="it is the same directory as the project root, which reads it",
+                )
+            )
+        else:
+            report, found = read_root(RootKind.USER, user_dir, other_root=project_real)
+            reports.append(attrs.evolve(report, note=self._user.note, warning=self._user.warning))
+            documents += found
+        if project is None:
+            reports.append(
+                RootReport(
+                    RootKind.PROJECT,
+                    "",
+                    RootState.ABSENT,
+                    note="no pyproject.toml with [tool.inwards] was found",
+                )
+            )
+        else:
+            report, found = read_root(RootKind.PROJECT, project)
+            reports.append(report)
+            documents += found
+        self._loaded = (tuple(documents), tuple(reports))
+        return self._loaded
+
+    def documents(self) -> Sequence[RuleDocument]:
+        return self._load()[0]
+
+    def roots(self) -> Sequence[RootReport]:
+        return self._load()[1]
