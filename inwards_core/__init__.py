@@ -32,6 +32,10 @@ if TYPE_CHECKING:
         prepare,
     )
     from inwards_core.config.model import Config, ConfigError, ConfigProblem, Layer
+    from inwards_core.docgen import render_rule_page
+    from inwards_core.examples import Example, example_problems, run_example
+    from inwards_core.facts import DynamicImportFact, ImportFact, ImportStyle, ModuleFacts
+    from inwards_core.index import ModuleIndex, ModuleInfo
     from inwards_core.model import (
         Finding,
         Fix,
@@ -43,8 +47,10 @@ if TYPE_CHECKING:
         Span,
         SuppressedFinding,
     )
-    from inwards_core.plugins import PluginHost, hookimpl
+    from inwards_core.plugins import FamilyLoadError, PluginHost, hookimpl
+    from inwards_core.project import ProjectModel
     from inwards_core.rules.kinds import CheckKind, Family, Scope, Violation
+    from inwards_core.rules.options import OptionsError
     from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet
     from inwards_core.version import inwards_version
 
@@ -63,6 +69,17 @@ _HOMES = {
     "ConfigError": "inwards_core.config.model",
     "ConfigProblem": "inwards_core.config.model",
     "Layer": "inwards_core.config.model",
+    # For authors of rule families: what a check kind reads, examples, docs pages.
+    "render_rule_page": "inwards_core.docgen",
+    "Example": "inwards_core.examples",
+    "example_problems": "inwards_core.examples",
+    "run_example": "inwards_core.examples",
+    "DynamicImportFact": "inwards_core.facts",
+    "ImportFact": "inwards_core.facts",
+    "ImportStyle": "inwards_core.facts",
+    "ModuleFacts": "inwards_core.facts",
+    "ModuleIndex": "inwards_core.index",
+    "ModuleInfo": "inwards_core.index",
     "Finding": "inwards_core.model",
     "Fix": "inwards_core.model",
     "NotChecked": "inwards_core.model",
@@ -72,12 +89,15 @@ _HOMES = {
     "Severity": "inwards_core.model",
     "Span": "inwards_core.model",
     "SuppressedFinding": "inwards_core.model",
+    "FamilyLoadError": "inwards_core.plugins",
     "PluginHost": "inwards_core.plugins",
+    "ProjectModel": "inwards_core.project",
     "hookimpl": "inwards_core.plugins",
     "CheckKind": "inwards_core.rules.kinds",
     "Family": "inwards_core.rules.kinds",
     "Scope": "inwards_core.rules.kinds",
     "Violation": "inwards_core.rules.kinds",
+    "OptionsError": "inwards_core.rules.options",
     "ActiveRule": "inwards_core.rules.runtime",
     "RuleDefinition": "inwards_core.rules.runtime",
     "RuleSet": "inwards_core.rules.runtime",
@@ -101,14 +121,24 @@ __all__ = [
     "Config",
     "ConfigError",
     "ConfigProblem",
+    "DynamicImportFact",
+    "Example",
     "Family",
+    "FamilyLoadError",
     "Finding",
     "Fix",
+    "ImportFact",
+    "ImportStyle",
     "Layer",
+    "ModuleFacts",
+    "ModuleIndex",
+    "ModuleInfo",
     "NotChecked",
+    "OptionsError",
     "Origin",
     "PluginHost",
     "Prepared",
+    "ProjectModel",
     "Report",
     "RootKind",
     "RuleDefinition",
@@ -121,6 +151,7 @@ __all__ = [
     "__version__",
     "check",
     "check_sources",
+    "example_problems",
     "hookimpl",
     "installed_families",
     "inwards_version",
@@ -128,4 +159,6 @@ __all__ = [
     "load_config_text",
     "load_rules",
     "prepare",
+    "render_rule_page",
+    "run_example",
 ]
