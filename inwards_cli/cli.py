@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from inwards_cli.commands.check import check_command
-from inwards_cli.commands.rules import rules_command
+from inwards_cli.commands.rules import rules_app
+from inwards_cli.commands.status import status_command
 from inwards_core.version import inwards_version
 
 app = typer.Typer(
@@ -40,4 +41,5 @@ def root(
 
 
 app.command(name="check")(check_command)
-app.command(name="rules")(rules_command)
+app.add_typer(rules_app, name="rules")
+app.command(name="status")(status_command)

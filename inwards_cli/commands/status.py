@@ -1,0 +1,149 @@
+"""`inwards status`: the rule roots, what each contributes and shadows, and what is wrong."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from inwards_cli.adapters.rule_manifest import read_digests
+from inwards_cli.bootstrap import CACHE_DIR
+from inwards_cli.commands.common import (
+    CONFIG_OPTION_HELP,
+    ISOLATED_OPTION_HELP,
+    build_config,
+    find_optional_config,
+    resolve_rules,
+)
+from inwards_core.config.model import RuleSettings
+from inwards_core.model import RootKind
+from inwards_core.ports import RootState
+from inwards_core.reporting import plural
+from inwards_core.rules.runtime import select, validate_rule_settings
+from inwards_core.rules.status import RootStatus, RulesStatus, rules_status, status_document
+from inwards_core.version import inwards_version
+
+
+def status_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print inwards/status@1 JSON.")] = False,
+    isolated: Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)] = False,
+    config: Annotated[
+        Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
+    ] = None,
+) -> None:
+    """Show the rule roots (core, user, project): where each is, what it defines and
+    shadows, stale shadows, problems, effective totals, families and digests.
+
+    Works outside a project too (then only core and user roots count). Exit status 0, or 2
+    when the configuration can't be read.
+    """
+    loaded = find_optional_config(config)
+    built = build_config(loaded) if loaded is not None else None
+    resolved = resolve_rules(loaded, built, isolated=isolated)
+    rule_set = resolved.rule_set
+    active = select(rule_set, built.rules if built is not None else RuleSettings())
+    settings_problems: list[str] = []
+    if built is not None:
+        settings_problems = [
+            p.render()
+            for p in validate_rule_settings(built.rules, rule_set, built.file, built.positions)
+        ]
+    previous = read_digests(loaded.project_dir / CACHE_DIR) if loaded is not None else None
+    status = rules_status(
+        rule_set,
+        resolved.sources.roots(),
+        resolved.sources.documents(),
+        active,
+        previous_digests=previous,
+        inwards_version=inwards_version(),
+    )
+    if as_json:
+        document = status_document(status)
+        document["configProblems"] = settings_problems
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        return
+    sys.stdout.write(render_status(status, settings_problems, has_project=loaded is not None))
+
+
+def _shadow_summary(root: RootStatus) -> str:
+    parts = []
+    for lower, codes in root.shadowing:
+        noun = f"a {lower.value} rule" if len(codes) == 1 else f"{lower.value} rules"
+        parts.append(f"{len(codes)} shadowing {noun} ({', '.join(codes)})")
+    if root.new:
+        parts.append(f"{len(root.new)} new ({', '.join(root.new)})")
+    head = plural(root.definitions, "rule")
+    return f"{head}: {', '.join(parts)}" if parts else head
+
+
+def _state(root: RootStatus) -> str:
+    if root.state is RootState.IGNORED:
+        return f"ignored ({root.note})"
+    return str(root.state.value)
+
+
+def render_status(status: RulesStatus, settings_problems: list[str], *, has_project: bool) -> str:
+    out = [f"inwards {inwards_version()}", "", "Rule roots:"]
+    for root in status.roots:
+        location = root.location or "-"
+        if root.root is RootKind.CORE:
+            location = ", ".join(
+                f"{f.distribution} {f.version} ({f.prefix}: {plural(f.rules, 'rule')})"
+                for f in status.families
+            )
+        out.append(f"  {root.root.value:<8} {_state(root):<10} {location}")
+        if root.state is RootState.FOUND and root.root is not RootKind.CORE:
+            out.append(f"           {_shadow_summary(root)}")
+        if root.note and root.state is not RootState.IGNORED and root.root is not RootKind.CORE:
+            out.append(f"           ({root.note})")
+        if root.warning:
+            out.append(f"           warning: {root.warning}")
+    policy = status.user_rules
+    out.append("")
+    out.append(
+        f"User-rules policy: {policy}"
+        + (" (the project's [tool.inwards] user-rules)" if has_project else " (the default)")
+    )
+    if status.user_in_effect:
+        out.append("User definitions in effect:")
+        out.extend(f"  {u.code} ({u.effect}): {u.path}" for u in status.user_in_effect)
+    totals = status.totals
+    line = (
+        f"Effective: {totals.active} active, {totals.shadowed} shadowed, "
+        f"{len(totals.opt_in_off)} opt-in and off, "
+        f"{len(totals.disabled_by_config)} disabled by config"
+    )
+    if totals.disabled_by_config:
+        line += f" ({', '.join(totals.disabled_by_config)})"
+    if totals.ignored_by_policy:
+        line += f", {len(totals.ignored_by_policy)} user definitions ignored by policy ({', '.join(totals.ignored_by_policy)})"
+    out.append(line + ".")
+    if status.stale:
+        out.append("")
+        out.append(f"Stale shadows ({len(status.stale)}):")
+        out.extend(f"  {s.root.value:<8} {s.path}: {s.message}" for s in status.stale)
+    problems = [(r.root.value, p) for r in status.roots for p in r.problems]
+    problems += [("config", p) for p in settings_problems]
+    if problems:
+        out.append("")
+        out.append(f"Problems ({len(problems)}):")
+        for root_name, problem in problems:
+            effect = {"user": " (warning: the lower definition stays in force)"}.get(root_name, "")
+            out.append(f"  {root_name:<8} {problem}{effect}")
+    out.append("")
+    out.append("Families:")
+    out.extend(
+        f"  {f.prefix:<6} {f.distribution} {f.version}: {plural(f.kinds, 'check kind')}, "
+        f"{plural(f.rules, 'core rule')}"
+        for f in status.families
+    )
+    out.append("")
+    out.append("Digests (since the last check):")
+    for root in status.roots:
+        change = {None: "no earlier check", True: "changed", False: "unchanged"}[root.changed]
+        out.append(f"  {root.root.value:<8} {root.digest[:16]}  {change}")
+    out.append(f"Rule-set fingerprint: {status.fingerprint}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,118 @@
+"""Writing rule-definition files: shadows copied byte for byte, and new-rule templates.
+
+tomlkit edits the copy (it keeps every comment and the layout of what it doesn't touch);
+files are written atomically, so a definition is never left half-written.
+"""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+from typing import Any
+
+import attrs
+import tomlkit
+
+from inwards_cli.adapters.disk_cache import write_atomically
+from inwards_core.rules.kinds import CheckKind
+from inwards_core.rules.options import option_name
+from inwards_core.rules.runtime import SHADOW_KEYS, ShadowBase
+
+
+def with_shadow_table(data: bytes, base: ShadowBase) -> bytes:
+    """`data` (a definition's bytes) with a `[shadow]` table recording `base` at the end;
+    an earlier `[shadow]` table (copying a copy) is replaced. Everything else is kept."""
+    document = tomlkit.parse(data.decode("utf-8"))
+    if "shadow" in document:
+        del document["shadow"]
+    table = tomlkit.table()
+    table.comment("written by `inwards rules shadow`: the definition this file was copied from")
+    for key in SHADOW_KEYS:
+        table.add(key, getattr(base, key))
+    text = tomlkit.dumps(document)
+    if not text.endswith("\n"):
+        text += "\n"
+    shadow_document = tomlkit.document()
+    shadow_document.add("shadow", table)
+    return (text + "\n" + tomlkit.dumps(shadow_document)).encode("utf-8")
+
+
+def write_definition(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, data)
+
+
+def _placeholder(tp: Any) -> Any:
+    if tp is bool:
+        return False
+    if tp is int:
+        return 0
+    if tp is str:
+        return "CHANGE-ME"
+    if typing.get_origin(tp) is tuple:
+        return ["CHANGE.ME"]
+    args = [a for a in typing.get_args(tp) if a is not type(None)]
+    return _placeholder(args[0]) if args else "CHANGE-ME"
+
+
+def _describe(tp: Any) -> str:
+    if typing.get_origin(tp) is tuple:
+        return "list of strings"
+    args = [a for a in typing.get_args(tp) if a is not type(None)]
+    if args:
+        return " or ".join(_describe(a) for a in args)
+    return getattr(tp, "__name__", str(tp))
+
+
+def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str:
+    """A commented template for a new rule of `kind`; it resolves as written, so the
+    rule shows up in `inwards rules` at once, and every placeholder says what to change."""
+    hints = typing.get_type_hints(kind.options_type)
+    document = tomlkit.document()
+    document.add(tomlkit.comment(f"{code}: a rule definition for inwards (one rule per file;"))
+    document.add(tomlkit.comment("the file name is the code). Written by `inwards rules new`."))
+    document.add(tomlkit.comment(f"Check kind {kind.id}: {kind.summary}"))
+    if docs:
+        document.add(tomlkit.comment(f"Options and examples of the kind: {docs}"))
+    document.add(tomlkit.nl())
+
+    def add(key: str, value: Any, comment: str = "") -> None:
+        item = tomlkit.item(value)
+        if comment:
+            item.comment(comment)
+        document.add(key, item)
+
+    add("code", code)
+    add("name", name, "kebab-case, unique among all rules")
+    add("summary", "Say in one sentence what this rule keeps out.")
+    add("check", kind.id)
+    add("default", "on", '"on" | "opt-in"')
+    add("severity", "error", '"error" | "warning"')
+    add("suppressible", True, f"may `# inwards: ignore[{code}]` hide a finding?")
+    options = tomlkit.table()
+    for field in attrs.fields(kind.options_type):
+        tp = hints.get(field.name, str)
+        key = option_name(field.name)
+        default_value = field.default
+        if isinstance(default_value, attrs.Factory):  # type: ignore[arg-type]
+            default_value = default_value.factory()
+        if default_value is attrs.NOTHING:
+            options.add(tomlkit.comment(f"{key} ({_describe(tp)}, required)"))
+            options.add(key, _placeholder(tp))
+        else:
+            default = list(default_value) if isinstance(default_value, tuple) else default_value
+            options.add(tomlkit.comment(f"{key} ({_describe(tp)}), default: {default!r}"))
+    document.add(tomlkit.nl())
+    document.add("options", options)
+    guidance = tomlkit.table()
+    guidance.add(tomlkit.comment("Printed under every finding, for people and coding agents."))
+    guidance.add("summary", "Say what to do instead.")
+    steps = tomlkit.array()
+    steps.append("Delete `{statement}`.")
+    steps.append("Say where this code belongs instead, or how to reach it through a port.")
+    steps.multiline(True)
+    guidance.add("steps", steps)
+    guidance.add("docs", "")
+    document.add(tomlkit.nl())
+    document.add("guidance", guidance)
+    return tomlkit.dumps(document)

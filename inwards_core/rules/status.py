@@ -1,0 +1,193 @@
+"""What `inwards status` reports about the rule roots, as plain values (pure).
+
+Every count comes from the resolver's chains, never from a second reading of precedence.
+`status_document` is the versioned JSON form (`inwards/status@1`) that agents read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from inwards_core.model import RootKind, UserDefinitionInEffect
+from inwards_core.ports import RootReport, RootState, RuleDocument
+from inwards_core.rules.runtime import ActiveRule, RuleSet, StaleShadow
+from inwards_core.rules.sources import root_digests
+
+STATUS_SCHEMA = "inwards/status@1"
+DISABLED_BY_CONFIG = ("rules.ignore", "not in rules.select")
+
+
+@attrs.frozen
+class RootStatus:
+    root: RootKind
+    location: str
+    state: RootState
+    note: str
+    warning: str
+    definitions: int
+    # Lower root -> codes this root's definitions shadow there.
+    shadowing: tuple[tuple[RootKind, tuple[str, ...]], ...]
+    new: tuple[str, ...]
+    problems: tuple[str, ...]
+    digest: str
+    changed: bool | None  # None: no earlier check recorded a digest
+
+
+@attrs.frozen
+class FamilyStatus:
+    prefix: str
+    distribution: str
+    version: str
+    kinds: int
+    rules: int
+
+
+@attrs.frozen
+class Totals:
+    active: int
+    shadowed: int
+    opt_in_off: tuple[str, ...]
+    disabled_by_config: tuple[str, ...]
+    ignored_by_policy: tuple[str, ...]
+
+
+@attrs.frozen
+class RulesStatus:
+    roots: tuple[RootStatus, ...]
+    families: tuple[FamilyStatus, ...]
+    totals: Totals
+    stale: tuple[StaleShadow, ...]
+    user_rules: str
+    user_in_effect: tuple[UserDefinitionInEffect, ...]
+    fingerprint: str
+
+
+def rules_status(
+    rule_set: RuleSet,
+    reports: Sequence[RootReport],
+    documents: Sequence[RuleDocument],
+    active: Sequence[ActiveRule],
+    *,
+    previous_digests: Mapping[str, str] | None,
+    inwards_version: str,
+) -> RulesStatus:
+    digests = root_digests(documents, rule_set.families)
+    roots: list[RootStatus] = []
+    for report in reports:
+        shadowing: dict[RootKind, list[str]] = {}
+        new: list[str] = []
+        count = 0
+        for code, chain in rule_set.chains.items():
+            for index, definition in enumerate(chain):
+                if definition.origin.root is not report.root:
+                    continue
+                count += 1
+                if index + 1 < len(chain):
+                    shadowing.setdefault(chain[index + 1].origin.root, []).append(code)
+                else:
+                    new.append(code)
+        problems = tuple(p.render() for p in rule_set.problems if p.root is report.root)
+        digest = digests[report.root]
+        previous = None if previous_digests is None else previous_digests.get(report.root.value)
+        roots.append(
+            RootStatus(
+                root=report.root,
+                location=report.location,
+                state=report.state,
+                note=report.note,
+                warning=report.warning,
+                definitions=count,
+                shadowing=tuple(
+                    (root, tuple(sorted(codes)))
+                    for root, codes in sorted(shadowing.items(), key=lambda item: item[0].value)
+                ),
+                new=tuple(sorted(new)),
+                problems=problems,
+                digest=digest,
+                changed=None if previous is None else previous != digest,
+            )
+        )
+    families = tuple(
+        FamilyStatus(
+            family.prefix,
+            family.distribution,
+            family.version,
+            len(family.kinds),
+            sum(
+                1
+                for chain in rule_set.chains.values()
+                for d in chain
+                if d.origin.root is RootKind.CORE and d.family == family.distribution
+            ),
+        )
+        for family in rule_set.families
+    )
+    totals = Totals(
+        active=sum(1 for rule in active if rule.enabled),
+        shadowed=sum(len(rule.shadowed) for rule in rule_set.rules),
+        opt_in_off=tuple(r.code for r in active if not r.enabled and r.decided_by == "opt-in"),
+        disabled_by_config=tuple(
+            r.code for r in active if not r.enabled and r.decided_by in DISABLED_BY_CONFIG
+        ),
+        ignored_by_policy=tuple(d.code for d in rule_set.ignored),
+    )
+    return RulesStatus(
+        roots=tuple(roots),
+        families=families,
+        totals=totals,
+        stale=rule_set.stale,
+        user_rules=rule_set.user_rules,
+        user_in_effect=rule_set.user_in_effect(),
+        fingerprint=rule_set.fingerprint(inwards_version),
+    )
+
+
+def status_document(status: RulesStatus) -> dict[str, Any]:
+    return {
+        "schema": STATUS_SCHEMA,
+        "roots": [
+            {
+                "root": root.root.value,
+                "location": root.location,
+                "state": root.state.value,
+                "note": root.note,
+                "warning": root.warning,
+                "definitions": root.definitions,
+                "shadowing": {lower.value: list(codes) for lower, codes in root.shadowing},
+                "new": list(root.new),
+                "problems": list(root.problems),
+                "digest": root.digest,
+                "changedSinceLastCheck": root.changed,
+            }
+            for root in status.roots
+        ],
+        "families": [
+            {
+                "prefix": family.prefix,
+                "distribution": family.distribution,
+                "version": family.version,
+                "kinds": family.kinds,
+                "rules": family.rules,
+            }
+            for family in status.families
+        ],
+        "totals": {
+            "active": status.totals.active,
+            "shadowed": status.totals.shadowed,
+            "optInOff": list(status.totals.opt_in_off),
+            "disabledByConfig": list(status.totals.disabled_by_config),
+            "ignoredByPolicy": list(status.totals.ignored_by_policy),
+        },
+        "staleShadows": [
+            {"code": s.code, "root": s.root.value, "path": s.path, "message": s.message}
+            for s in status.stale
+        ],
+        "userRules": status.user_rules,
+        "userDefinitions": [
+            {"code": u.code, "effect": u.effect, "path": u.path} for u in status.user_in_effect
+        ],
+        "fingerprint": status.fingerprint,
+    }
