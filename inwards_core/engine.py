@@ -15,13 +15,14 @@ from typing import Any
 import attrs
 
 from inwards_core.config.model import Config
+from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.extraction import EXTRACTOR_ID
 from inwards_core.facts import ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
-from inwards_core.model import Finding, Fix, NotChecked, Report
+from inwards_core.model import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.project import ProjectModel
-from inwards_core.rules.kinds import Scope, Violation
+from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.runtime import ActiveRule
 from inwards_core.suppressions import RuleFacts, apply_suppressions
 
@@ -91,23 +92,40 @@ def _fill(template: str, params: Mapping[str, str]) -> str:
         return template  # a hand-written template with stray braces is shown as written
 
 
+def definition_file(origin: Origin) -> str:
+    """Where problems with a definition's own options are reported: for the project root
+    the path relative to the project directory (`.inwards/rules/ACME001.toml`), for the
+    other roots the path the rule sources show."""
+    marker = "/.inwards/rules/"
+    if origin.root is RootKind.PROJECT:
+        at = origin.path.rfind(marker)
+        if at >= 0:
+            return origin.path[at + 1 :]
+    return origin.path
+
+
 def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -> Finding:
     definition = rule.rule.definition
     if rule.severity_decided_by != "default":
         severity = rule.severity
     else:
         severity = violation.severity or rule.severity
-    params = {"file": violation.file, "module": violation.module or "", **violation.params}
+    file, span = violation.file, violation.span
+    if violation.in_definition:
+        file, span, whole_project = definition_file(definition.origin), Span.start_of_file(), True
+    params = {"file": file, "module": violation.module or "", **violation.params}
     guidance = definition.guidance
     summary = violation.summary if violation.summary is not None else guidance.summary
     steps = violation.steps if violation.steps is not None else guidance.steps
+    if not summary and not steps:
+        summary, steps = violation.fallback_summary, violation.fallback_steps
     return Finding(
         code=definition.code,
         rule=definition.name,
         severity=severity,
-        file=violation.file,
+        file=file,
         module=violation.module,
-        span=violation.span,
+        span=span,
         message=violation.message,
         fix=Fix(_fill(summary, params), tuple(_fill(step, params) for step in steps)),
         docs=guidance.docs,
@@ -146,23 +164,30 @@ def check_project(
         NotChecked(problem.path, problem.message) for problem in listing.problems
     ]
 
-    # Only code a layer owns is read: the rules judge imports made from layers, and what
-    # the other modules are (packages in no layer) the index knows from the listing alone.
+    # Only code a layer owns is read, unless an enabled rule asks for more (see
+    # `ReadScope`): the rules judge imports made from layers, and what the other modules
+    # are (packages in no layer) the index knows from the listing alone.
+    enabled = [rule for rule in rules if rule.enabled]
+    needs = _ReadNeeds.of(enabled, whole_project=whole_project)
     selected: list[ModuleInfo]
     if paths is None:
-        selected = [info for info in index.modules.values() if info.layer is not None]
+        selected = [info for info in index.modules.values() if needs.wants(info, index)]
     else:
         chosen: dict[str, ModuleInfo] = {}
         for path in paths:
             norm = path.strip("/")
             norm = "" if norm == "." else norm
             inside = [info for info in index.modules.values() if _under(info.file, norm)]
-            matched = [info for info in inside if info.layer is not None]
+            matched = [info for info in inside if needs.wants(info, index)]
             if not matched:
                 if root and not (_under(norm, root) or _under(root, norm)):
                     reason = f'is outside root "{config.root}"'
                 elif inside:
-                    reason = "holds no module that a layer owns"
+                    reason = (
+                        "holds no module that a layer or an enabled rule covers"
+                        if needs.beyond_layers
+                        else "holds no module that a layer owns"
+                    )
                 else:
                     reason = "holds no Python module"
                 not_checked.append(
@@ -178,7 +203,6 @@ def check_project(
     checked = tuple(info for info in selected if info.file in facts)
     model = ProjectModel(config, index, facts, checked, whole_project)
 
-    enabled = [rule for rule in rules if rule.enabled]
     findings: list[Finding] = []
     skipped: list[str] = []
     for rule in enabled:
@@ -212,6 +236,11 @@ def check_project(
             + ", ".join(skipped)
             + "."
         )
+    if needs.chains_skipped:
+        notes.append(
+            "Import chains were not followed because paths were named (only direct imports "
+            "were checked): " + ", ".join(needs.chains_skipped) + "."
+        )
     cache.flush(prune=whole_project)
     return Report(
         findings=tuple(sorted(set(kept), key=Finding.sort_key)),
@@ -222,6 +251,51 @@ def check_project(
         duration_ms=round((clock() - started) * 1000, 1),
         notes=tuple(notes),
     )
+
+
+@attrs.frozen
+class _ReadNeeds:
+    """The union of what the enabled rules need read (`CheckKind.reads`)."""
+
+    patterns: tuple[ModulePattern, ...] = ()
+    every_module: bool = False
+    chains_skipped: tuple[str, ...] = ()  # file-scope rules whose chains need the project
+
+    @classmethod
+    def of(cls, enabled: Sequence[ActiveRule], *, whole_project: bool) -> _ReadNeeds:
+        patterns: dict[str, ModulePattern] = {}
+        every_module = False
+        chains_skipped: list[str] = []
+        for rule in enabled:
+            kind = rule.rule.kind
+            if kind.reads is None or kind.scope is Scope.REVIEW:
+                continue
+            if kind.scope is Scope.PROJECT and not whole_project:
+                continue  # skipped with PATHS
+            scope: ReadScope = kind.reads(rule.options)
+            for text in scope.modules:
+                try:
+                    patterns.setdefault(text, parse_module_pattern(text))
+                except ValueError:
+                    continue  # the kind's options class rejects it first
+            every_module = every_module or scope.every_module
+            if scope.import_graph:
+                if whole_project:
+                    every_module = True
+                elif kind.scope is Scope.FILE:
+                    chains_skipped.append(rule.code)
+        return cls(tuple(patterns.values()), every_module, tuple(chains_skipped))
+
+    @property
+    def beyond_layers(self) -> bool:
+        return bool(self.patterns) or self.every_module
+
+    def wants(self, info: ModuleInfo, index: ModuleIndex) -> bool:
+        if info.layer is not None:
+            return True
+        if any(pattern.matches(info.name) for pattern in self.patterns):
+            return True
+        return self.every_module and not index.is_ignored(info.name)
 
 
 def _read_facts(

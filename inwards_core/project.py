@@ -13,7 +13,26 @@ import attrs
 from inwards_core.config.model import Config
 from inwards_core.facts import ImportFact, ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
+from inwards_core.model import Span
 from inwards_core.suppressions import CommentVerdict
+
+
+@attrs.frozen
+class ImportEdge:
+    """One import of a read module, as the import-graph kinds see it.
+
+    `target` is what the import reaches: for first-party code the module the index resolves
+    (`ModuleIndex.resolve_target`), otherwise the dotted name as written (`django.db.models`
+    for `from django.db import models`). Dynamic imports with a readable target count too.
+    """
+
+    importer: str
+    file: str
+    target: str
+    first_party: bool
+    span: Span
+    statement: str
+    dynamic: bool = False
 
 
 @attrs.frozen
@@ -35,6 +54,10 @@ class ProjectModel:
     _resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_resolved"
     )
+    # Per-file import edges, shared by the import-graph kinds (filled on first use).
+    _edges: dict[str, tuple[ImportEdge, ...]] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_edges"
+    )
 
     def facts_of(self, info: ModuleInfo) -> ModuleFacts:
         return self.facts[info.file]
@@ -47,4 +70,40 @@ class ProjectModel:
             resolve = self.index.resolve_target
             found = tuple((fact, resolve(fact)) for fact in self.facts[info.file].imports)
             self._resolved[info.file] = found
+        return found
+
+    def import_edges(self, info: ModuleInfo) -> tuple[ImportEdge, ...]:
+        """Every import of a read file (static, and dynamic with a readable target), in
+        source order, computed once per run; () for a file that was not read."""
+        found = self._edges.get(info.file)
+        if found is not None:
+            return found
+        facts = self.facts.get(info.file)
+        if facts is None:
+            return ()
+        index = self.index
+        edges: list[ImportEdge] = []
+        for fact, resolved in self.resolved_imports(info):
+            if resolved is None:
+                continue
+            first_party = index.is_first_party(resolved)
+            target = resolved if first_party else (fact.target or fact.module or resolved)
+            edges.append(
+                ImportEdge(info.name, info.file, target, first_party, fact.span, fact.statement)
+            )
+        for dynamic in facts.dynamic_imports:
+            if dynamic.target:
+                edges.append(
+                    ImportEdge(
+                        info.name,
+                        info.file,
+                        dynamic.target,
+                        index.is_first_party(dynamic.target),
+                        dynamic.span,
+                        dynamic.statement,
+                        dynamic=True,
+                    )
+                )
+        found = tuple(sorted(edges, key=lambda edge: edge.span))
+        self._edges[info.file] = found
         return found

@@ -45,9 +45,37 @@ class Violation:
     stable_message: str = ""
     steps: tuple[str, ...] | None = None  # replaces the guidance steps when set
     summary: str | None = None  # replaces the guidance summary when set
+    # Used when the rule's definition has no guidance (a quickly written user rule).
+    fallback_summary: str = ""
+    fallback_steps: tuple[str, ...] = ()
+    # The problem is in the rule's own options (an entry that matches no module): the
+    # engine locates it in the definition file instead of `file`.
+    in_definition: bool = False
 
 
 CheckFunction = Callable[["ProjectModel", Any], Iterable[Violation]]
+
+
+@attrs.frozen
+class ReadScope:
+    """Which modules' facts a rule needs, beyond the modules a `[tool.inwards]` layer owns
+    (which are always read).
+
+    - `modules`: prefixes or selectors of the modules the rule reports on; read on every
+      run (with PATHS, the named files among them).
+    - `every_module`: any module may be reported on (who imports a protected module):
+      every module not in `ignore` is read (with PATHS, the named files).
+    - `import_graph`: the rule follows import chains through any first-party module, so
+      every module not in `ignore` is read on a whole-project run. With PATHS that part of
+      a file-scope rule is skipped (the engine says so in a note).
+    """
+
+    modules: tuple[str, ...] = ()
+    every_module: bool = False
+    import_graph: bool = False
+
+
+ReadsFunction = Callable[[Any], ReadScope]
 
 
 @attrs.frozen
@@ -61,6 +89,8 @@ class CheckKind:
     check: CheckFunction
     scope: Scope = Scope.FILE
     version: str = "1"
+    # What the rule needs read, from its options; None: the layered modules only.
+    reads: ReadsFunction | None = None
 
 
 @attrs.frozen

@@ -11,6 +11,11 @@ from inwards_core.families.inw import (
     inw010_unknown_first_party,
     inw011_dynamic_import,
     inw020_syntax_error,
+    kind_acyclic,
+    kind_forbidden,
+    kind_independence,
+    kind_layers,
+    kind_protected,
 )
 from inwards_core.rules.kinds import Family
 from inwards_core.version import inwards_version
@@ -27,11 +32,22 @@ KIND_MODULES = (
     inw020_syntax_error,
 )
 
+# Generic kinds (import-linter's contracts and more) for user and project rule definitions:
+# no core definition names them. One module each, with KIND, EXAMPLES (whose definitions
+# use the kind) and GUIDANCE_PARAMS; docs/kinds/<kind id>.md is rendered from them.
+GENERIC_KIND_MODULES = (
+    kind_forbidden,
+    kind_independence,
+    kind_layers,
+    kind_protected,
+    kind_acyclic,
+)
+
 
 def family() -> Family:
     return Family(
         prefix="INW",
-        kinds=tuple(module.KIND for module in KIND_MODULES),
+        kinds=tuple(module.KIND for module in (*KIND_MODULES, *GENERIC_KIND_MODULES)),
         definitions="inwards_core.families.inw.definitions",
         distribution="inwards",
         version=inwards_version(),

@@ -1,0 +1,212 @@
+"""inw.acyclic: an import cycle among the children of a package.
+
+## What it does
+For each package of `packages` (a prefix, or a selector such as `shop.contexts.*` for each
+package it matches), looks at its children: each direct subpackage or submodule, together
+with everything below it. A child depends on another when any module in it imports any
+module in the other. Reports every cycle of such dependencies once, at the import that
+starts it, with the children in the cycle rotated to start at the first in name order, and
+one import (module, file and line) for each step.
+
+Cycles are found child by child: for each child in a cycle, the shortest cycle through it.
+Imports of the package itself (its `__init__`) are not a child's.
+
+## Why is this bad?
+Children that import each other can't be understood, tested or moved one at a time: the
+cycle makes them one big package in all but name, and at run time it is a source of
+half-initialised modules and import errors that depend on which module is imported first.
+
+## How to fix
+Break one step of the cycle, usually the one that points from a lower-level child to a
+higher-level one: move the code both need into a child of its own (or down into the lower
+one), or invert the step with a `typing.Protocol` that the lower child owns.
+
+## Limitations
+Runs on whole-project checks only (a cycle is a property of the whole project), never with
+`inwards check PATHS`. Only direct imports between children make a step; a cycle through
+modules outside the package is not reported. When several cycles go through the same
+children, fixing the reported ones may reveal the next ones.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import (
+    ONE_LAYER_CONFIG,
+    Chain,
+    chain_files,
+    chain_modules,
+    dead_entries,
+    expand,
+    module_list,
+    require_options,
+)
+from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.rules.kinds import CheckKind, ReadScope, Scope, Violation
+
+
+@attrs.frozen
+class AcyclicOptions:
+    """No import cycle among the children of each of `packages`."""
+
+    packages: tuple[str, ...] = module_list(required=True)
+
+    def __attrs_post_init__(self) -> None:
+        require_options(self)
+
+
+def reads(options: AcyclicOptions) -> ReadScope:
+    return ReadScope(modules=options.packages)
+
+
+GUIDANCE_PARAMS = {
+    "package": "the package whose children form the cycle",
+    "cycle": "the children in the cycle, `a -> b -> a`",
+    "module": "the module that makes the first step",
+    "imported": "what that first step imports",
+    "statement": "the import statement of the first step, as one line",
+    "chain": "one import per step as `module:line -> imported`, runs separated by `; `",
+}
+
+
+def _child(package: str, name: str) -> str | None:
+    if not name.startswith(package + "."):
+        return None
+    rest = name[len(package) + 1 :]
+    return f"{package}.{rest.split('.', 1)[0]}"
+
+
+def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
+    packages = sorted({p for entry in options.packages for p in expand(model, entry)})
+    for package in packages:
+        steps = _steps(model, package)
+        for cycle in _cycles(steps):
+            chain: Chain = tuple(
+                steps[(cycle[i], cycle[(i + 1) % len(cycle)])] for i in range(len(cycle))
+            )
+            first = chain[0]
+            around = " -> ".join((*cycle, cycle[0]))
+            stable = f'Import cycle among the children of "{package}": {around}.'
+            yield Violation(
+                file=first.file,
+                module=first.importer,
+                span=first.span,
+                message=f"{stable} Imports: {chain_files(chain)}.",
+                stable_message=stable,
+                params={
+                    "package": package,
+                    "cycle": around,
+                    "module": first.importer,
+                    "imported": first.target,
+                    "statement": first.statement,
+                    "chain": chain_modules(chain),
+                },
+                fallback_summary=f"Break the cycle {around}.",
+                fallback_steps=(
+                    f"Remove one step of the cycle, for example `{first.statement}` in "
+                    f"{first.importer}: move what both children need into one of them or a "
+                    "new child.",
+                ),
+            )
+    yield from dead_entries(model, "packages", options.packages)
+
+
+def _steps(model: ProjectModel, package: str) -> dict[tuple[str, str], ImportEdge]:
+    """For each dependency between two children, the import that stands for it: the
+    first one in module-name and source order."""
+    steps: dict[tuple[str, str], ImportEdge] = {}
+    for name in sorted(model.index.modules):
+        source = _child(package, name)
+        info = model.index.modules[name]
+        if source is None or info.file not in model.facts:
+            continue
+        for edge in model.import_edges(info):
+            target = _child(package, edge.target) if edge.first_party else None
+            if target is not None and target != source:
+                steps.setdefault((source, target), edge)
+    return steps
+
+
+def _cycles(steps: Mapping[tuple[str, str], ImportEdge]) -> list[tuple[str, ...]]:
+    """Each child's shortest cycle, rotated to start at its first child in name order,
+    each cycle once, shortest first."""
+    following: dict[str, list[str]] = {}
+    for source, target in sorted(steps):
+        following.setdefault(source, []).append(target)
+    found: set[tuple[str, ...]] = set()
+    for start in sorted(following):
+        cycle = _shortest_cycle(start, following)
+        if cycle is not None:
+            smallest = cycle.index(min(cycle))
+            found.add(cycle[smallest:] + cycle[:smallest])
+    return sorted(found, key=lambda cycle: (len(cycle), cycle))
+
+
+def _shortest_cycle(start: str, following: Mapping[str, list[str]]) -> tuple[str, ...] | None:
+    came_from: dict[str, str] = {}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for target in following.get(node, ()):
+            if target == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return tuple(reversed(path))
+            if target not in came_from:
+                came_from[target] = node
+                queue.append(target)
+    return None
+
+
+KIND = CheckKind(
+    id="inw.acyclic",
+    summary="Children of a package import each other in a cycle.",
+    options_type=AcyclicOptions,
+    check=check,
+    scope=Scope.PROJECT,
+    reads=reads,
+)
+
+_NO_CYCLES = """\
+code = "ACME040"
+name = "no-cycles-in-shop"
+summary = "Packages of the shop import each other in a cycle."
+check = "inw.acyclic"
+
+[options]
+packages = ["shop"]
+"""
+
+EXAMPLES = (
+    Example(
+        title="Orders and billing import each other",
+        good=False,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME040.toml": _NO_CYCLES},
+        files={
+            "shop/billing/invoice.py": (
+                "from shop.orders.model import Order  # expect: ACME040\n\nclass Invoice: ...\n"
+            ),
+            "shop/orders/model.py": "class Order: ...\n",
+            "shop/orders/service.py": "from shop.billing.invoice import Invoice\n",
+            "shop/catalog/items.py": "from shop.orders.model import Order\n",
+        },
+    ),
+    Example(
+        title="Dependencies point one way",
+        good=True,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME040.toml": _NO_CYCLES},
+        files={
+            "shop/billing/invoice.py": "from shop.orders.model import Order\n",
+            "shop/orders/model.py": "class Order: ...\n",
+            "shop/catalog/items.py": "from shop.orders.model import Order\n",
+        },
+    ),
+)

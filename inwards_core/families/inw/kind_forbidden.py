@@ -1,0 +1,292 @@
+"""inw.forbidden: the listed modules must not import the forbidden ones.
+
+## What it does
+Reports every import, in a module that an entry of `modules` covers, of something an entry of
+`forbidden` covers. Entries of `modules` are prefixes (`shop.domain` covers `shop.domain` and
+everything below it) or selectors (`shop.*.domain`, `shop.**.api`), as in
+`[tool.inwards] layers`. Entries of `forbidden` name code of this project the same way, or
+libraries (standard library or third-party) by import name or dotted prefix: `requests`,
+`django.db`, `datetime`. Every import counts: at module level, in functions, under
+`TYPE_CHECKING`, and dynamic imports whose target can be read.
+
+`allow` lists exceptions, in two forms: `"shop.domain.clock -> datetime"` lets the modules
+on the left import what is on the right (both sides prefixes or selectors), and a bare
+`"django.utils.functional"` takes that name out of `forbidden` everywhere.
+
+With `indirect = true` the rule also follows chains of imports through other first-party
+modules: for each entry of `modules` and each forbidden entry, the shortest chain is
+reported once, at the first import of the chain, with every step (module, file and line). A
+chain to a library ends at the first-party module that imports it.
+
+## Why is this bad?
+A dependency that the architecture rules out creeps in one import at a time, often through a
+helper module that looks harmless. Each one couples the listed code to something it should
+not know about, and makes it harder to test, reuse or replace.
+
+## How to fix
+Remove the import. When the code needs what the forbidden module offers, declare a
+`typing.Protocol` for it next to the code, implement it where the forbidden module may be
+used, and pass the implementation in. For a chain, cut the link that is cheapest to cut:
+often the helper module in the middle should not import the forbidden module either.
+
+## Limitations
+Chains are followed only through modules inwards reads: code in `ignore` is not followed
+unless an entry names it. Distribution names are not mapped to import names (write `yaml`,
+not `PyYAML`). With `inwards check PATHS`, only direct imports are checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core.config.patterns import ModulePattern, parse_module_pattern
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import (
+    ONE_LAYER_CONFIG,
+    Chain,
+    chain_files,
+    chain_names,
+    chain_params,
+    checked_in,
+    dead_entries,
+    direct_params,
+    first_match,
+    module_list,
+    pattern_of,
+    require_options,
+    shortest_chains,
+    via,
+)
+from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+
+ARROW = "->"
+
+
+def _check_allow(value: tuple[str, ...]) -> str | None:
+    for entry in value:
+        sides = [side.strip() for side in entry.split(ARROW)]
+        if len(sides) > 2:
+            return f'"{entry}" has more than one "{ARROW}"; write "importer {ARROW} imported".'
+        for side in sides:
+            try:
+                parse_module_pattern(side)
+            except ValueError as error:
+                return f'"{entry}": {error}.'
+    return None
+
+
+@attrs.frozen
+class ForbiddenOptions:
+    """`modules` must not import `forbidden`, except what `allow` permits."""
+
+    modules: tuple[str, ...] = module_list(required=True)
+    forbidden: tuple[str, ...] = module_list(required=True)
+    allow: tuple[str, ...] = attrs.field(default=(), metadata={"check": _check_allow})
+    indirect: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        require_options(self)
+
+    @property
+    def allowed_pairs(self) -> tuple[tuple[str, str], ...]:
+        pairs: list[tuple[str, str]] = []
+        for entry in self.allow:
+            if ARROW in entry:
+                left, right = (side.strip() for side in entry.split(ARROW))
+                pairs.append((left, right))
+        return tuple(pairs)
+
+    @property
+    def allowed_targets(self) -> tuple[str, ...]:
+        return tuple(entry.strip() for entry in self.allow if ARROW not in entry)
+
+
+def reads(options: ForbiddenOptions) -> ReadScope:
+    return ReadScope(modules=options.modules, import_graph=options.indirect)
+
+
+GUIDANCE_PARAMS = {
+    "module": "the module that imports (for a chain: the first one)",
+    "imported": "what is imported (for a chain: the forbidden name at its end)",
+    "statement": "the import statement (for a chain: the first one), as one line",
+    "source": 'the `modules` entry that covers the module (`"shop.domain"`)',
+    "forbidden": 'the `forbidden` entry that covers the import (`"requests"`)',
+    "chain": "every step as `module:line`, ending with the imported name",
+    "via": "the modules in the middle of a chain, comma-separated (empty for a direct import)",
+}
+
+
+def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]:
+    pairs = options.allowed_pairs
+    allowed_targets = options.allowed_targets
+
+    def forbidden_entry(name: str) -> str | None:
+        if first_match(name, allowed_targets) is not None:
+            return None
+        return first_match(name, options.forbidden)
+
+    def follows(edge: ImportEdge) -> bool:
+        return not any(
+            pattern_of(left).matches(edge.importer) and pattern_of(right).matches(edge.target)
+            for left, right in pairs
+        )
+
+    for info in checked_in(model, options.modules):
+        source = first_match(info.name, options.modules) or ""
+        for edge in model.import_edges(info):
+            entry = forbidden_entry(edge.target)
+            if entry is None or not follows(edge) or pattern_of(entry).matches(info.name):
+                continue  # code inside a forbidden entry may import its own subtree
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=edge.span,
+                message=f'"{info.name}" imports "{edge.target}": "{source}" may not import '
+                f'"{entry}".',
+                params={**direct_params(edge), "source": source, "forbidden": entry},
+                fallback_summary=f'Keep "{entry}" out of "{source}".',
+                fallback_steps=(f"Delete `{edge.statement}`.",),
+            )
+
+    if options.indirect and model.whole_project:
+        for source in options.modules:
+            inside = pattern_of(source)
+
+            def passable(name: str, inside: ModulePattern = inside) -> bool:
+                return not inside.matches(name) and forbidden_entry(name) is None
+
+            chains = shortest_chains(
+                model,
+                checked_in(model, (source,)),
+                hit=lambda edge: forbidden_entry(edge.target),
+                passable=passable,
+                follows=follows,
+            )
+            for entry in options.forbidden:
+                if entry in chains:
+                    yield _chain_violation(source, entry, chains[entry])
+    yield from dead_entries(model, "modules", options.modules)
+
+
+def _chain_violation(source: str, entry: str, chain: Chain) -> Violation:
+    first = chain[0]
+    stable = (
+        f'"{first.importer}" reaches "{chain[-1].target}" through {via(chain)}: '
+        f'"{source}" may not import "{entry}", not even through other modules.'
+    )
+    return Violation(
+        file=first.file,
+        module=first.importer,
+        span=first.span,
+        message=f"{stable} Chain: {chain_files(chain)}.",
+        stable_message=stable,
+        params={**chain_params(chain), "source": source, "forbidden": entry},
+        fallback_summary=f'Cut the chain from "{source}" to "{entry}".',
+        fallback_steps=(
+            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
+            "one in a module in the middle.",
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.forbidden",
+    summary="Listed modules import something they must not (directly, or through a chain).",
+    options_type=ForbiddenOptions,
+    check=check,
+    reads=reads,
+)
+
+EXAMPLES = (
+    Example(
+        title="The domain reads the clock",
+        good=False,
+        definitions={
+            "ACME001.toml": """\
+code = "ACME001"
+name = "domain-without-clock"
+summary = "The domain reads the system clock."
+check = "inw.forbidden"
+
+[options]
+modules = ["shop.domain"]
+forbidden = ["datetime", "time"]
+allow = ["shop.domain.clock -> datetime"]
+
+[guidance]
+summary = 'Pass the time in instead of reading it in "{module}".'
+steps = ["Delete `{statement}`.", "Take the time from `shop.domain.clock`, or as a parameter."]
+""",
+        },
+        files={
+            "shop/domain/clock.py": (
+                "from datetime import datetime, timezone\n\n"
+                "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
+            ),
+            "shop/domain/order.py": (
+                "import time  # expect: ACME001\n\ndef stamp() -> float:\n    return time.time()\n"
+            ),
+        },
+    ),
+    Example(
+        title="Reports reach an HTTP client through a helper",
+        good=False,
+        config=ONE_LAYER_CONFIG,
+        definitions={
+            "ACME002.toml": """\
+code = "ACME002"
+name = "reports-offline"
+summary = "Reports talk HTTP."
+check = "inw.forbidden"
+
+[options]
+modules = ["shop.reports"]
+forbidden = ["requests", "httpx"]
+indirect = true
+""",
+        },
+        files={
+            "shop/reports/export.py": "import requests  # expect: ACME002\n",
+            "shop/reports/summary.py": (
+                "from shop.util.fetch import get_json  # expect: ACME002\n\n"
+                "def summary() -> dict[str, int]:\n    return get_json()\n"
+            ),
+            "shop/util/fetch.py": (
+                "import requests\n\n"
+                "def get_json() -> dict[str, int]:\n"
+                '    return requests.get("https://example.org").json()\n'
+            ),
+        },
+    ),
+    Example(
+        title="Only the clock module reads the time",
+        good=True,
+        definitions={
+            "ACME001.toml": """\
+code = "ACME001"
+name = "domain-without-clock"
+summary = "The domain reads the system clock."
+check = "inw.forbidden"
+
+[options]
+modules = ["shop.domain"]
+forbidden = ["datetime", "time"]
+allow = ["shop.domain.clock -> datetime"]
+indirect = true
+""",
+        },
+        files={
+            "shop/domain/clock.py": (
+                "from datetime import datetime, timezone\n\n"
+                "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
+            ),
+            "shop/domain/order.py": (
+                "from shop.domain.clock import now\n\n"
+                "def stamp() -> str:\n    return now().isoformat()\n"
+            ),
+        },
+    ),
+)

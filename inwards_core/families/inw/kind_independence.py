@@ -1,0 +1,213 @@
+"""inw.independence: packages that must not import one another.
+
+## What it does
+Each entry of `modules` is one unit: a prefix (`shop.orders`) stands for that package and
+everything below it; a selector (`shop.contexts.*`) stands for one unit per package it
+matches (`shop.contexts.billing`, `shop.contexts.orders`, ...). Reports every import, in
+one unit, of code in another unit, in either direction. Imports within a unit, and of code
+outside every unit, are fine.
+
+With `indirect = true` the rule also follows chains of imports through modules outside the
+units: for each ordered pair of units, the shortest chain is reported once, at its first
+import, with every step (module, file and line).
+
+## Why is this bad?
+Independent packages (bounded contexts, plugins, features) can be changed, tested, owned
+and eventually split out on their own. One import between them ties their releases
+together, and the next ones follow more easily.
+
+## How to fix
+Move what both need into a package outside the units (a shared kernel), or let the two
+talk through an interface or an event that neither owns alone. For a chain, the module in
+the middle usually belongs to one of the units or should be split.
+
+## Limitations
+Chains are followed only through modules inwards reads: code in `ignore` is not followed.
+With `inwards check PATHS`, only direct imports are checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import (
+    ONE_LAYER_CONFIG,
+    Chain,
+    chain_files,
+    chain_names,
+    chain_params,
+    checked_in,
+    dead_entries,
+    direct_params,
+    expand,
+    module_list,
+    owner,
+    require_options,
+    shortest_chains,
+    via,
+)
+from inwards_core.model import Severity, Span
+from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+
+
+@attrs.frozen
+class IndependenceOptions:
+    """No unit of `modules` imports another one."""
+
+    modules: tuple[str, ...] = module_list(required=True)
+    indirect: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        require_options(self)
+
+
+def reads(options: IndependenceOptions) -> ReadScope:
+    return ReadScope(modules=options.modules, import_graph=options.indirect)
+
+
+GUIDANCE_PARAMS = {
+    "module": "the module that imports (for a chain: the first one)",
+    "imported": "what is imported (for a chain: the module at its end)",
+    "statement": "the import statement (for a chain: the first one), as one line",
+    "source": "the unit the module belongs to",
+    "target": "the unit it reaches",
+    "chain": "every step as `module:line`, ending with the imported module",
+    "via": "the modules in the middle of a chain, comma-separated (empty for a direct import)",
+}
+
+
+def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violation]:
+    units: dict[str, str] = {}
+    for entry in options.modules:
+        for unit in expand(model, entry):
+            units.setdefault(unit, unit)
+    ordered = sorted(units)
+
+    for info in checked_in(model, ordered):
+        source = owner(info.name, units)
+        for edge in model.import_edges(info):
+            target = owner(edge.target, units) if edge.first_party else None
+            if source is None or target is None or target == source:
+                continue
+            stable = (
+                f'"{info.name}" imports "{edge.target}" from "{target}": "{source}" and '
+                f'"{target}" must stay independent of each other.'
+            )
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=edge.span,
+                message=stable,
+                params={**direct_params(edge), "source": source, "target": target},
+                fallback_summary=f'Keep "{source}" and "{target}" independent.',
+                fallback_steps=(
+                    f"Delete `{edge.statement}`; move what both need outside the two units.",
+                ),
+            )
+
+    if options.indirect and model.whole_project:
+        for source in ordered:
+
+            def hit(edge: ImportEdge, source: str = source) -> str | None:
+                target = owner(edge.target, units) if edge.first_party else None
+                return target if target != source else None
+
+            chains = shortest_chains(
+                model,
+                checked_in(model, (source,)),
+                hit=hit,
+                passable=lambda name: owner(name, units) is None,
+            )
+            for target in ordered:
+                if target in chains:
+                    yield _chain_violation(source, target, chains[target])
+    yield from dead_entries(model, "modules", options.modules)
+    if model.whole_project and len(units) == 1:
+        yield Violation(
+            file="",
+            module=None,
+            span=Span.start_of_file(),
+            message=f'`options.modules` stands for one unit only ("{ordered[0]}"): '
+            "independence needs two or more.",
+            severity=Severity.WARNING,
+            in_definition=True,
+            summary="List every package that must stay independent in `options.modules`.",
+            steps=("Add the other units, or use a selector such as `shop.contexts.*`.",),
+        )
+
+
+def _chain_violation(source: str, target: str, chain: Chain) -> Violation:
+    first = chain[0]
+    stable = (
+        f'"{first.importer}" reaches "{target}" through {via(chain)}: "{source}" and '
+        f'"{target}" must stay independent, not even through other modules.'
+    )
+    return Violation(
+        file=first.file,
+        module=first.importer,
+        span=first.span,
+        message=f"{stable} Chain: {chain_files(chain)}.",
+        stable_message=stable,
+        params={**chain_params(chain), "source": source, "target": target},
+        fallback_summary=f'Cut the chain from "{source}" to "{target}".',
+        fallback_steps=(
+            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
+            "one in a module in the middle.",
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.independence",
+    summary="Packages that must stay independent import one another.",
+    options_type=IndependenceOptions,
+    check=check,
+    reads=reads,
+)
+
+_CONTEXTS = """\
+code = "ACME010"
+name = "independent-contexts"
+summary = "Bounded contexts import each other."
+check = "inw.independence"
+
+[options]
+modules = ["shop.contexts.*"]
+indirect = true
+"""
+
+EXAMPLES = (
+    Example(
+        title="Two contexts lean on each other, once through a helper",
+        good=False,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME010.toml": _CONTEXTS},
+        files={
+            "shop/contexts/billing/invoice.py": (
+                "from shop.contexts.orders.model import Order  # expect: ACME010\n"
+            ),
+            "shop/contexts/orders/model.py": "class Order: ...\n",
+            "shop/contexts/orders/service.py": (
+                "from shop.legacy.bridge import invoice_for  # expect: ACME010\n"
+            ),
+            "shop/legacy/bridge.py": (
+                "from shop.contexts.billing.invoice import Order as invoice_for\n"
+            ),
+        },
+    ),
+    Example(
+        title="Contexts share a kernel outside the units",
+        good=True,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME010.toml": _CONTEXTS},
+        files={
+            "shop/contexts/billing/invoice.py": "from shop.kernel.money import Money\n",
+            "shop/contexts/orders/model.py": "from shop.kernel.money import Money\n",
+            "shop/kernel/money.py": "class Money: ...\n",
+        },
+    ),
+)

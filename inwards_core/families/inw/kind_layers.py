@@ -1,0 +1,384 @@
+"""inw.layers: an extra layering, innermost first, optionally repeated in every container.
+
+## What it does
+`layers` lists layers innermost first, as `[tool.inwards] layers` does:
+`["domain", "application", "adapters"]` means adapters may import application and domain,
+application may import domain, and domain imports neither. An entry `"inbound | outbound"`
+puts independent siblings on one level: they may import the layers inside them, not each
+other.
+
+Without `containers`, each layer is a module prefix or selector (`shop.domain`,
+`shop.*.domain`). With `containers = ["shop.orders", "shop.billing"]` (prefixes or selectors
+such as `shop.*`), layer names are relative to each container, and the layering is checked
+inside each container on its own: `shop.orders.domain` may not import
+`shop.orders.adapters`. A layer that a container lacks, and a container or layer that
+matches nothing, is reported as a warning in the rule's definition.
+
+Reports every import from a layer into an outer or sibling layer. With `indirect = true` the
+rule also follows chains of imports through modules outside the layers: for each layer and
+each layer it may not reach, the shortest chain is reported once, at its first import, with
+every step (module, file and line).
+
+## Why is this bad?
+A layering only holds while every dependency points inwards. An inner layer that imports an
+outer one, even through a helper module, can no longer be understood, tested or reused
+without it.
+
+## How to fix
+Invert the dependency: declare what the inner code needs as a `typing.Protocol` in the
+inner layer, implement it in the outer layer, and pass the implementation in from where the
+application is wired. For a chain, the module in the middle usually belongs in one of the
+layers.
+
+## Limitations
+Chains are followed only through modules inwards reads: code in `ignore` is not followed.
+Layers in different containers are not checked against each other. With
+`inwards check PATHS`, only direct imports are checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from inwards_core.config.patterns import ModulePattern, parse_module_pattern
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import (
+    ONE_LAYER_CONFIG,
+    Chain,
+    chain_files,
+    chain_names,
+    chain_params,
+    covers_some_module,
+    dead_entries,
+    direct_params,
+    expand,
+    module_list,
+    require_options,
+    shortest_chains,
+    via,
+)
+from inwards_core.index import ModuleInfo
+from inwards_core.model import Severity, Span
+from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+
+SIBLINGS = "|"
+
+
+def _names(entry: str) -> list[str]:
+    return [name.strip() for name in entry.split(SIBLINGS)]
+
+
+def _check_layers(value: tuple[str, ...]) -> str | None:
+    if len(value) < 2:
+        return "must list at least two layers, innermost first."
+    seen: set[str] = set()
+    for entry in value:
+        for name in _names(entry):
+            try:
+                parse_module_pattern(name)
+            except ValueError as error:
+                return f'"{entry}": {error}.'
+            if name in seen:
+                return f'lists "{name}" twice; a module belongs to one layer.'
+            seen.add(name)
+    return None
+
+
+@attrs.frozen
+class LayersOptions:
+    """`layers` innermost first; `containers` repeat them; `indirect` follows chains."""
+
+    layers: tuple[str, ...] = attrs.field(
+        default=(), metadata={"check": _check_layers, "required": True}
+    )
+    containers: tuple[str, ...] = module_list()
+    indirect: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        require_options(self)
+
+
+@attrs.frozen
+class _Layer:
+    name: str  # as written in `layers`
+    rank: int  # 0 is innermost
+    position: int  # index of its entry in `layers`
+    pattern: ModulePattern
+
+
+def _patterns(options: LayersOptions, container: str | None) -> tuple[_Layer, ...]:
+    found: list[_Layer] = []
+    for rank, entry in enumerate(options.layers):
+        for name in _names(entry):
+            text = name if container is None else f"{container}.{name}"
+            found.append(_Layer(name, rank, rank, parse_module_pattern(text)))
+    return tuple(found)
+
+
+def reads(options: LayersOptions) -> ReadScope:
+    if options.containers:
+        texts = [
+            f"{container}.{name}"
+            for container in options.containers
+            for entry in options.layers
+            for name in _names(entry)
+        ]
+    else:
+        texts = [name for entry in options.layers for name in _names(entry)]
+    return ReadScope(modules=tuple(texts), import_graph=options.indirect)
+
+
+GUIDANCE_PARAMS = {
+    "module": "the module that imports (for a chain: the first one)",
+    "imported": "what is imported (for a chain: the module at its end)",
+    "statement": "the import statement (for a chain: the first one), as one line",
+    "layer": "the layer of the module, as written in `layers`",
+    "target_layer": "the outer or sibling layer it reaches",
+    "container": "the container both belong to (empty without `containers`)",
+    "chain": "every step as `module:line`, ending with the imported module",
+    "via": "the modules in the middle of a chain, comma-separated (empty for a direct import)",
+}
+
+
+def _flow(options: LayersOptions) -> str:
+    return " <- ".join(" | ".join(_names(entry)) for entry in options.layers)
+
+
+def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
+    best: _Layer | None = None
+    best_key: tuple[int, int, int] | None = None
+    for layer in layers:
+        match = layer.pattern.match(name)
+        if match is not None and (best_key is None or match.precedence() > best_key):
+            best, best_key = layer, match.precedence()
+    return best
+
+
+def _breach(source: _Layer, target: _Layer) -> str | None:
+    if target.rank > source.rank:
+        return f'the outer layer "{target.name}"'
+    if target.rank == source.rank and target.name != source.name:
+        return f'"{target.name}", a sibling layer of "{source.name}"'
+    return None
+
+
+def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
+    flow = _flow(options)
+    containers: Sequence[str | None]
+    if options.containers:
+        containers = sorted({c for entry in options.containers for c in expand(model, entry)})
+    else:
+        containers = [None]
+    for container in containers:
+        layers = _patterns(options, container)
+        of = f' of "{container}"' if container else ""
+        members: dict[str, list[ModuleInfo]] = {}
+        for info in model.checked:
+            layer = _layer_of(info.name, layers) if info.file in model.facts else None
+            if layer is not None:
+                members.setdefault(layer.name, []).append(info)
+        for layer in layers:
+            for info in members.get(layer.name, ()):
+                for edge in model.import_edges(info):
+                    target = _layer_of(edge.target, layers) if edge.first_party else None
+                    where = None if target is None else _breach(layer, target)
+                    if target is None or where is None:
+                        continue
+                    stable = f'Layer "{layer.name}"{of} imports "{edge.target}" from {where}.'
+                    yield Violation(
+                        file=info.file,
+                        module=info.name,
+                        span=edge.span,
+                        message=f"{stable} Imports may only point inwards: {flow}.",
+                        stable_message=stable,
+                        params={
+                            **direct_params(edge),
+                            "layer": layer.name,
+                            "target_layer": target.name,
+                            "container": container or "",
+                        },
+                        fallback_summary=f'Invert the dependency of "{layer.name}" on '
+                        f'"{target.name}".',
+                        fallback_steps=(
+                            f"Delete `{edge.statement}`.",
+                            f'Declare a typing.Protocol in "{layer.name}" for what the code '
+                            f'needs, and implement it in "{target.name}".',
+                        ),
+                    )
+        if options.indirect and model.whole_project:
+            yield from _chains(model, layers, members, container, flow)
+        if model.whole_project:
+            yield from _missing_layers(model, options, layers, container)
+    yield from dead_entries(model, "containers", options.containers)
+
+
+def _chains(
+    model: ProjectModel,
+    layers: Sequence[_Layer],
+    members: dict[str, list[ModuleInfo]],
+    container: str | None,
+    flow: str,
+) -> Iterator[Violation]:
+    of = f' of "{container}"' if container else ""
+    for layer in layers:
+
+        def hit(edge: ImportEdge, layer: _Layer = layer) -> str | None:
+            target = _layer_of(edge.target, layers) if edge.first_party else None
+            if target is None or _breach(layer, target) is None:
+                return None
+            return target.name
+
+        chains = shortest_chains(
+            model,
+            members.get(layer.name, ()),
+            hit=hit,
+            passable=lambda name: _layer_of(name, layers) is None,
+        )
+        for target in layers:
+            chain: Chain | None = chains.get(target.name)
+            if chain is None:
+                continue
+            first = chain[0]
+            stable = (
+                f'Layer "{layer.name}"{of} reaches the layer "{target.name}" through '
+                f"{via(chain)}: imports may only point inwards ({flow}), not even "
+                "through other modules."
+            )
+            yield Violation(
+                file=first.file,
+                module=first.importer,
+                span=first.span,
+                message=f"{stable} Chain: {chain_files(chain)}.",
+                stable_message=stable,
+                params={
+                    **chain_params(chain),
+                    "layer": layer.name,
+                    "target_layer": target.name,
+                    "container": container or "",
+                },
+                fallback_summary=f'Cut the chain from "{layer.name}" to "{target.name}".',
+                fallback_steps=(
+                    f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, "
+                    "or one in a module in the middle.",
+                ),
+            )
+
+
+def _missing_layers(
+    model: ProjectModel, options: LayersOptions, layers: Sequence[_Layer], container: str | None
+) -> Iterator[Violation]:
+    if container is not None and not covers_some_module(model, container):
+        return  # the container itself matches nothing: one warning for its entry
+    for layer in layers:
+        if covers_some_module(model, layer.pattern.text):
+            continue
+        key = f"options.layers[{layer.position}]"
+        where = (
+            f'container "{container}" has no layer "{layer.name}"'
+            if container
+            else (f'"{layer.name}" matches no module of this project')
+        )
+        yield Violation(
+            file="",
+            module=None,
+            span=Span.start_of_file(),
+            message=f"`{key}`: {where} (no module {layer.pattern.text}), so the rule checks "
+            "nothing there.",
+            severity=Severity.WARNING,
+            in_definition=True,
+            params={"layer": layer.name, "container": container or "", "option": key},
+            summary=f'Fix "{layer.name}" in `{key}`, or the package it should name.',
+            steps=(
+                f'Check the spelling of "{layer.name}" against the packages of this project.',
+                "A container without this layer can be left out of `containers`.",
+            ),
+        )
+
+
+KIND = CheckKind(
+    id="inw.layers",
+    summary="An import from a layer into an outer or sibling layer of an extra layering.",
+    options_type=LayersOptions,
+    check=check,
+    reads=reads,
+)
+
+_PER_CONTEXT = """\
+code = "ACME020"
+name = "layered-contexts"
+summary = "A context's inner layer imports an outer one."
+check = "inw.layers"
+
+[options]
+layers = ["domain", "application", "adapters"]
+containers = ["shop.orders", "shop.billing"]
+indirect = true
+
+[guidance]
+summary = 'Let "{layer}" own an interface that "{target_layer}" implements.'
+steps = [
+  "Delete `{statement}` (the chain: {chain}).",
+  "Declare a typing.Protocol in the layer \\"{layer}\\" of {container} and implement it in \\"{target_layer}\\".",
+]
+"""
+
+EXAMPLES = (
+    Example(
+        title="Every context keeps its own layers",
+        good=False,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME020.toml": _PER_CONTEXT},
+        files={
+            "shop/orders/domain/order.py": (
+                "from shop.orders.adapters.db import save  # expect: ACME020\n"
+            ),
+            "shop/orders/application/place.py": "from shop.orders.domain.order import save\n",
+            "shop/orders/adapters/db.py": "def save() -> None: ...\n",
+            "shop/billing/domain/invoice.py": (
+                "from shop.tools.audit import record  # expect: ACME020\n"
+            ),
+            "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
+            "shop/billing/adapters/mail.py": "def send() -> None: ...\n",
+            "shop/tools/audit.py": "from shop.billing.application.bill import invoice as record\n",
+        },
+    ),
+    Example(
+        title="A container without one of the layers",
+        good=False,
+        config=ONE_LAYER_CONFIG,
+        definitions={
+            "ACME021.toml": (
+                'code = "ACME021"  # expect: ACME021\n'
+                'name = "layered-packages"\n'
+                'summary = "An inner layer imports an outer one."\n'
+                'check = "inw.layers"\n'
+                "\n"
+                "[options]\n"
+                'layers = ["domain", "adapters"]\n'
+                'containers = ["shop.*"]\n'
+            ),
+        },
+        files={
+            "shop/orders/domain/order.py": "class Order: ...\n",
+            "shop/orders/adapters/db.py": "from shop.orders.domain.order import Order\n",
+            "shop/billing/domain/invoice.py": "class Invoice: ...\n",
+        },
+    ),
+    Example(
+        title="Outer layers import inner ones",
+        good=True,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME020.toml": _PER_CONTEXT},
+        files={
+            "shop/orders/domain/order.py": "class Order: ...\n",
+            "shop/orders/application/place.py": "from shop.orders.domain.order import Order\n",
+            "shop/orders/adapters/db.py": "from shop.orders.application import place\n",
+            "shop/billing/domain/invoice.py": "class Invoice: ...\n",
+            "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
+            "shop/billing/adapters/mail.py": "from shop.billing.domain import invoice\n",
+        },
+    ),
+)

@@ -1,0 +1,158 @@
+"""inw.protected: only the listed importers may import a module.
+
+## What it does
+Reports every import of code that an entry of `modules` covers, made by a module that no
+entry of `importers` covers. Code inside a protected entry may always import the rest of
+that entry (`shop.orders.internal.a` may import `shop.orders.internal.b`). Entries are
+prefixes or selectors; `importers = []` (the default) means only the protected code itself.
+Every module of the project is checked as an importer, including those that no layer owns;
+only direct imports count.
+
+## Why is this bad?
+A protected module is an implementation detail (a package's internals, a generated client,
+a database session factory) that only a few places should touch. Each new importer
+spreads the detail further and makes it harder to change.
+
+## How to fix
+Import what the protected package exposes for everyone (its public module or a port)
+instead. If the importer really needs the internals, add it to `importers` in the rule's
+definition, where the review of the change will see it.
+
+## Limitations
+Modules in `ignore` are not checked as importers. Chains through other modules are not
+followed: only direct imports of protected code are reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core.examples import Example
+from inwards_core.families.inw.common import (
+    ONE_LAYER_CONFIG,
+    dead_entries,
+    direct_params,
+    first_match,
+    module_list,
+    pattern_of,
+    require_options,
+)
+from inwards_core.project import ProjectModel
+from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+
+
+@attrs.frozen
+class ProtectedOptions:
+    """`modules` may be imported only by `importers` (and by their own code)."""
+
+    modules: tuple[str, ...] = module_list(required=True)
+    importers: tuple[str, ...] = module_list()
+
+    def __attrs_post_init__(self) -> None:
+        require_options(self)
+
+
+def reads(options: ProtectedOptions) -> ReadScope:
+    return ReadScope(modules=options.modules, every_module=True)
+
+
+GUIDANCE_PARAMS = {
+    "module": "the module that imports",
+    "imported": "the protected module or name it imports",
+    "statement": "the import statement, as one line",
+    "protected": "the `modules` entry that protects it",
+    "importers": "the `importers` entries, comma-separated (empty when there are none)",
+    "chain": "the import as `module:line -> imported`",
+}
+
+
+def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]:
+    allowed = ", ".join(f'"{entry}"' for entry in options.importers)
+    for info in model.checked:
+        if first_match(info.name, options.importers) is not None:
+            continue
+        for edge in model.import_edges(info):
+            entry = first_match(edge.target, options.modules) if edge.first_party else None
+            if entry is None or pattern_of(entry).matches(info.name):
+                continue
+            inside = f'code inside "{entry}"'
+            who = f"{allowed} and {inside}" if allowed else inside
+            what = (
+                f'the protected module "{entry}"'
+                if edge.target == entry
+                else f'"{edge.target}", inside the protected "{entry}"'
+            )
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=edge.span,
+                message=f'"{info.name}" imports {what}: only {who} may import it.',
+                params={
+                    **direct_params(edge),
+                    "protected": entry,
+                    "importers": ", ".join(options.importers),
+                },
+                fallback_summary=f'Import what "{entry}" exposes to everyone instead.',
+                fallback_steps=(
+                    f"Delete `{edge.statement}` and use the public interface instead.",
+                    f'If "{info.name}" really needs it, add it to `importers` in the rule.',
+                ),
+            )
+    yield from dead_entries(model, "modules", options.modules)
+    yield from dead_entries(model, "importers", options.importers)
+
+
+KIND = CheckKind(
+    id="inw.protected",
+    summary="A module is imported by code that is not among its allowed importers.",
+    options_type=ProtectedOptions,
+    check=check,
+    reads=reads,
+)
+
+_SESSIONS = """\
+code = "ACME030"
+name = "sessions-in-repositories"
+summary = "Database sessions are opened outside the repositories."
+check = "inw.protected"
+
+[options]
+modules = ["shop.db.session"]
+importers = ["shop.repositories", "shop.bootstrap"]
+
+[guidance]
+summary = 'Use a repository instead of "{imported}" in "{module}".'
+steps = ["Delete `{statement}`.", "Call a repository from shop.repositories, which owns the sessions."]
+"""
+
+EXAMPLES = (
+    Example(
+        title="A view opens a session itself",
+        good=False,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME030.toml": _SESSIONS},
+        files={
+            "shop/db/session.py": "def open_session() -> object: ...\n",
+            "shop/repositories/orders.py": "from shop.db.session import open_session\n",
+            "shop/bootstrap.py": "from shop.db import session\n",
+            "shop/views/orders.py": (
+                "def list_orders() -> None:\n"
+                "    from shop.db.session import open_session  # expect: ACME030\n"
+            ),
+        },
+    ),
+    Example(
+        title="Views go through a repository",
+        good=True,
+        config=ONE_LAYER_CONFIG,
+        definitions={"ACME030.toml": _SESSIONS},
+        files={
+            "shop/db/session.py": "def open_session() -> object: ...\n",
+            "shop/repositories/orders.py": "from shop.db.session import open_session\n",
+            "shop/bootstrap.py": "from shop.db import session\n",
+            "shop/views/orders.py": "from shop.repositories.orders import open_session\n",
+        },
+    ),
+)
