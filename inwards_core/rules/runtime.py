@@ -495,8 +495,8 @@ def resolve(
         active, lower = found_chain[0], tuple(found_chain[1:])
         guidance_from: RuleDefinition | None = None
         if active.origin.root is RootKind.USER and user_rules == "guidance-only":
-            ignored.append(active)
             if not lower:
+                ignored.append(active)  # a new rule: only guidance may come from the user
                 continue
             guidance_from = active
             active = attrs.evolve(lower[0], guidance=active.guidance, guidance_origin=active.origin)

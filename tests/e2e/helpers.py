@@ -14,6 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
+NO_USER_CONFIG = REPO / "tests" / "fixtures" / "no-user-config"  # never created
 
 
 def inwards_executable() -> list[str]:
@@ -34,6 +35,8 @@ def run_inwards(
     *args: str, cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 120
 ) -> Run:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
+    # Hermetic by default: the developer's own ~/.config/inwards/rules never leaks in.
+    environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     environment.update(env or {})
     done = subprocess.run(
         [*inwards_executable(), *args],
