@@ -1,7 +1,9 @@
-"""Rule docs pages, rendered from the rule's definition and its check kind's module.
+"""Docs pages, rendered from rule definitions and check-kind modules.
 
-The same text is committed as `docs/rules/<CODE>.md` (a test fails when it is stale) and
-printed offline by the CLI. Examples are run to show their real output, so the page can't
+A rule page (`docs/rules/<CODE>.md`) comes from the rule's definition and its check kind's
+module; a kind page (`docs/kinds/<kind id>.md`) documents a generic kind that user and
+project definitions name. The same text is committed (a test fails when it is stale) and
+printed offline by the CLI. Examples are run to show their real output, so a page can't
 drift from the behaviour.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -16,6 +19,7 @@ import attrs
 
 from inwards_core.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
 from inwards_core.reporting.text import render_text
+from inwards_core.rules.kinds import CheckKind, Scope
 from inwards_core.rules.options import option_name
 from inwards_core.rules.runtime import ResolvedRule, RuleSet
 
@@ -23,6 +27,12 @@ GENERATED_NOTE = (
     "<!-- Generated from the rule's definition and its check kind's module by "
     "`INWARDS_REGENERATE=1 pytest tests/rules/test_docs.py`. Edit those, not this file. -->"
 )
+KIND_GENERATED_NOTE = (
+    "<!-- Generated from the check kind's module by "
+    "`INWARDS_REGENERATE=1 pytest tests/rules/test_kinds.py`. Edit that, not this file. -->"
+)
+# What the engine adds to every finding's guidance parameters.
+COMMON_PARAMS = {"file": "the file of the finding, relative to the project directory"}
 
 
 def kind_module(rule: ResolvedRule) -> ModuleType:
@@ -54,6 +64,9 @@ def _options_table(options_type: type[Any]) -> list[str]:
     lines = ["| Option | Type | Default |", "|---|---|---|"]
     for field in fields:
         default = field.default
+        if field.metadata.get("required"):
+            lines.append(f"| `{option_name(field.name)}` | {_type_name(field.type)} | required |")
+            continue
         shown = list(default) if isinstance(default, tuple) else default
         lines.append(
             f"| `{option_name(field.name)}` | {_type_name(field.type)} | `{shown!r}` |".replace(
@@ -61,6 +74,55 @@ def _options_table(options_type: type[Any]) -> list[str]:
             )
         )
     return lines
+
+
+_TOML_TYPES = {
+    "str": "string",
+    "bool": "boolean",
+    "int": "integer",
+    "tuple[str, ...]": "list of strings",
+}
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f'"{item}"' for item in value) + "]"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def _kind_options_table(options_type: type[Any]) -> list[str]:
+    """Options as a definition's author writes them: TOML types and values."""
+    lines = ["| Option | Type | Default |", "|---|---|---|"]
+    for field in attrs.fields(options_type):
+        type_text = _TOML_TYPES.get(str(field.type), _type_name(field.type))
+        default = (
+            "required" if field.metadata.get("required") else f"`{_toml_value(field.default)}`"
+        )
+        lines.append(f"| `{option_name(field.name)}` | {type_text} | {default} |")
+    return lines
+
+
+def _example_blocks(
+    example: Example, rule_set: RuleSet | None, *, name_files: bool = False
+) -> list[str]:
+    """One example as Markdown: its configuration (when not the default), its rule
+    definitions, its files, and what `inwards check` really says about them."""
+    verdict = "passes" if example.good else "reported"
+    out = ["", f"### {example.title} ({verdict})", ""]
+    if example.config != DEFAULT_EXAMPLE_CONFIG:
+        label = ["`pyproject.toml`:", ""] if name_files else []
+        out += [*label, "```toml", example.config.rstrip(), "```", ""]
+    for path, text in example.definition_sources().items():
+        out += [f"`{path}`:", "", "```toml", text.rstrip(), "```", ""]
+    for path, text in sorted(example.sources().items()):
+        out += [f"`{path}`:", "", "```python", text.rstrip(), "```", ""]
+    report = run_example(example, rule_set)
+    output = render_text(report)
+    # Durations differ between runs; the page must be byte-stable.
+    output = re.sub(r" \(\d+(\.\d+)? ms\)", "", output)
+    return [*out, "`inwards check` says:", "", "```text", output.rstrip(), "```"]
 
 
 def render_rule_page(rule: ResolvedRule, rule_set: RuleSet | None = None) -> str:
@@ -107,15 +169,97 @@ def render_rule_page(rule: ResolvedRule, rule_set: RuleSet | None = None) -> str
         "```",
     ]
     for example in kind_examples(rule):
-        verdict = "passes" if example.good else "reported"
-        out += ["", f"### {example.title} ({verdict})", ""]
-        if example.config != DEFAULT_EXAMPLE_CONFIG:
-            out += ["```toml", example.config.rstrip(), "```", ""]
-        for path, text in sorted(example.sources().items()):
-            out += [f"`{path}`:", "", "```python", text.rstrip(), "```", ""]
-        report = run_example(example, rule_set)
-        output = render_text(report)
-        # Durations differ between runs; the page must be byte-stable.
-        output = re.sub(r" \(\d+(\.\d+)? ms\)", "", output)
-        out += ["`inwards check` says:", "", "```text", output.rstrip(), "```"]
+        out += _example_blocks(example, rule_set)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _runs_on(kind: CheckKind) -> str:
+    if kind.scope is Scope.PROJECT:
+        return "the whole project only (skipped with `inwards check PATHS`)"
+    names = {option_name(field.name) for field in attrs.fields(kind.options_type)}
+    if "indirect" in names:
+        return "every checked file; import chains (`indirect = true`) on whole-project runs only"
+    return "every checked file"
+
+
+def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
+    """The page of a generic check kind: what it does, its options, the parameters its
+    findings give guidance templates, and its examples (each with the rule definition that
+    uses the kind) with their real output."""
+    params: Mapping[str, str] = {**COMMON_PARAMS, **getattr(module, "GUIDANCE_PARAMS", {})}
+    examples = tuple(e for e in getattr(module, "EXAMPLES", ()) if isinstance(e, Example))
+    out = [
+        KIND_GENERATED_NOTE,
+        "",
+        f"# {kind.id}",
+        "",
+        kind.summary,
+        "",
+        "No rule ships with this kind: it is for your own rules. Name it in `check` of a "
+        "definition in `.inwards/rules/<CODE>.toml` (the project root) or in "
+        "`~/.config/inwards/rules/<CODE>.toml` (your user root), under a code prefix no "
+        "installed family owns (`ACME001`).",
+        "",
+        "| | |",
+        "|---|---|",
+        f"| Check kind | `{kind.id}` |",
+        f"| Runs on | {_runs_on(kind)} |",
+        "",
+        _sections(module.__doc__ or ""),
+        "",
+        "## Options",
+        "",
+        "Set in the `[options]` table of the definition; unknown options, wrong types and "
+        "missing required ones stop the run with the file, line and key. Module entries are "
+        "prefixes (`shop.domain`) or selectors (`shop.*.domain`, `shop.**.api`).",
+        "",
+        *_kind_options_table(kind.options_type),
+        "",
+        "## Parameters for guidance",
+        "",
+        "`{name}` in the `summary` and `steps` of the definition's `[guidance]` is filled in "
+        "from each finding. Without a `[guidance]` table, the kind's own short fix is shown.",
+        "",
+        "| Parameter | Value |",
+        "|---|---|",
+        *(f"| `{{{name}}}` | {text} |" for name, text in params.items()),
+        "",
+        "## Examples",
+        "",
+        "Unless an example shows its own `pyproject.toml`, the configuration is:",
+        "",
+        "```toml",
+        DEFAULT_EXAMPLE_CONFIG.rstrip(),
+        "```",
+    ]
+    for example in examples:
+        out += _example_blocks(example, None, name_files=True)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def render_kinds_index(modules: Sequence[ModuleType]) -> str:
+    """`docs/kinds/index.md`: every generic kind with its summary."""
+    out = [
+        KIND_GENERATED_NOTE,
+        "",
+        "# Check kinds for your own rules",
+        "",
+        "A rule is a definition (data) that names a check kind (code). Besides the kinds of "
+        "the shipped rules, inwards has generic kinds that no shipped rule uses: write a "
+        "definition that names one, with your own code, options and guidance, in the "
+        "project root (`.inwards/rules/ACME001.toml`, committed) or in your user root "
+        "(`~/.config/inwards/rules/`).",
+        "",
+        "| Kind | What it reports |",
+        "|---|---|",
+    ]
+    for module in modules:
+        kind: CheckKind = module.KIND
+        out.append(f"| [{kind.id}]({kind.id}.md) | {kind.summary} |")
+    out += ["", "A definition using `inw.forbidden`:", ""]
+    example = next((e for m in modules for e in getattr(m, "EXAMPLES", ()) if e.definitions), None)
+    if example is not None:
+        for path, text in example.definition_sources().items():
+            out += [f"`{path}`:", "", "```toml", text.rstrip(), "```"]
+            break
     return "\n".join(out).rstrip() + "\n"

@@ -115,7 +115,7 @@ GUIDANCE_PARAMS = {
     "source": 'the `modules` entry that covers the module (`"shop.domain"`)',
     "forbidden": 'the `forbidden` entry that covers the import (`"requests"`)',
     "chain": "every step as `module:line`, ending with the imported name",
-    "via": "the modules in the middle of a chain, comma-separated (empty for a direct import)",
+    "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
 }
 
 

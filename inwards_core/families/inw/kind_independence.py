@@ -76,7 +76,7 @@ GUIDANCE_PARAMS = {
     "source": "the unit the module belongs to",
     "target": "the unit it reaches",
     "chain": "every step as `module:line`, ending with the imported module",
-    "via": "the modules in the middle of a chain, comma-separated (empty for a direct import)",
+    "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
 }
 
 

@@ -139,7 +139,7 @@ GUIDANCE_PARAMS = {
     "target_layer": "the outer or sibling layer it reaches",
     "container": "the container both belong to (empty without `containers`)",
     "chain": "every step as `module:line`, ending with the imported module",
-    "via": "the modules in the middle of a chain, comma-separated (empty for a direct import)",
+    "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
 }
 
 
