@@ -115,8 +115,16 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         file, span, whole_project = definition_file(definition.origin), Span.start_of_file(), True
     params = {"file": file, "module": violation.module or "", **violation.params}
     guidance = definition.guidance
-    summary = violation.summary if violation.summary is not None else guidance.summary
-    steps = violation.steps if violation.steps is not None else guidance.steps
+    # A kind may word the shipped guidance for one variant of its findings; guidance that a
+    # user or project definition wrote wins over it (that is what shadowing it is for).
+    rewritten = (
+        definition.origin.root is not RootKind.CORE or definition.guidance_origin is not None
+    )
+    summary = guidance.summary
+    steps = guidance.steps
+    if not rewritten:
+        summary = violation.summary if violation.summary is not None else summary
+        steps = violation.steps if violation.steps is not None else steps
     if not summary and not steps:
         summary, steps = violation.fallback_summary, violation.fallback_steps
     return Finding(

@@ -9,18 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from collections.abc import Sequence
+
 from inwards_core.caches import DictExtractionCache, NullExtractionCache
+from inwards_core.model import RootKind
 from inwards_core.ports import (
     VIRTUALENV_MARKER,
     ListingProblem,
     ProjectFiles,
     ProjectListing,
+    RootReport,
+    RootState,
+    RuleDocument,
+    RuleSources,
     is_skipped_directory_name,
 )
+from inwards_core.rules.kinds import Family
+from inwards_core.rules.sources import packaged_documents, packaged_root
 
 __all__ = [
     "DictExtractionCache",
     "InMemoryProjectFiles",
+    "InMemoryRuleSources",
     "NullExtractionCache",
 ]
 
@@ -112,3 +122,37 @@ class InMemoryProjectFiles(ProjectFiles):
         if clean in self._directories or not clean:
             raise IsADirectoryError(f"{path} is a directory")
         raise FileNotFoundError(f"{path} does not exist")
+
+
+class InMemoryRuleSources(RuleSources):
+    """The families' core definitions plus user and project definitions given as
+    `{file name: TOML text}`; a root given as None is absent."""
+
+    def __init__(
+        self,
+        families: Sequence[Family],
+        *,
+        user: Mapping[str, str | bytes] | None = None,
+        project: Mapping[str, str | bytes] | None = None,
+    ) -> None:
+        documents = list(packaged_documents(families))
+        reports = [packaged_root(families)]
+        for root, files, location in (
+            (RootKind.USER, user, "<user>"),
+            (RootKind.PROJECT, project, ".inwards/rules"),
+        ):
+            if files is None:
+                reports.append(RootReport(root, location, RootState.ABSENT))
+                continue
+            reports.append(RootReport(root, location, RootState.FOUND))
+            for name, content in sorted(files.items()):
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                documents.append(RuleDocument(root, f"{location}/{name}", data, relative=name))
+        self._documents = tuple(documents)
+        self._reports = tuple(reports)
+
+    def documents(self) -> Sequence[RuleDocument]:
+        return self._documents
+
+    def roots(self) -> Sequence[RootReport]:
+        return self._reports

@@ -180,7 +180,7 @@ def test_a_user_only_rule_runs(roots: Roots) -> None:
     (finding,) = findings(report, "ACME001")
     assert finding["origin"] == "user"
     assert finding["file"] == "shop/domain/order.py"
-    assert finding["fix"]["summary"] == 'Local rule: keep sqlalchemy out.'
+    assert finding["fix"]["summary"] == "Local rule: keep sqlalchemy out."
     assert report["ruleSet"]["userDefinitions"][0]["effect"] == "new"
 
 
@@ -457,7 +457,9 @@ def test_problem_messages_name_the_line_of_the_key(roots: Roots) -> None:
 
 def set_policy(roots: Roots, value: str) -> None:
     pyproject = roots.project / "pyproject.toml"
-    text = pyproject.read_text().replace("[tool.inwards]\n", f'[tool.inwards]\nuser-rules = "{value}"\n')
+    text = pyproject.read_text().replace(
+        "[tool.inwards]\n", f'[tool.inwards]\nuser-rules = "{value}"\n'
+    )
     pyproject.write_text(text, encoding="utf-8")
 
 
@@ -645,7 +647,7 @@ def test_explain_shows_the_chain_and_a_diff(roots: Roots) -> None:
     done = roots.run("rules", "explain", "inw011")
     assert done.code == 0, done.stderr
     assert "in force: the user definition" in done.stdout
-    assert "-severity = \"error\"" in done.stdout and '+severity = "warning"' in done.stdout
+    assert '-severity = "error"' in done.stdout and '+severity = "warning"' in done.stdout
     assert "inwards_core/families/inw/definitions/INW011.toml" in done.stdout
     document = json.loads(roots.run("rules", "explain", "dynamic-import", "--json").stdout)
     assert [d["root"] for d in document["chain"]] == ["user", "core"]
