@@ -7,9 +7,7 @@ the engine on it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from inwards_core.caches import DictExtractionCache, NullExtractionCache
 from inwards_core.model import RootKind
