@@ -1,0 +1,186 @@
+"""The one resolver, as a pure function over in-memory roots (THREE-ROOTS.md "Resolution")."""
+
+from __future__ import annotations
+
+import hashlib
+
+import attrs
+import pytest
+
+from inwards_core.api import load_rules
+from inwards_core.families.inw import family
+from inwards_core.model import RootKind
+from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument
+from inwards_core.rules.runtime import RuleSet, resolve
+from inwards_core.rules.sources import packaged_documents, root_digests
+from inwards_core.testing import InMemoryRuleSources
+
+FAMILIES = (family(),)
+CORE_011 = next(d for d in packaged_documents(FAMILIES) if d.path.endswith("INW011.toml"))
+CORE_TEXT = CORE_011.data.decode()
+
+
+def with_line(key: str, value: str, text: str = CORE_TEXT) -> str:
+    lines = text.split("\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith(f"{key} = "))
+    lines[index] = f"{key} = {value}"
+    return "\n".join(lines)
+
+
+def new_rule(code: str, name: str) -> str:
+    return f'code = "{code}"\nname = "{name}"\nsummary = "s"\ncheck = "inw.pure-domain"\n'
+
+
+def rules(
+    *,
+    user: dict[str, str] | None = None,
+    project: dict[str, str] | None = None,
+    policy: str = "on",
+) -> RuleSet:
+    sources = InMemoryRuleSources(FAMILIES, user=user, project=project)
+    return load_rules(FAMILIES, sources, user_rules=policy)
+
+
+def test_project_over_user_over_core_and_the_chain_is_kept() -> None:
+    rule_set = rules(
+        user={"INW011.toml": with_line("severity", '"warning"')},
+        project={"INW011.toml": with_line("summary", '"project"')},
+    )
+    rule = rule_set.by_code("inw011")
+    assert rule is not None
+    assert rule.origin.root is RootKind.PROJECT
+    assert [d.origin.root for d in rule.shadowed] == [RootKind.USER, RootKind.CORE]
+    assert rule.definition.severity.value == "error"  # whole-file: nothing inherited
+    assert rule_set.problems == ()
+
+
+def test_a_broken_user_shadow_is_void_and_core_stays() -> None:
+    rule_set = rules(user={"INW011.toml": 'code = "INW011\n'})
+    rule = rule_set.by_code("INW011")
+    assert rule is not None and rule.origin.root is RootKind.CORE
+    (problem,) = rule_set.problems
+    assert (problem.root, problem.blocking) == (RootKind.USER, False)
+    assert rule_set.errors == ()
+    assert "not valid TOML" in rule_set.warnings()[0]
+
+
+def test_a_broken_project_definition_blocks() -> None:
+    rule_set = rules(project={"INW011.toml": with_line("severity", '"fatal"')})
+    (problem,) = rule_set.errors
+    line = next(n for n, t in enumerate(CORE_TEXT.split("\n"), 1) if t.startswith("severity"))
+    assert (problem.key, problem.line) == ("severity", line)
+
+
+def test_two_files_for_one_code_in_one_root_void_both() -> None:
+    text = with_line("severity", '"warning"')
+    rule_set = rules(user={"INW011.toml": text, "inw011.toml": text})
+    assert len(rule_set.problems) == 2
+    assert all("defined twice" in p.message for p in rule_set.problems)
+    rule = rule_set.by_code("INW011")
+    assert rule is not None and rule.origin.root is RootKind.CORE
+
+
+def test_a_renamed_shadow_is_a_half_collision_and_the_next_one_down_wins() -> None:
+    rule_set = rules(
+        user={"INW011.toml": with_line("name", '"other-name"')},
+        project={"INW011.toml": with_line("summary", '"project"')},
+    )
+    (problem,) = rule_set.problems
+    assert problem.root is RootKind.USER and "keeps the name" in problem.message
+    rule = rule_set.by_code("INW011")
+    assert rule is not None and rule.origin.root is RootKind.PROJECT
+    assert [d.origin.root for d in rule.shadowed] == [RootKind.CORE]
+
+
+def test_a_name_taken_by_another_code_is_a_half_collision() -> None:
+    rule_set = rules(project={"ACME001.toml": new_rule("ACME001", "dynamic-import")})
+    (problem,) = rule_set.problems
+    assert problem.path.endswith("ACME001.toml") and "INW011" in problem.message
+    assert rule_set.by_code("ACME001") is None
+    assert rule_set.by_name("dynamic-import") == rule_set.by_code("INW011")
+
+
+def test_a_new_rule_may_not_use_a_family_prefix() -> None:
+    rule_set = rules(project={"INW777.toml": new_rule("INW777", "seven")})
+    (problem,) = rule_set.errors
+    assert "prefix INW" in problem.message and rule_set.by_code("INW777") is None
+
+
+def test_guidance_only_takes_the_guidance_table_and_nothing_else() -> None:
+    shadow = (
+        'code = "INW011"\nname = "dynamic-import"\nsummary = "x"\ncheck = "inw.dynamic-import"\n'
+        'severity = "warning"\n\n[guidance]\nsummary = "mine"\n'
+    )
+    rule_set = rules(
+        user={"INW011.toml": shadow, "ACME001.toml": new_rule("ACME001", "a")},
+        policy="guidance-only",
+    )
+    rule = rule_set.by_code("INW011")
+    assert rule is not None
+    assert rule.origin.root is RootKind.CORE
+    assert rule.definition.severity.value == "error"
+    assert rule.definition.guidance.summary == "mine"
+    assert rule.guidance_from is not None and rule.guidance_from.origin.root is RootKind.USER
+    assert [d.code for d in rule_set.ignored] == ["ACME001"]
+    assert [(u.code, u.effect) for u in rule_set.user_in_effect()] == [("INW011", "guidance only")]
+
+
+def test_policy_off_ignores_every_user_definition() -> None:
+    rule_set = rules(user={"ACME001.toml": new_rule("ACME001", "a")}, policy="off")
+    assert rule_set.by_code("ACME001") is None
+    assert [d.code for d in rule_set.ignored] == ["ACME001"]
+
+
+def test_a_shadow_is_stale_when_its_base_changed() -> None:
+    base_sha = hashlib.sha256(CORE_011.data).hexdigest()
+    table = (
+        '\n[shadow]\nroot = "core"\ndistribution = "inwards"\nversion = "0.0.1"\n'
+        f'sha256 = "{base_sha}"\npath = "x"\n'
+    )
+    fresh = rules(project={"INW011.toml": CORE_TEXT + table})
+    assert fresh.stale == ()
+    old = rules(project={"INW011.toml": CORE_TEXT + table.replace(base_sha, "0" * 64)})
+    (stale,) = old.stale
+    assert stale.code == "INW011" and "stale shadow" in stale.message
+    assert "inwards 0.0.1" in stale.message
+
+
+def test_unreadable_roots_become_problems_of_their_root() -> None:
+    reports = [
+        RootReport(RootKind.USER, "/u", RootState.UNREADABLE, (ListingProblem("/u", "nope."),)),
+        RootReport(RootKind.PROJECT, "/p", RootState.FOUND, (ListingProblem("/p/x", "loop."),)),
+    ]
+    rule_set = resolve(packaged_documents(FAMILIES), FAMILIES, roots=reports)
+    assert [(p.root, p.blocking) for p in rule_set.problems] == [
+        (RootKind.USER, False),
+        (RootKind.PROJECT, True),
+    ]
+
+
+def test_root_digests_see_deletion_rename_and_same_size_edits() -> None:
+    def digest(files: dict[str, bytes]) -> str:
+        documents = [
+            RuleDocument(RootKind.USER, f"/u/{n}", d, relative=n) for n, d in files.items()
+        ]
+        return root_digests(documents, FAMILIES)[RootKind.USER]
+
+    base = digest({"A.toml": b"abc", "B.toml": b"x"})
+    assert digest({"B.toml": b"x", "A.toml": b"abc"}) == base  # order-free
+    assert digest({"A.toml": b"abd", "B.toml": b"x"}) != base  # same size
+    assert digest({"C.toml": b"abc", "B.toml": b"x"}) != base  # renamed
+    assert digest({"A.toml": b"abc"}) != base  # deleted
+    bumped = (attrs.evolve(FAMILIES[0], version="9.9.9"),)
+    assert root_digests((), bumped)[RootKind.CORE] != root_digests((), FAMILIES)[RootKind.CORE]
+
+
+@pytest.mark.parametrize("extra", ["", "\n# a comment\n"])
+def test_the_fingerprint_follows_active_definitions_only(extra: str) -> None:
+    core = rules().fingerprint("1")
+    shadowed = rules(project={"INW011.toml": CORE_TEXT + extra}).fingerprint("1")
+    assert (shadowed == core) == (extra == "")
+    hidden_user = rules(
+        user={"INW011.toml": with_line("severity", '"warning"')},
+        project={"INW011.toml": CORE_TEXT + extra},
+    ).fingerprint("1")
+    assert hidden_user == shadowed
+    assert rules().fingerprint("2") != core
