@@ -184,3 +184,16 @@ def test_the_fingerprint_follows_active_definitions_only(extra: str) -> None:
     ).fingerprint("1")
     assert hidden_user == shadowed
     assert rules().fingerprint("2") != core
+
+
+def test_the_definition_in_the_roots_page_resolves() -> None:
+    """The example definition in docs/rules-roots-and-shadowing.md is a working rule."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "rules-roots-and-shadowing.md"
+    blocks = page.read_text(encoding="utf-8").split("```toml\n")[1:]
+    (example,) = [b.split("```")[0] for b in blocks if b.startswith('code = "ACME001"')]
+    rule_set = rules(project={"ACME001.toml": example})
+    assert rule_set.problems == ()
+    rule = rule_set.by_code("ACME001")
+    assert rule is not None and rule.kind.id == "inw.forbidden"
