@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     )
     from inwards_core.plugins import FamilyLoadError, PluginHost, hookimpl
     from inwards_core.project import ProjectModel
-    from inwards_core.rules.kinds import CheckKind, Family, Scope, Violation
+    from inwards_core.rules.kinds import CheckKind, Family, ReadScope, Scope, Violation
     from inwards_core.rules.options import OptionsError
     from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet
     from inwards_core.version import inwards_version
@@ -95,6 +95,7 @@ _HOMES = {
     "hookimpl": "inwards_core.plugins",
     "CheckKind": "inwards_core.rules.kinds",
     "Family": "inwards_core.rules.kinds",
+    "ReadScope": "inwards_core.rules.kinds",
     "Scope": "inwards_core.rules.kinds",
     "Violation": "inwards_core.rules.kinds",
     "OptionsError": "inwards_core.rules.options",
@@ -139,6 +140,7 @@ __all__ = [
     "PluginHost",
     "Prepared",
     "ProjectModel",
+    "ReadScope",
     "Report",
     "RootKind",
     "RuleDefinition",
