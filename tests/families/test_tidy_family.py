@@ -221,6 +221,30 @@ def test_project_settings_apply_to_tidy_rules(shop: Path) -> None:
     ]
 
 
+def test_tidy_judges_layered_code_even_when_another_rule_reads_more(shop: Path) -> None:
+    """A project rule on the generic kind inw.forbidden has `tools` read too; TIDY's
+    findings must not depend on that."""
+    write_tree(
+        shop,
+        {
+            "tools/gen.py": "from os import *\nimport shop.domain.money, shop.domain.order\n",
+            ".inwards/rules/ACME001.toml": (
+                'code = "ACME001"\nname = "tools-no-http"\nsummary = "Tools stay offline."\n'
+                'check = "inw.forbidden"\n\n[options]\nmodules = ["tools"]\n'
+                'forbidden = ["requests"]\n'
+            ),
+        },
+    )
+    run = run_inwards("check", "--no-cache", "--format", "json", cwd=shop)
+    assert run.code == 0, run.stdout + run.stderr
+    files = {(d["code"], d["file"]) for d in diagnostics(run)}
+    assert ("INW006", "tools/gen.py") in files  # proof that tools/gen.py was read
+    assert {f for code, f in files if code.startswith("TIDY")} == {
+        "shop/application/checkout.py",
+        "shop/domain/order.py",
+    }
+
+
 def test_bad_tidy_options_stop_the_run_naming_file_line_and_key(shop: Path) -> None:
     write_tree(
         shop,

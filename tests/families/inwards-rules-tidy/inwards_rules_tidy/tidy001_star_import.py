@@ -18,7 +18,7 @@ Import the names the module uses, by name. If the star import gathers a package'
 API, move it into the package's `__init__.py` (or list the names there and in `__all__`).
 
 ## Limitations
-Only modules a layer owns are read. A star import of a module that defines `__all__` is
+Only modules a layer owns are judged, whatever other rules read. A star import of a module that defines `__all__` is
 reported too: the names are still invisible where they are used.
 """
 
@@ -61,7 +61,8 @@ def _imported(fact: ImportFact) -> str:
 
 def check(model: ProjectModel, options: StarImportOptions) -> Iterator[Violation]:
     for info in model.checked:
-        if info.is_package and options.allow_in_init:
+        # Other rules may have modules outside the layers read; this one judges layered code.
+        if info.layer is None or (info.is_package and options.allow_in_init):
             continue
         facts = model.facts.get(info.file)
         if facts is None:
