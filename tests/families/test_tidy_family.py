@@ -472,7 +472,7 @@ def test_the_cli_refuses_two_families_claiming_tidy(
             "acme_tidy_clone-1.0.dist-info/entry_points.txt": "[inwards]\nclone = acme_tidy_clone\n",
         },
     )
-    for command in (("check",), ("rules",)):
+    for command in (("check",), ("rules",), ("status",)):
         run = run_inwards(*command, cwd=shop, env={"PYTHONPATH": _on_path(site)})
         assert run.code == 2, run.stdout + run.stderr
         assert run.stdout == ""
