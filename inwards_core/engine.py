@@ -116,13 +116,15 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
     params = {"file": file, "module": violation.module or "", **violation.params}
     guidance = definition.guidance
     # A kind may word the shipped guidance for one variant of its findings; guidance that a
-    # user or project definition wrote wins over it (that is what shadowing it is for).
+    # user or project definition wrote wins over it (that is what shadowing it is for). A
+    # problem with the definition's own options is not what its guidance is about: the kind
+    # words that one.
     rewritten = (
         definition.origin.root is not RootKind.CORE or definition.guidance_origin is not None
     )
     summary = guidance.summary
     steps = guidance.steps
-    if not rewritten:
+    if not rewritten or violation.in_definition:
         summary = violation.summary if violation.summary is not None else summary
         steps = violation.steps if violation.steps is not None else steps
     if not summary and not steps:

@@ -303,13 +303,21 @@ def test_protected_lets_its_own_subtree_and_importers_in() -> None:
 
 def test_entries_that_match_nothing_are_reported_in_the_definition() -> None:
     rule = definition(
-        "ACME001", "inw.forbidden", 'modules = ["shop.domain", "shop.domian"]\nforbidden = ["x"]'
+        "ACME001",
+        "inw.forbidden",
+        'modules = ["shop.domain", "shop.domian"]\nforbidden = ["x"]',
+        '\n[guidance]\nsummary = "Delete {statement}."\n',
     )
     report = run({"shop/domain/a.py": ""}, {"ACME001.toml": rule})
     (finding,) = only(report, "ACME001")
     assert finding.file == ".inwards/rules/ACME001.toml"
     assert finding.severity is Severity.WARNING
     assert '`options.modules[1]` is "shop.domian"' in finding.message
+    # The definition's guidance is about imports, not about its own options.
+    assert (
+        finding.fix.summary
+        == 'Fix or remove "shop.domian" in `options.modules[1]` of the rule definition.'
+    )
 
 
 # -- indirect chains --------------------------------------------------------------------
