@@ -7,7 +7,7 @@ ones, and a user's script can pass in-memory ones.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -69,9 +69,11 @@ def load_rules(
     sources: RuleSources | None = None,
     *,
     user_rules: str = "on",
+    parsed_tables: MutableMapping[str, Any] | None = None,
 ) -> RuleSet:
     """Resolve the rule definitions of every root the sources give (core only by default).
-    `user_rules` is the project's `user-rules` policy ("on", "guidance-only", "off")."""
+    `user_rules` is the project's `user-rules` policy ("on", "guidance-only", "off");
+    `parsed_tables` an optional cache of parsed definitions (sha256 -> TOML table)."""
     families = installed_families() if families is None else families
     sources = sources or PackagedRuleSources(families)
     return resolve(sources.documents(), families, user_rules=user_rules, roots=sources.roots())

@@ -83,6 +83,7 @@ def _inside(path: str, directory: Path | None) -> bool:
 
 
 def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...]) -> None:
+    """`ancestors` are the real paths of the folders being walked, `directory`'s last."""
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as error:
@@ -93,7 +94,12 @@ def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...
             continue
         path = Path(entry.path)
         inner = f"{relative}/{entry.name}" if relative else entry.name
-        real = os.path.realpath(path)
+        # Only a link needs resolving: below a real folder, a plain entry's path is real.
+        real = (
+            os.path.realpath(path)
+            if entry.is_symlink()
+            else os.path.join(ancestors[-1], entry.name)
+        )
         try:
             is_dir = entry.is_dir()  # follows links
             is_file = entry.is_file()

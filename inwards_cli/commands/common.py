@@ -10,8 +10,9 @@ from typing import NoReturn
 
 import attrs
 
+from inwards_cli.adapters.rule_manifest import RuleRootsManifest
 from inwards_cli.adapters.rule_roots import LocalRuleSources
-from inwards_cli.bootstrap import installed_families, rule_sources
+from inwards_cli.bootstrap import CACHE_DIR, installed_families, rule_sources
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
 from inwards_core.api import load_rules
 from inwards_core.config.model import Config, ConfigError
@@ -75,14 +76,20 @@ class ResolvedRules:
 
     sources: LocalRuleSources
     rule_set: RuleSet
+    manifest: RuleRootsManifest | None
 
 
 def resolve_rules(
-    loaded: LoadedConfig | None, config: Config | None, *, isolated: bool
+    loaded: LoadedConfig | None,
+    config: Config | None,
+    *,
+    isolated: bool,
+    use_cache: bool = True,
 ) -> ResolvedRules:
     """Resolve core, user and project definitions with the project's `user-rules` policy.
     A family that fails to load is exit 2; definition problems are left in the rule set
-    for the command to report (errors stop `check`, warnings don't)."""
+    for the command to report (errors stop `check`, warnings don't). With `use_cache`, the
+    parsed definitions kept in the project's cache directory are reused."""
     try:
         families = installed_families()
     except FamilyLoadError as error:
@@ -94,7 +101,16 @@ def resolve_rules(
         user_rules=policy,
         isolated=isolated,
     )
-    return ResolvedRules(sources, load_rules(families, sources, user_rules=policy))
+    manifest = None
+    if loaded is not None and use_cache:
+        manifest = RuleRootsManifest.read(loaded.project_dir / CACHE_DIR)
+    rule_set = load_rules(
+        families,
+        sources,
+        user_rules=policy,
+        parsed_tables=manifest.tables if manifest is not None else None,
+    )
+    return ResolvedRules(sources, rule_set, manifest)
 
 
 def rule_warnings(resolved: ResolvedRules) -> list[str]:

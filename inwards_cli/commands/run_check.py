@@ -4,13 +4,13 @@ start-up path of `inwards_cli.app.main` calls it directly)."""
 from __future__ import annotations
 
 import enum
+import hashlib
 import sys
 from pathlib import Path
 
 import attrs
 
-from inwards_cli.adapters.rule_manifest import write_digests
-from inwards_cli.bootstrap import CACHE_DIR, bootstrap
+from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.common import (
     build_config,
     display_from,
@@ -72,7 +72,8 @@ def run_check(arguments: CheckArguments) -> int:
     if arguments.paths:
         named, outside = project_paths(arguments.paths, project_dir)
     config = build_config(loaded)
-    resolved = resolve_rules(loaded, config, isolated=arguments.isolated)
+    use_cache = not cache_disabled(arguments.no_cache)
+    resolved = resolve_rules(loaded, config, isolated=arguments.isolated, use_cache=use_cache)
     try:
         prepared = prepare(config, resolved.rule_set)
     except ConfigError as error:
@@ -102,10 +103,11 @@ def run_check(arguments: CheckArguments) -> int:
         rule_set_fingerprint=resolved.rule_set.fingerprint(inwards_version()),
         user_definitions=resolved.rule_set.user_in_effect(),
     )
-    if not arguments.no_cache:
-        write_digests(
-            project_dir / CACHE_DIR,
-            root_digests(resolved.sources.documents(), resolved.rule_set.families),
+    if resolved.manifest is not None:
+        documents = resolved.sources.documents()
+        resolved.manifest.write(
+            root_digests(documents, resolved.rule_set.families),
+            {hashlib.sha256(d.data).hexdigest() for d in documents},
         )
     for warning in getattr(adapters.cache, "warnings", ()):
         sys.stderr.write(f"warning: {warning}\n")

@@ -9,8 +9,6 @@ from typing import Annotated
 
 import typer
 
-from inwards_cli.adapters.rule_manifest import read_digests
-from inwards_cli.bootstrap import CACHE_DIR
 from inwards_cli.commands.common import (
     CONFIG_OPTION_HELP,
     ISOLATED_OPTION_HELP,
@@ -51,7 +49,7 @@ def status_command(
             p.render()
             for p in validate_rule_settings(built.rules, rule_set, built.file, built.positions)
         ]
-    previous = read_digests(loaded.project_dir / CACHE_DIR) if loaded is not None else None
+    previous = resolved.manifest.digests if resolved.manifest is not None else None
     status = rules_status(
         rule_set,
         resolved.sources.roots(),

@@ -75,10 +75,23 @@ def known_options(options_type: type[Any]) -> tuple[str, ...]:
     return tuple(option_name(f.name) for f in attrs.fields(options_type))
 
 
+_RESOLVED: dict[type[Any], tuple[dict[str, attrs.Attribute[Any]], dict[str, Any]]] = {}
+
+
+def _fields_and_hints(
+    options_type: type[Any],
+) -> tuple[dict[str, attrs.Attribute[Any]], dict[str, Any]]:
+    # Resolving string annotations costs more than the parse itself; classes don't change.
+    found = _RESOLVED.get(options_type)
+    if found is None:
+        fields = {option_name(f.name): f for f in attrs.fields(options_type)}
+        found = _RESOLVED[options_type] = (fields, typing.get_type_hints(options_type))
+    return found
+
+
 def parse_options(options_type: type[Any], table: Mapping[str, Any], key_prefix: str) -> Any:
     """Build `options_type` from `table`; every problem names `key_prefix.<option>`."""
-    fields = {option_name(f.name): f for f in attrs.fields(options_type)}
-    hints = typing.get_type_hints(options_type)
+    fields, hints = _fields_and_hints(options_type)
     values: dict[str, Any] = {}
     for name, value in table.items():
         field = fields.get(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -219,32 +219,44 @@ def _string_list(value: Any) -> tuple[str, ...] | None:
 
 
 def parse_definition(
-    document: RuleDocument, kinds: Mapping[str, tuple[Family, CheckKind]]
+    document: RuleDocument,
+    kinds: Mapping[str, tuple[Family, CheckKind]],
+    parsed_tables: MutableMapping[str, Any] | None = None,
 ) -> RuleDefinition | DefinitionProblem:
-    """Read one definition document. The file name (`<CODE>.toml`) is its identity."""
+    """Read one definition document. The file name (`<CODE>.toml`) is its identity.
+
+    `parsed_tables` maps the sha256 of a document's bytes to its parsed TOML table: a
+    cache a caller may keep between runs (parsing TOML is most of the cost of resolving);
+    tables parsed here are added to it."""
     path = document.path
+    sha256 = hashlib.sha256(document.data).hexdigest()
 
     def problem(key: str, message: str) -> DefinitionProblem:
-        line = positions.locate(key) if key else None
+        # Key positions are only needed for a message, so the text is scanned only then.
+        line = TomlPositions(text).locate(key) if key else None
         return DefinitionProblem(document.root, path, line[0] if line else None, key, message)
 
-    positions = TomlPositions("")
     try:
         text = document.data.decode("utf-8")
     except UnicodeDecodeError as error:
         return DefinitionProblem(document.root, path, None, "", f"is not UTF-8 text ({error}).")
-    positions = TomlPositions(text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        line_match = re.search(r"line (\d+)", str(error))
-        return DefinitionProblem(
-            document.root,
-            path,
-            int(line_match.group(1)) if line_match else None,
-            "",
-            f"is not valid TOML: {error}.",
-        )
+    known = None if parsed_tables is None else parsed_tables.get(sha256)
+    if isinstance(known, dict):
+        data = known
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            line_match = re.search(r"line (\d+)", str(error))
+            return DefinitionProblem(
+                document.root,
+                path,
+                int(line_match.group(1)) if line_match else None,
+                "",
+                f"is not valid TOML: {error}.",
+            )
+        if parsed_tables is not None:
+            parsed_tables[sha256] = data
     for key in data:
         if key not in DEFINITION_KEYS:
             return problem(
@@ -343,16 +355,29 @@ def parse_definition(
         suppressible=suppressible,
         options=options,
         guidance=Guidance(g_summary, g_steps, g_docs),
-        origin=Origin(document.root, path, hashlib.sha256(document.data).hexdigest()),
+        origin=Origin(document.root, path, sha256),
         description=description,
         family=document.family or family.distribution,
         family_version=document.family_version or family.version,
         shadow=shadow,
-        key_lines={key: where[0] for key in ("code", "name") if (where := positions.locate(key))},
+        key_lines=_top_level_lines(text, ("code", "name")),
     )
 
 
 _ASCENDING = (RootKind.CORE, RootKind.USER, RootKind.PROJECT)
+
+
+def _top_level_lines(text: str, keys: Sequence[str]) -> dict[str, int]:
+    """The line of each `key = ...` before the first table header (cheap: no TOML scan)."""
+    found: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.lstrip()
+        if stripped.startswith("["):
+            break
+        name = stripped.partition("=")[0].strip().strip('"')
+        if name in keys and name not in found:
+            found[name] = number
+    return found
 
 
 def resolve(
@@ -361,6 +386,7 @@ def resolve(
     *,
     user_rules: str = "on",
     roots: Sequence[RootReport] = (),
+    parsed_tables: MutableMapping[str, Any] | None = None,
 ) -> RuleSet:
     """The one resolver: project > user > core, dedup by code, whole-file shadowing.
 
@@ -372,6 +398,7 @@ def resolve(
     root (`DefinitionProblem.blocking`). `user_rules` is the project's policy over the user
     root: "on", "guidance-only" (only the `[guidance]` of user shadows is used) or "off".
     A root the sources could not read (wholly or in part, per `roots`) is a problem too.
+    `parsed_tables` is an optional cache of parsed TOML (see `parse_definition`).
     """
     kinds = kinds_by_id(families)
     owners = {family.prefix: family for family in families}
@@ -383,7 +410,7 @@ def resolve(
     per_root: dict[tuple[RootKind, str], list[RuleDefinition]] = {}
     ignored: list[RuleDefinition] = []
     for document in documents:
-        parsed = parse_definition(document, kinds)
+        parsed = parse_definition(document, kinds, parsed_tables)
         if isinstance(parsed, DefinitionProblem):
             problems.append(parsed)
             continue
