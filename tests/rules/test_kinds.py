@@ -465,6 +465,13 @@ def test_only_layered_modules_are_read_without_generic_rules() -> None:
     assert run(SPREAD, {}, config=LAYERED).files_checked == 2
 
 
+def test_a_rule_that_is_not_enabled_reads_nothing() -> None:
+    rule = definition("ACME005", "inw.acyclic", 'packages = ["shop"]').replace(
+        'check = "inw.acyclic"', 'check = "inw.acyclic"\ndefault = "opt-in"'
+    )
+    assert run(SPREAD, {"ACME005.toml": rule}, config=LAYERED).files_checked == 2
+
+
 def test_a_rule_reads_the_modules_it_names() -> None:
     rule = definition(
         "ACME001", "inw.forbidden", 'modules = ["shop.tools"]\nforbidden = ["requests"]'
