@@ -256,10 +256,16 @@ def render_kinds_index(modules: Sequence[ModuleType]) -> str:
     for module in modules:
         kind: CheckKind = module.KIND
         out.append(f"| [{kind.id}]({kind.id}.md) | {kind.summary} |")
-    out += ["", "A definition using `inw.forbidden`:", ""]
-    example = next((e for m in modules for e in getattr(m, "EXAMPLES", ()) if e.definitions), None)
-    if example is not None:
-        for path, text in example.definition_sources().items():
-            out += [f"`{path}`:", "", "```toml", text.rstrip(), "```"]
-            break
+    first = modules[0] if modules else None
+    example = next((e for e in getattr(first, "EXAMPLES", ()) if e.definitions), None)
+    if first is not None and example is not None:
+        path, text = next(iter(example.definition_sources().items()))
+        out += ["", f"A definition that uses `{first.KIND.id}`, in `{path}`:", ""]
+        out += ["```toml", text.rstrip(), "```"]
+    out += [
+        "",
+        "Each kind's page lists its options, the parameters its findings give the guidance "
+        "templates, and examples with their real output. A project definition with an "
+        "option the kind rejects stops the run with the file, line and key.",
+    ]
     return "\n".join(out).rstrip() + "\n"
