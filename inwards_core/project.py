@@ -40,7 +40,11 @@ class ProjectModel:
     """`facts` maps a file (POSIX, relative to the project dir) to its facts; it holds
     every file that was read, which is at least every file in `checked`. `checked` are the
     files per-file checks report on (all of them on a whole-project run, the named ones
-    with PATHS). `whole_project` tells project-scope kinds whether they may run."""
+    with PATHS). `whole_project` tells project-scope kinds whether they may run.
+
+    What is read is every module a layer owns, plus what the enabled rules ask for
+    (`CheckKind.reads`): so `checked` may hold modules that no layer owns, and a kind that
+    judges layered code only filters on `ModuleInfo.layer`."""
 
     config: Config
     index: ModuleIndex
