@@ -76,7 +76,13 @@ def load_rules(
     `parsed_tables` an optional cache of parsed definitions (sha256 -> TOML table)."""
     families = installed_families() if families is None else families
     sources = sources or PackagedRuleSources(families)
-    return resolve(sources.documents(), families, user_rules=user_rules, roots=sources.roots())
+    return resolve(
+        sources.documents(),
+        families,
+        user_rules=user_rules,
+        roots=sources.roots(),
+        parsed_tables=parsed_tables,
+    )
 
 
 def definition_errors(rule_set: RuleSet) -> tuple[DefinitionProblem, ...]:

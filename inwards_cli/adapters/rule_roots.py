@@ -58,10 +58,10 @@ def user_rules_directory(environ: Mapping[str, str]) -> tuple[Path, str, str]:
 
 
 def _shown(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(path)
+    """`path` relative to the working directory when below it (as people type it)."""
+    text = str(path)
+    here = os.getcwd().rstrip(os.sep) + os.sep
+    return text[len(here) :].replace(os.sep, "/") if text.startswith(here) else text
 
 
 @attrs.define

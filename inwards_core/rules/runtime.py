@@ -83,6 +83,8 @@ class RuleDefinition:
     guidance_origin: Origin | None = None
     # Lines of `code` and `name`, for messages about collisions found after parsing.
     key_lines: Mapping[str, int] = attrs.field(factory=dict, eq=False, repr=False)
+    # `options` as the kind's options class, parsed once when the definition was read.
+    parsed_options: Any = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -302,7 +304,7 @@ def parse_definition(
         return problem("options", "must be a table.")
     family, kind = kinds[check]
     try:
-        parse_options(kind.options_type, options, "options")
+        parsed_options = parse_options(kind.options_type, options, "options")
     except OptionsError as error:
         return problem(error.key, error.message)
     guidance_data = data.get("guidance", {})
@@ -361,6 +363,7 @@ def parse_definition(
         family_version=document.family_version or family.version,
         shadow=shadow,
         key_lines=_top_level_lines(text, ("code", "name")),
+        parsed_options=parsed_options,
     )
 
 
@@ -529,7 +532,9 @@ def resolve(
             active = attrs.evolve(lower[0], guidance=active.guidance, guidance_origin=active.origin)
             lower = lower[1:]
         _family, kind = kinds[active.check]
-        options = parse_options(kind.options_type, active.options, "options")
+        options = active.parsed_options
+        if options is None:  # a definition built by hand, not by parse_definition
+            options = parse_options(kind.options_type, active.options, "options")
         rules.append(ResolvedRule(active, kind, options, lower, guidance_from))
     return RuleSet(
         tuple(rules),
