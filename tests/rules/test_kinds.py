@@ -516,3 +516,26 @@ def test_a_named_file_no_layer_or_rule_covers_is_not_checked() -> None:
     assert report.files_checked == 0
     (item,) = report.not_checked
     assert "holds no module that a layer or an enabled rule covers" in item.message
+
+
+def test_a_selector_stands_for_the_outermost_packages_it_matches() -> None:
+    from inwards_core.families.inw.common import expand
+    from inwards_core.index import ModuleIndex
+    from inwards_core.ports import ProjectListing
+    from inwards_core.project import ProjectModel
+
+    config = load_config_text(ONE_LAYER_CONFIG)
+    files = (
+        "shop/api/a.py",
+        "shop/api/v1/api/b.py",
+        "shop/x/api/c.py",
+        "shop/y.py",
+        "shop/z/api/e.py",
+        "shop/z/api/v2/api/d.py",
+    )
+    model = ProjectModel(config, ModuleIndex.build(config, ProjectListing(files, ())), {}, (), True)
+    # `**` is one segment or more, so shop.api is not matched; shop.z.api.v2.api is inside
+    # shop.z.api.
+    assert expand(model, "shop.**.api") == ("shop.api.v1.api", "shop.x.api", "shop.z.api")
+    assert expand(model, "shop.*") == ("shop.api", "shop.x", "shop.y", "shop.z")
+    assert expand(model, "shop.nothing") == ("shop.nothing",)

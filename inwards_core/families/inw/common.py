@@ -16,6 +16,7 @@ from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.model import Severity, Span
 from inwards_core.project import ImportEdge, ProjectModel
 from inwards_core.rules.kinds import Violation
+from inwards_core.rules.options import option_name
 
 T = TypeVar("T")
 
@@ -138,8 +139,7 @@ def require_options(options: Any) -> None:
     under the `options` key)."""
     for field in attrs.fields(type(options)):
         if field.metadata.get("required") and not getattr(options, field.name):
-            name = field.name.replace("_", "-")
-            raise TypeError(f"has no `{name}`: this option is required.")
+            raise TypeError(f"has no `{option_name(field.name)}`: this option is required.")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -173,11 +173,15 @@ def expand(model: ProjectModel, entry: str) -> tuple[str, ...]:
         match = pattern.match(name)
         if match is not None:
             found.add(".".join(name.split(".")[: match.depth]))
-    return tuple(sorted(n for n in found if not any(_inside(n, other) for other in found)))
+    return tuple(sorted(n for n in found if not any(p in found for p in _packages_above(n))))
 
 
-def _inside(name: str, other: str) -> bool:
-    return name != other and name.startswith(other + ".")
+def _packages_above(name: str) -> Iterator[str]:
+    """`a.b.c` -> `a`, `a.b`."""
+    cut = name.find(".")
+    while cut != -1:
+        yield name[:cut]
+        cut = name.find(".", cut + 1)
 
 
 def owner(name: str, owners: Mapping[str, T]) -> T | None:

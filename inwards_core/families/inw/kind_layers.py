@@ -104,8 +104,7 @@ class LayersOptions:
 @attrs.frozen
 class _Layer:
     name: str  # as written in `layers`
-    rank: int  # 0 is innermost
-    position: int  # index of its entry in `layers`
+    rank: int  # 0 is innermost: the index of its entry in `layers`
     pattern: ModulePattern
 
 
@@ -114,7 +113,7 @@ def _patterns(options: LayersOptions, container: str | None) -> tuple[_Layer, ..
     for rank, entry in enumerate(options.layers):
         for name in _names(entry):
             text = name if container is None else f"{container}.{name}"
-            found.append(_Layer(name, rank, rank, parse_module_pattern(text)))
+            found.append(_Layer(name, rank, parse_module_pattern(text)))
     return tuple(found)
 
 
@@ -275,7 +274,7 @@ def _missing_layers(
     for layer in layers:
         if covers_some_module(model, layer.pattern.text):
             continue
-        key = f"options.layers[{layer.position}]"
+        key = f"options.layers[{layer.rank}]"
         where = (
             f'container "{container}" has no layer "{layer.name}"'
             if container
