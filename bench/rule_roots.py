@@ -60,7 +60,9 @@ def timed(command: list[str], cwd: Path, env: dict[str, str], runs: int) -> list
         done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
         walls.append((time.perf_counter() - start) * 1000)
         if done.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr.decode()}")
+            raise SystemExit(
+                f"{' '.join(command)} exited {done.returncode}:\n{done.stderr.decode()}"
+            )
     return walls
 
 
@@ -88,7 +90,9 @@ def main() -> None:
                 walls = timed(command, project, env, args.runs)
                 key = f"{name}, {label}"
                 results[key] = statistics.median(walls)
-                print(f"{key:<36} median {results[key]:8.1f} ms  [{min(walls):.1f}-{max(walls):.1f}]")
+                print(
+                    f"{key:<36} median {results[key]:8.1f} ms  [{min(walls):.1f}-{max(walls):.1f}]"
+                )
     for name in commands:
         difference = results[f"{name}, 50 user + 50 project"] - results[f"{name}, 0 definitions"]
         results[f"{name} difference"] = difference
