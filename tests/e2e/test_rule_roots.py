@@ -670,3 +670,30 @@ def test_new_refuses_a_prefix_a_family_owns_and_unknown_kinds(roots: Roots) -> N
     unknown = roots.run("rules", "new", "ACME001", "--kind", "inw.nope", "--to", "user")
     assert unknown.code == 2 and "Known kinds" in unknown.stderr
     assert not roots.user.exists()
+
+
+def test_the_example_shop_commits_a_project_rule(tmp_path: Path) -> None:
+    import shutil
+
+    shop = tmp_path / "shop"
+    shutil.copytree(REPO / "examples" / "shop", shop, ignore=shutil.ignore_patterns(".inwards"))
+    shutil.copytree(REPO / "examples" / "shop" / ".inwards" / "rules", shop / ".inwards" / "rules")
+    clean = run_inwards("check", "--no-cache", cwd=shop)
+    assert clean.code == 0, clean.stdout
+    listed = json.loads(run_inwards("rules", "--json", cwd=shop).stdout)
+    row = rule_row(listed, "SHOP001")
+    assert (row["origin"]["root"], row["kind"], row["enabled"]) == (
+        "project",
+        "inw.protected",
+        True,
+    )
+    place_order = shop / "src" / "shop" / "application" / "place_order.py"
+    place_order.write_text(
+        place_order.read_text() + "from shop.adapters.outbound.sql_orders import SqlOrders\n"
+    )
+    report = json.loads(run_inwards("check", "--no-cache", "--format", "json", cwd=shop).stdout)
+    (finding,) = findings(report, "SHOP001")
+    assert (finding["file"], finding["origin"]) == (
+        "src/shop/application/place_order.py",
+        "project",
+    )
