@@ -425,7 +425,14 @@ def resolve(
     candidates: dict[str, dict[RootKind, RuleDefinition]] = {}
     for (root, code), found in sorted(per_root.items(), key=lambda item: item[0][1]):
         if len(found) > 1:
-            paths = " and ".join(sorted(d.origin.path for d in found))
+            paths = " and ".join(
+                sorted(
+                    f"{d.origin.path} of {d.family} {d.family_version}"
+                    if root is RootKind.CORE
+                    else d.origin.path
+                    for d in found
+                )
+            )
             for definition in found:
                 problems.append(
                     DefinitionProblem(

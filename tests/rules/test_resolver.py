@@ -197,3 +197,12 @@ def test_the_definition_in_the_roots_page_resolves() -> None:
     assert rule_set.problems == ()
     rule = rule_set.by_code("ACME001")
     assert rule is not None and rule.kind.id == "inw.forbidden"
+
+
+def test_two_families_shipping_one_code_is_an_error_naming_both() -> None:
+    other = attrs.evolve(FAMILIES[0], prefix="OTH", kinds=(), distribution="inwards-other")
+    documents = [*packaged_documents(FAMILIES), attrs.evolve(CORE_011, family="inwards-other")]
+    rule_set = resolve(documents, (*FAMILIES, other))
+    assert len(rule_set.errors) == 2
+    message = rule_set.errors[0].message
+    assert f"inwards {FAMILIES[0].version}" in message and "inwards-other" in message
