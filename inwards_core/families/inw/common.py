@@ -309,6 +309,27 @@ def chain_params(chain: Chain) -> dict[str, str]:
     }
 
 
+def chain_violation(
+    chain: Chain, stable: str, source: str, target: str, params: Mapping[str, str]
+) -> Violation:
+    """A finding for an indirect chain from `source` to `target`, located at its first
+    import; the message ends with every step's file and line."""
+    first = chain[0]
+    return Violation(
+        file=first.file,
+        module=first.importer,
+        span=first.span,
+        message=f"{stable} Chain: {chain_files(chain)}.",
+        stable_message=stable,
+        params={**chain_params(chain), **params},
+        fallback_summary=f'Cut the chain from "{source}" to "{target}".',
+        fallback_steps=(
+            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
+            "one in a module in the middle.",
+        ),
+    )
+
+
 def direct_params(edge: ImportEdge) -> dict[str, str]:
     return {
         "module": edge.importer,

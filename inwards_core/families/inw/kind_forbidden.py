@@ -46,9 +46,7 @@ from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
     ONE_LAYER_CONFIG,
     Chain,
-    chain_files,
-    chain_names,
-    chain_params,
+    chain_violation,
     checked_in,
     dead_entries,
     direct_params,
@@ -172,24 +170,11 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
 
 
 def _chain_violation(source: str, entry: str, chain: Chain) -> Violation:
-    first = chain[0]
     stable = (
-        f'"{first.importer}" reaches "{chain[-1].target}" through {via(chain)}: '
+        f'"{chain[0].importer}" reaches "{chain[-1].target}" through {via(chain)}: '
         f'"{source}" may not import "{entry}", not even through other modules.'
     )
-    return Violation(
-        file=first.file,
-        module=first.importer,
-        span=first.span,
-        message=f"{stable} Chain: {chain_files(chain)}.",
-        stable_message=stable,
-        params={**chain_params(chain), "source": source, "forbidden": entry},
-        fallback_summary=f'Cut the chain from "{source}" to "{entry}".',
-        fallback_steps=(
-            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
-            "one in a module in the middle.",
-        ),
-    )
+    return chain_violation(chain, stable, source, entry, {"source": source, "forbidden": entry})
 
 
 KIND = CheckKind(

@@ -36,9 +36,7 @@ from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
     ONE_LAYER_CONFIG,
     Chain,
-    chain_files,
-    chain_names,
-    chain_params,
+    chain_violation,
     checked_in,
     dead_entries,
     direct_params,
@@ -141,24 +139,11 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
 
 
 def _chain_violation(source: str, target: str, chain: Chain) -> Violation:
-    first = chain[0]
     stable = (
-        f'"{first.importer}" reaches "{target}" through {via(chain)}: "{source}" and '
+        f'"{chain[0].importer}" reaches "{target}" through {via(chain)}: "{source}" and '
         f'"{target}" must stay independent, not even through other modules.'
     )
-    return Violation(
-        file=first.file,
-        module=first.importer,
-        span=first.span,
-        message=f"{stable} Chain: {chain_files(chain)}.",
-        stable_message=stable,
-        params={**chain_params(chain), "source": source, "target": target},
-        fallback_summary=f'Cut the chain from "{source}" to "{target}".',
-        fallback_steps=(
-            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
-            "one in a module in the middle.",
-        ),
-    )
+    return chain_violation(chain, stable, source, target, {"source": source, "target": target})
 
 
 KIND = CheckKind(

@@ -47,9 +47,7 @@ from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
     ONE_LAYER_CONFIG,
     Chain,
-    chain_files,
-    chain_names,
-    chain_params,
+    chain_violation,
     covers_some_module,
     dead_entries,
     direct_params,
@@ -240,29 +238,17 @@ def _chains(
             chain: Chain | None = chains.get(target.name)
             if chain is None:
                 continue
-            first = chain[0]
             stable = (
                 f'Layer "{layer.name}"{of} reaches the layer "{target.name}" through '
                 f"{via(chain)}: imports may only point inwards ({flow}), not even "
                 "through other modules."
             )
-            yield Violation(
-                file=first.file,
-                module=first.importer,
-                span=first.span,
-                message=f"{stable} Chain: {chain_files(chain)}.",
-                stable_message=stable,
-                params={
-                    **chain_params(chain),
-                    "layer": layer.name,
-                    "target_layer": target.name,
-                    "container": container or "",
-                },
-                fallback_summary=f'Cut the chain from "{layer.name}" to "{target.name}".',
-                fallback_steps=(
-                    f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, "
-                    "or one in a module in the middle.",
-                ),
+            yield chain_violation(
+                chain,
+                stable,
+                layer.name,
+                target.name,
+                {"layer": layer.name, "target_layer": target.name, "container": container or ""},
             )
 
 
