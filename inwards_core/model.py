@@ -119,6 +119,17 @@ class NotChecked:
 
 
 @attrs.frozen
+class BaselineEntry:
+    """One kind of finding a baseline accepts: rule code, module (or file), the stable form
+    of the message (no line numbers), and how many such findings are accepted."""
+
+    code: str
+    module: str
+    message: str
+    count: int
+
+
+@attrs.frozen
 class Report:
     findings: tuple[Finding, ...]
     files_checked: int
@@ -131,6 +142,10 @@ class Report:
     # The effective rule set: its fingerprint, and the user definitions it took in.
     rule_set_fingerprint: str = ""
     user_definitions: tuple[UserDefinitionInEffect, ...] = ()
+    # Findings a baseline accepted (not in `findings`), and baseline entries that matched
+    # fewer findings than they accept (fixed since; whole-project runs only).
+    baselined: tuple[Finding, ...] = ()
+    baseline_resolved: tuple[BaselineEntry, ...] = ()
 
     @property
     def errors(self) -> tuple[Finding, ...]:

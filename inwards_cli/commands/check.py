@@ -56,6 +56,23 @@ def check_command(
             "statements and the blocks around them only, which is several times faster.",
         ),
     ] = False,
+    output_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--output-file",
+            "-o",
+            help="Write the report to this file (atomically) instead of standard output.",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics",
+            help="After the report, count the findings per rule (text and concise formats).",
+        ),
+    ] = False,
     isolated: Annotated[
         bool,
         typer.Option(
@@ -80,6 +97,8 @@ def check_command(
                 no_cache=no_cache,
                 full_parse=full_parse,
                 isolated=isolated,
+                output_file=output_file,
+                statistics=statistics,
             )
         )
     )

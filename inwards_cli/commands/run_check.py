@@ -3,9 +3,12 @@ start-up path of `inwards_cli.app.main` calls it directly)."""
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import attrs
@@ -23,9 +26,10 @@ from inwards_cli.commands.common import (
 from inwards_core.api import prepare
 from inwards_core.config.model import ConfigError
 from inwards_core.engine import check_project
-from inwards_core.model import NotChecked
+from inwards_core.model import NotChecked, Report
 from inwards_core.reporting.json import render_json
-from inwards_core.reporting.text import render_concise, render_text
+from inwards_core.reporting.text import render_concise, render_statistics, render_text
+from inwards_core.rules.runtime import ActiveRule, RuleSet
 from inwards_core.rules.sources import root_digests
 from inwards_core.version import inwards_version
 
@@ -45,6 +49,8 @@ class CheckArguments:
     no_cache: bool = False
     full_parse: bool = False
     isolated: bool = False
+    output_file: Path | None = None
+    statistics: bool = False
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -63,8 +69,25 @@ def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str]
     return inside, outside
 
 
+@attrs.frozen
+class CheckOutcome:
+    """A finished check and what the renderers need besides the report."""
+
+    report: Report
+    rules: tuple[ActiveRule, ...]
+    rule_set: RuleSet
+    project_dir: Path
+
+
 def run_check(arguments: CheckArguments) -> int:
-    """Check, print the report, and return the exit status."""
+    """Check, write the report (to stdout or `--output-file`), and return the exit status."""
+    outcome = check(arguments)
+    text = render(outcome, arguments)
+    emit(text, arguments.output_file)
+    return outcome.report.exit_code()
+
+
+def check(arguments: CheckArguments) -> CheckOutcome:
     loaded = locate_config(arguments.config)
     project_dir = loaded.project_dir
     named: list[str] | None = None
@@ -111,19 +134,58 @@ def run_check(arguments: CheckArguments) -> int:
         )
     for warning in getattr(adapters.cache, "warnings", ()):
         sys.stderr.write(f"warning: {warning}\n")
-    display = display_from(project_dir)
+    return CheckOutcome(report, prepared.rules, resolved.rule_set, project_dir)
+
+
+def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
+    """The report in the asked format. Text is coloured only for a terminal (see
+    `use_colour`); machine formats never are."""
+    report = outcome.report
+    display = display_from(outcome.project_dir)
     limit = arguments.max_diagnostics
+    to_terminal = arguments.output_file is None and sys.stdout.isatty()
     if arguments.output_format is OutputFormat.json:
-        text = render_json(
-            report, display=display, max_diagnostics=limit, pretty=sys.stdout.isatty()
-        )
-    elif arguments.output_format is OutputFormat.concise:
-        text = render_concise(report, display=display, max_diagnostics=limit)
+        return render_json(report, display=display, max_diagnostics=limit, pretty=to_terminal)
+    colour = use_colour(to_terminal, os.environ)
+    if arguments.output_format is OutputFormat.concise:
+        text = render_concise(report, display=display, max_diagnostics=limit, colour=colour)
     else:
-        text = render_text(report, display=display, max_diagnostics=limit)
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    return report.exit_code()
+        text = render_text(report, display=display, max_diagnostics=limit, colour=colour)
+    if arguments.statistics:
+        text += render_statistics(report)
+    return text
+
+
+def use_colour(to_terminal: bool, environ: Mapping[str, str]) -> bool:
+    """NO_COLOR (any non-empty value) turns colour off, FORCE_COLOR turns it on even when
+    writing to a pipe or file; otherwise colour only on a terminal (see no-color.org)."""
+    if environ.get("NO_COLOR", ""):
+        return False
+    if environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
+    return to_terminal and environ.get("TERM", "") != "dumb"
+
+
+def emit(text: str, output_file: Path | None) -> None:
+    """Write the report: to stdout, or atomically to `output_file` (a reader never sees a
+    half-written report, and a failed write leaves the old file as it was)."""
+    if output_file is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        if output_file.parent != Path(""):
+            output_file.parent.mkdir(parents=True, exist_ok=True)
+        temp = output_file.with_name(f".{output_file.name}.{os.getpid()}.tmp")
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, output_file)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        fail(f"can't write the report to {output_file}: {(error.strerror or str(error)).lower()}.")
+
+
+VALUE_OPTIONS = ("--format", "--max-diagnostics", "--config", "--output-file")
 
 
 def fast_arguments(argv: list[str]) -> CheckArguments | None:
@@ -136,6 +198,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     no_cache = False
     full_parse = False
     isolated = False
+    statistics = False
     rest = iter(argv[1:])
     only_paths = False
     for token in rest:
@@ -149,9 +212,11 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             full_parse = True
         elif token == "--isolated":
             isolated = True
+        elif token == "--statistics":
+            statistics = True
         else:
             name, equals, value = token.partition("=")
-            if name not in ("--format", "--max-diagnostics", "--config") or name in values:
+            if name not in VALUE_OPTIONS or name in values:
                 return None
             if not equals:
                 value = next(rest, "")
@@ -165,6 +230,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     if limit is not None and not limit.isdigit():
         return None
     config = values.get("--config")
+    output_file = values.get("--output-file")
     return CheckArguments(
         paths=tuple(paths),
         output_format=OutputFormat(fmt),
@@ -173,4 +239,6 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
         no_cache=no_cache,
         full_parse=full_parse,
         isolated=isolated,
+        output_file=None if output_file is None else Path(output_file),
+        statistics=statistics,
     )

@@ -5,12 +5,29 @@ from __future__ import annotations
 from inwards_core.model import Finding, Report, RootKind, Severity
 from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
 
+# ANSI SGR sequences; the CLI decides when colour is wanted (a terminal, NO_COLOR, FORCE_COLOR).
+_BOLD, _RED, _YELLOW, _CYAN, _DIM, _RESET = (
+    "\x1b[1m",
+    "\x1b[31m",
+    "\x1b[33m",
+    "\x1b[36m",
+    "\x1b[2m",
+    "\x1b[0m",
+)
 
-def _head(finding: Finding, display: DisplayPath) -> str:
+
+def _paint(text: str, style: str, colour: bool) -> str:
+    return f"{style}{text}{_RESET}" if colour and text else text
+
+
+def _head(finding: Finding, display: DisplayPath, colour: bool = False) -> str:
     level = " (warning)" if finding.severity is Severity.WARNING else ""
     origin = "" if finding.origin is RootKind.CORE else f" [{finding.origin.value} rule]"
     span = finding.span
-    return f"{display(finding.file)}:{span.line}:{span.column}: {finding.code}{level}{origin} {finding.message}"
+    where = _paint(f"{display(finding.file)}:{span.line}:{span.column}:", _BOLD, colour)
+    tint = _RED if finding.severity is Severity.ERROR else _YELLOW
+    code = _paint(f"{finding.code}{level}", _BOLD + tint, colour)
+    return f"{where} {code}{_paint(origin, _CYAN, colour)} {finding.message}"
 
 
 def summary_line(report: Report) -> str:
@@ -53,16 +70,20 @@ def trailer(report: Report, shown: Shown) -> list[str]:
 
 
 def render_text(
-    report: Report, *, display: DisplayPath = same_path, max_diagnostics: int | None = None
+    report: Report,
+    *,
+    display: DisplayPath = same_path,
+    max_diagnostics: int | None = None,
+    colour: bool = False,
 ) -> str:
     shown = limit(report, max_diagnostics)
     out: list[str] = []
     for finding in shown.findings:
-        out.append(_head(finding, display))
-        out.append(f"  fix: {finding.fix.summary}")
+        out.append(_head(finding, display, colour))
+        out.append(f"  {_paint('fix:', _CYAN, colour)} {finding.fix.summary}")
         out.extend(f"    {number}. {step}" for number, step in enumerate(finding.fix.steps, 1))
         if finding.docs:
-            out.append(f"  docs: {finding.docs}")
+            out.append(_paint(f"  docs: {finding.docs}", _DIM, colour))
         out.append("")
     out.append(summary_line(report))
     extra = trailer(report, shown)
@@ -73,13 +94,45 @@ def render_text(
 
 
 def render_concise(
-    report: Report, *, display: DisplayPath = same_path, max_diagnostics: int | None = None
+    report: Report,
+    *,
+    display: DisplayPath = same_path,
+    max_diagnostics: int | None = None,
+    colour: bool = False,
 ) -> str:
     shown = limit(report, max_diagnostics)
     out: list[str] = []
     for finding in shown.findings:
         first = finding.fix.steps[0] if finding.fix.steps else finding.fix.summary
-        out.append(f"{_head(finding, display)} fix: {first}")
+        out.append(f"{_head(finding, display, colour)} {_paint('fix:', _CYAN, colour)} {first}")
     out.append(summary_line(report))
     out.extend(trailer(report, shown))
     return "\n".join(out) + "\n"
+
+
+def render_statistics(report: Report) -> str:
+    """Findings per rule, most first (`--statistics`): count, code, name, and how many of
+    them are warnings; suppressed findings are counted apart."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for finding in report.findings:
+        row = counts.setdefault((finding.code, finding.rule), [0, 0])
+        row[0 if finding.severity is Severity.ERROR else 1] += 1
+    suppressed: dict[str, int] = {}
+    for item in report.suppressed:
+        suppressed[item.finding.code] = suppressed.get(item.finding.code, 0) + 1
+    lines = ["", "Findings per rule:"]
+    if not counts:
+        lines.append("  none")
+    order = sorted(counts.items(), key=lambda item: (-sum(item[1]), item[0][0]))
+    width = max((len(str(sum(row))) for _key, row in order), default=1)
+    for (code, name), (errors, warnings) in order:
+        detail = f" ({plural(warnings, 'warning')})" if warnings and errors else ""
+        kind = "warnings" if warnings and not errors else ""
+        lines.append(
+            f"  {sum((errors, warnings)):>{width}}  {code:<8} {name}{detail}"
+            + (f" ({kind})" if kind else "")
+        )
+    if suppressed:
+        hidden = ", ".join(f"{code} {count}" for code, count in sorted(suppressed.items()))
+        lines.append(f"  suppressed inline: {hidden}")
+    return "\n".join(lines) + "\n"
