@@ -173,10 +173,9 @@ def emit(text: str, output_file: Path | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    temp = output_file.with_name(f".{output_file.name}.{os.getpid()}.tmp")
     try:
-        if output_file.parent != Path(""):
-            output_file.parent.mkdir(parents=True, exist_ok=True)
-        temp = output_file.with_name(f".{output_file.name}.{os.getpid()}.tmp")
+        output_file.parent.mkdir(parents=True, exist_ok=True)
         temp.write_text(text, encoding="utf-8")
         os.replace(temp, output_file)
     except OSError as error:

@@ -1,0 +1,100 @@
+"""`--output-file`, colour and `--statistics`, through the installed CLI."""
+
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+
+import pytest
+
+from inwards_cli.commands.run_check import use_colour
+from tests.e2e.helpers import run_inwards
+from tests.e2e.test_check_examples import PLANTED
+
+ESC = "\x1b["
+
+
+@pytest.fixture
+def violations(copy_example) -> Path:  # type: ignore[no-untyped-def]
+    project: Path = copy_example("shop-violations")
+    return project
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json"])
+def test_output_file_gets_what_stdout_would(violations: Path, fmt: str) -> None:
+    to_stdout = run_inwards("check", "--no-cache", "--format", fmt, cwd=violations)
+    target = violations / "reports" / f"inwards.{fmt}"
+    to_file = run_inwards(
+        "check", "--no-cache", "--format", fmt, "--output-file", str(target), cwd=violations
+    )
+    assert (to_file.code, to_stdout.code) == (1, 1)
+    assert to_file.stdout == ""
+    strip = (
+        (lambda t: json.loads(t)["diagnostics"])
+        if fmt == "json"
+        else (lambda t: t.rsplit("Found", 1)[0])
+    )
+    assert strip(target.read_text(encoding="utf-8")) == strip(to_stdout.stdout)
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]  # no temp left
+
+
+def test_output_file_short_option_and_replacing_an_old_report(violations: Path) -> None:
+    target = violations / "report.txt"
+    target.write_text("old report\n")
+    done = run_inwards("check", "--no-cache", "-o", str(target), cwd=violations)
+    assert done.code == 1 and "INW001" in target.read_text()
+
+
+def test_an_unwritable_output_file_is_a_usage_error(violations: Path) -> None:
+    (violations / "taken").mkdir()
+    done = run_inwards("check", "--no-cache", "--output-file", "taken/", cwd=violations)
+    assert done.code == 2
+    assert done.stdout == ""
+    blocked = violations / "blocked"
+    blocked.write_text("a file, not a directory")
+    done = run_inwards(
+        "check", "--no-cache", "--output-file", str(blocked / "report.txt"), cwd=violations
+    )
+    assert done.code == 2 and "can't write the report" in done.stderr
+    assert blocked.read_text() == "a file, not a directory"
+
+
+def test_no_colour_in_a_pipe_unless_forced(violations: Path) -> None:
+    plain = run_inwards("check", "--no-cache", cwd=violations)
+    assert ESC not in plain.stdout
+    forced = run_inwards("check", "--no-cache", cwd=violations, env={"FORCE_COLOR": "1"})
+    assert f"{ESC}1m" in forced.stdout and f"{ESC}31m" in forced.stdout
+    assert next(line for line in forced.stdout.split("\n") if "INW001" in line).startswith(
+        f"{ESC}1m"
+    )
+    vetoed = run_inwards(
+        "check", "--no-cache", cwd=violations, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}
+    )
+    assert ESC not in vetoed.stdout
+    machine = run_inwards(
+        "check", "--no-cache", "--format", "json", cwd=violations, env={"FORCE_COLOR": "1"}
+    )
+    assert ESC not in machine.stdout
+
+
+def test_colour_rules() -> None:
+    assert use_colour(True, {}) is True
+    assert use_colour(False, {}) is False
+    assert use_colour(True, {"NO_COLOR": "1"}) is False
+    assert use_colour(True, {"NO_COLOR": ""}) is True  # empty means unset (no-color.org)
+    assert use_colour(False, {"FORCE_COLOR": "1"}) is True
+    assert use_colour(False, {"FORCE_COLOR": "0"}) is False
+    assert use_colour(True, {"TERM": "dumb"}) is False
+
+
+def test_statistics_count_findings_per_rule(violations: Path) -> None:
+    done = run_inwards("check", "--no-cache", "--statistics", "--format", "concise", cwd=violations)
+    assert done.code == 1
+    table = done.stdout.split("Findings per rule:\n", 1)[1]
+    expected = collections.Counter(code for _file, _line, code, _severity in PLANTED)
+    rows = {line.split()[1]: int(line.split()[0]) for line in table.strip().split("\n")}
+    assert rows == dict(expected)
+    first, second = (int(line.split()[0]) for line in table.strip().split("\n")[:2])
+    assert first >= second  # most first
+    assert "INW006   unassigned-module (2 warnings)" in table
