@@ -146,6 +146,9 @@ class Report:
     # fewer findings than they accept (fixed since; whole-project runs only).
     baselined: tuple[Finding, ...] = ()
     baseline_resolved: tuple[BaselineEntry, ...] = ()
+    # The baseline file the run read (shown as reporters show finding files), or None
+    # when no baseline was read: "0 accepted" and "no baseline" are different answers.
+    baseline_file: str | None = None
 
     @property
     def errors(self) -> tuple[Finding, ...]:
