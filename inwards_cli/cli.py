@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from inwards_cli.commands.baseline import baseline_command
 from inwards_cli.commands.check import check_command
 from inwards_cli.commands.rules import rules_app
 from inwards_cli.commands.status import status_command
@@ -41,5 +42,6 @@ def root(
 
 
 app.command(name="check")(check_command)
+app.command(name="baseline")(baseline_command)
 app.add_typer(rules_app, name="rules")
 app.command(name="status")(status_command)

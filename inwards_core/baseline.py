@@ -49,15 +49,26 @@ class BaselineError(Exception):
     """A baseline that can't be used: it doesn't parse, isn't an inwards baseline of this
     version, or holds something the schema doesn't allow. `file` is the name to show."""
 
-    def __init__(self, file: str, reason: str, *, line: int | None = None, key: str = "") -> None:
+    def __init__(
+        self,
+        file: str,
+        reason: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        key: str = "",
+    ) -> None:
         self.file = file
         self.reason = reason
         self.line = line
+        self.column = column
         self.key = key
         super().__init__(self.render())
 
     def render(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}" if self.column is None else f":{self.line}:{self.column}"
         return f"{where}: {self.key}: {self.reason}" if self.key else f"{where}: {self.reason}"
 
 
@@ -128,9 +139,9 @@ def parse_baseline(data: bytes, *, file: str = BASELINE_FILE_NAME) -> Baseline:
     except json.JSONDecodeError as error:
         raise BaselineError(
             file,
-            f"the baseline is not valid JSON: {_lower_first(error.msg)} "
-            f"(line {error.lineno}, column {error.colno}).",
+            f"the baseline is not valid JSON: {_json_problem(error.msg)}.",
             line=error.lineno,
+            column=error.colno,
         ) from None
     except _RepeatedKey as error:
         raise BaselineError(
@@ -154,12 +165,15 @@ def parse_baseline(data: bytes, *, file: str = BASELINE_FILE_NAME) -> Baseline:
             file, f'"schema" is missing: an inwards baseline declares "schema": "{SCHEMA}".'
         )
     if schema != SCHEMA:
-        shown = json.dumps(schema, ensure_ascii=False) if isinstance(schema, str) else None
-        what = f"is {shown}" if shown is not None else f"is {_json_type(schema)}"
+        what = (
+            json.dumps(schema, ensure_ascii=False)
+            if isinstance(schema, str)
+            else _json_type(schema)
+        )
         raise BaselineError(
             file,
-            f"{what}, not {json.dumps(SCHEMA)}: this is not a baseline this version of inwards "
-            "reads.",
+            f"{what} is not {json.dumps(SCHEMA)}: this is not a baseline this version of "
+            "inwards reads.",
             line=_line_of_key(text, "schema"),
             key="schema",
         )
@@ -366,8 +380,12 @@ def _json_type(value: Any) -> str:
     return "an object"
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
+def _json_problem(message: str) -> str:
+    """The json module's wording, as a clause: "Unterminated string starting at" (the
+    position follows in its own message) -> "unterminated string starting here"."""
+    if message.endswith(" at"):
+        message = message[: -len(" at")] + " here"
+    return message[:1].lower() + message[1:]
 
 
 def _structure(text: str) -> Iterable[tuple[int, str, int]]:

@@ -20,8 +20,10 @@ import attrs
 from inwards_core.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
 from inwards_core.reporting.text import render_text
 from inwards_core.rules.kinds import CheckKind, Scope
-from inwards_core.rules.options import option_name
-from inwards_core.rules.runtime import ResolvedRule, RuleSet
+from inwards_core.rules.listing import origin_data
+from inwards_core.rules.options import option_name, options_to_data
+from inwards_core.rules.runtime import ResolvedRule, RuleDefinition, RuleSet
+from inwards_core.schemas import RULE_PAGE_SCHEMA
 
 GENERATED_NOTE = (
     "<!-- Generated from the rule's definition and its check kind's module by "
@@ -57,22 +59,26 @@ def _type_name(tp: Any) -> str:
     return str(text).replace("typing.", "")
 
 
-def _options_table(options_type: type[Any]) -> list[str]:
+def _options_table(options_type: type[Any], values: Mapping[str, Any] | None = None) -> list[str]:
+    """The options as pyproject.toml takes them (TOML types and values), with their
+    defaults; `values` (a definition's own options, by TOML name) replace the kind's
+    defaults, since they are what the rule runs with."""
     fields = attrs.fields(options_type)
     if not fields:
         return ["This rule takes no options."]
+    values = values or {}
     lines = ["| Option | Type | Default |", "|---|---|---|"]
     for field in fields:
-        default = field.default
-        if field.metadata.get("required"):
-            lines.append(f"| `{option_name(field.name)}` | {_type_name(field.type)} | required |")
-            continue
-        shown = list(default) if isinstance(default, tuple) else default
-        lines.append(
-            f"| `{option_name(field.name)}` | {_type_name(field.type)} | `{shown!r}` |".replace(
-                "'", '"'
-            )
-        )
+        name = option_name(field.name)
+        type_text = _TOML_TYPES.get(str(field.type), _type_name(field.type))
+        if name in values:
+            value = values[name]
+            shown = f"`{_toml_value(tuple(value) if isinstance(value, list) else value)}`"
+        elif field.metadata.get("required"):
+            shown = "required"
+        else:
+            shown = f"`{_toml_value(field.default)}`"
+        lines.append(f"| `{name}` | {type_text} | {shown} |")
     return lines
 
 
@@ -125,24 +131,42 @@ def _example_blocks(
     return [*out, "`inwards check` says:", "", "```text", output.rstrip(), "```"]
 
 
-def render_rule_page(rule: ResolvedRule, rule_set: RuleSet | None = None) -> str:
+def _origin_cell(definition: RuleDefinition) -> str:
+    return f"`{definition.origin.path}` ({definition.origin.root.value} root)"
+
+
+def _rule_head(rule: ResolvedRule) -> list[str]:
+    """Title, summary, description, and the table of facts about the rule: its kind,
+    defaults, where its definition comes from and, for a shadow, what it replaces."""
     definition = rule.definition
-    module = kind_module(rule)
-    out = [
-        GENERATED_NOTE,
-        "",
-        f"# {definition.code} {definition.name}",
-        "",
-        definition.summary,
-        "",
+    runs_on = "the whole project only" if rule.kind.scope is Scope.PROJECT else "every checked file"
+    out = [f"# {definition.code} {definition.name}", "", definition.summary, ""]
+    if definition.description.strip():
+        out += [definition.description.strip(), ""]
+    out += [
         "| | |",
         "|---|---|",
         f"| Check kind | `{rule.kind.id}` |",
         f"| Default | {definition.default} |",
         f"| Severity | {definition.severity.value} |",
         f"| Suppressible inline | {'yes' if definition.suppressible else 'no'} |",
-        f"| Runs on | {'the whole project only' if rule.kind.scope.value == 'project' else 'every checked file'} |",
-        f"| Definition | `{definition.origin.path}` ({definition.origin.root.value} root) |",
+        f"| Runs on | {runs_on} |",
+        f"| Definition | {_origin_cell(definition)} |",
+    ]
+    if rule.shadowed:
+        out.append(f"| Shadows | {', '.join(_origin_cell(d) for d in rule.shadowed)} |")
+    if rule.guidance_from is not None:
+        out.append(f"| Guidance from | {_origin_cell(rule.guidance_from)} |")
+    return out
+
+
+def render_rule_page(rule: ResolvedRule, rule_set: RuleSet | None = None) -> str:
+    definition = rule.definition
+    module = kind_module(rule)
+    out = [
+        GENERATED_NOTE,
+        "",
+        *_rule_head(rule),
         "",
         _sections(module.__doc__ or ""),
         "",
@@ -150,7 +174,7 @@ def render_rule_page(rule: ResolvedRule, rule_set: RuleSet | None = None) -> str
         "",
         f"Set in `[tool.inwards.rules.{definition.name}]` of pyproject.toml.",
         "",
-        *_options_table(rule.kind.options_type),
+        *_options_table(rule.kind.options_type, definition.options),
         "",
         "## Fix guidance",
         "",
@@ -269,3 +293,138 @@ def render_kinds_index(modules: Sequence[ModuleType]) -> str:
         "option the kind rejects stops the run with the file, line and key.",
     ]
     return "\n".join(out).rstrip() + "\n"
+
+
+# -- the rule page as sections: `inwards rule CODE` (short and --full) and its JSON ---------
+
+
+@attrs.frozen
+class PageSection:
+    """One `## ` section of a rule page; `id` is a stable slug of its title."""
+
+    id: str
+    title: str
+    markdown: str
+
+
+# The sections of a kind's docstring the short page keeps (the reasons and the remedy).
+SHORT_PAGE_SECTIONS = ("why-is-this-bad", "how-to-fix")
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def docstring_sections(doc: str) -> tuple[PageSection, ...]:
+    """The `## Title` sections of a check kind's module docstring, in order."""
+    found: list[PageSection] = []
+    title: str | None = None
+    body: list[str] = []
+    for line in doc.split("\n"):
+        if line.startswith("## "):
+            if title is not None:
+                found.append(PageSection(_slug(title), title, "\n".join(body).strip()))
+            title, body = line[3:].strip(), []
+        elif title is not None:
+            body.append(line)
+    if title is not None:
+        found.append(PageSection(_slug(title), title, "\n".join(body).strip()))
+    return tuple(found)
+
+
+def _guidance_markdown(rule: ResolvedRule) -> str:
+    guidance = rule.definition.guidance
+    lines = [
+        "Printed under each finding; `{...}` are filled in from the finding.",
+        "",
+        f"- Summary: {guidance.summary or '(none: the kind prints its own short fix)'}",
+        *(f"{n}. {step}" for n, step in enumerate(guidance.steps, 1)),
+    ]
+    if guidance.docs:
+        lines += ["", f"Docs: {guidance.docs}"]
+    return "\n".join(lines)
+
+
+def rule_sections(
+    rule: ResolvedRule, rule_set: RuleSet | None = None, *, full: bool
+) -> tuple[PageSection, ...]:
+    """The page of `rule` as sections. Short: why and how to fix (the kind's first section
+    when it has neither), the options and the fix guidance. Full: every section of the
+    kind's docstring, the options, the guidance and the examples with their real output."""
+    definition = rule.definition
+    from_doc = docstring_sections(kind_module(rule).__doc__ or "")
+    if not full:
+        kept = tuple(s for s in from_doc if s.id in SHORT_PAGE_SECTIONS)
+        from_doc = kept or from_doc[:1]
+    options = "\n".join(
+        [
+            f"Set in `[tool.inwards.rules.{definition.name}]` of pyproject.toml.",
+            "",
+            *_options_table(rule.kind.options_type, definition.options),
+        ]
+    )
+    sections = [
+        *from_doc,
+        PageSection("options", "Options", options),
+        PageSection("guidance", "Fix guidance", _guidance_markdown(rule)),
+    ]
+    if full:
+        examples = [
+            "Unless an example shows its own, the configuration is:",
+            "",
+            "```toml",
+            DEFAULT_EXAMPLE_CONFIG.rstrip(),
+            "```",
+        ]
+        for example in kind_examples(rule):
+            examples += _example_blocks(example, rule_set)
+        sections.append(PageSection("examples", "Examples", "\n".join(examples).strip()))
+    return tuple(sections)
+
+
+def render_rule_summary(rule: ResolvedRule) -> str:
+    """The short page `inwards rule CODE` prints: what the rule is, where its definition
+    comes from (and what it shadows), why it matters, how to fix, its options and guidance."""
+    out = _rule_head(rule)
+    for section in rule_sections(rule, full=False):
+        out += ["", f"## {section.title}", "", section.markdown]
+    out += [
+        "",
+        f"`inwards rule {rule.code} --full` shows the whole page: what the rule reports "
+        "exactly, its limitations, and examples with their real output.",
+    ]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def rule_page_document(
+    rule: ResolvedRule, rule_set: RuleSet | None = None, *, full: bool
+) -> dict[str, Any]:
+    """`inwards rule CODE --json`: the versioned `inwards/rule@1` document."""
+    definition = rule.definition
+    guidance = definition.guidance
+    return {
+        "schema": RULE_PAGE_SCHEMA,
+        "code": definition.code,
+        "name": definition.name,
+        "summary": definition.summary,
+        "description": definition.description,
+        "kind": rule.kind.id,
+        "default": definition.default,
+        "severity": definition.severity.value,
+        "suppressible": definition.suppressible,
+        "scope": rule.kind.scope.value,
+        "origin": origin_data(definition),
+        "shadows": [origin_data(d) for d in rule.shadowed],
+        "guidanceFrom": None if rule.guidance_from is None else origin_data(rule.guidance_from),
+        "options": options_to_data(rule.options),
+        "guidance": {
+            "summary": guidance.summary,
+            "steps": list(guidance.steps),
+            "docs": guidance.docs,
+        },
+        "full": full,
+        "sections": [
+            {"id": s.id, "title": s.title, "markdown": s.markdown}
+            for s in rule_sections(rule, rule_set, full=full)
+        ],
+    }

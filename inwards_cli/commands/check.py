@@ -21,7 +21,12 @@ def check_command(
     ] = None,
     output_format: Annotated[
         OutputFormat,
-        typer.Option("--format", help="Output format: text (default), concise, or json."),
+        typer.Option(
+            "--format",
+            help="Output format: text (default), concise, json, sarif (SARIF 2.1.0 for code "
+            "scanning; every finding, so not with --max-diagnostics) or github (workflow "
+            "commands that annotate a pull request; paths relative to GITHUB_WORKSPACE).",
+        ),
     ] = OutputFormat.text,
     max_diagnostics: Annotated[
         int | None,
@@ -81,11 +86,30 @@ def check_command(
             "shipped and the project's rule definitions apply, as in CI.",
         ),
     ] = False,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline",
+            help="Accept the findings recorded in this baseline file instead of "
+            "inwards-baseline.json next to the config (see `inwards baseline`).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    no_baseline: Annotated[
+        bool,
+        typer.Option(
+            "--no-baseline",
+            help="Ignore inwards-baseline.json: report every finding.",
+        ),
+    ] = False,
 ) -> None:
     """Check every import of the project against the architecture in [tool.inwards].
 
-    Exit status: 0 clean or warnings only, 1 errors, 2 usage or configuration error, or
-    nothing checked.
+    Findings accepted by the baseline (inwards-baseline.json) don't fail the check.
+
+    Exit status: 0 clean or warnings only, 1 errors, 2 usage or configuration error, an
+    unreadable baseline, or nothing checked.
     """
     raise SystemExit(
         run_check(
@@ -99,6 +123,8 @@ def check_command(
                 isolated=isolated,
                 output_file=output_file,
                 statistics=statistics,
+                baseline=baseline,
+                no_baseline=no_baseline,
             )
         )
     )

@@ -7,7 +7,7 @@ import enum
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -28,6 +28,8 @@ from inwards_cli.definition_files import new_definition_text, with_shadow_table,
 from inwards_core.api import prepare
 from inwards_core.config.model import ConfigError, RuleSettings
 from inwards_core.model import RootKind
+from inwards_core.rules.listing import origin_data as _origin_data
+from inwards_core.rules.listing import rules_document
 from inwards_core.rules.runtime import (
     CODE_PATTERN,
     NAME_PATTERN,
@@ -38,9 +40,6 @@ from inwards_core.rules.runtime import (
     ShadowBase,
     select,
 )
-from inwards_core.version import inwards_version
-
-RULES_SCHEMA = "inwards/rules@1"
 
 rules_app = typer.Typer(
     name="rules",
@@ -140,67 +139,6 @@ def rules_command(
     for row in rows:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
         sys.stdout.write("  ".join([*cells, row[-1]]).rstrip() + "\n")
-
-
-def _origin_data(definition: RuleDefinition) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "root": definition.origin.root.value,
-        "path": definition.origin.path,
-        "sha256": definition.origin.sha256,
-    }
-    if definition.origin.root is RootKind.CORE:
-        data["distribution"] = definition.family
-        data["version"] = definition.family_version
-    return data
-
-
-def rules_document(rule_set: RuleSet, active: tuple[ActiveRule, ...]) -> dict[str, Any]:
-    stale = {s.code: s.message for s in rule_set.stale if s.path in _active_paths(rule_set)}
-    return {
-        "schema": RULES_SCHEMA,
-        "fingerprint": rule_set.fingerprint(inwards_version()),
-        "userRules": rule_set.user_rules,
-        "rules": [
-            {
-                "code": rule.code,
-                "name": rule.name,
-                "summary": rule.rule.definition.summary,
-                "kind": rule.rule.kind.id,
-                "enabled": rule.enabled,
-                "decidedBy": rule.decided_by,
-                "severity": rule.severity.value,
-                "severityDecidedBy": rule.severity_decided_by,
-                "default": rule.rule.definition.default,
-                "origin": _origin_data(rule.rule.definition),
-                "shadows": [_origin_data(d) for d in rule.rule.shadowed],
-                "guidanceFrom": (
-                    None
-                    if rule.rule.guidance_from is None
-                    else _origin_data(rule.rule.guidance_from)
-                ),
-                "stale": stale.get(rule.code),
-            }
-            for rule in active
-        ],
-        "ignoredByPolicy": [_origin_data(d) | {"code": d.code} for d in rule_set.ignored],
-        "problems": [
-            {
-                "root": p.root.value,
-                "path": p.path,
-                "line": p.line,
-                "key": p.key,
-                "message": p.message,
-                "blocking": p.blocking,
-            }
-            for p in rule_set.problems
-        ],
-    }
-
-
-def _active_paths(rule_set: RuleSet) -> set[str]:
-    return {r.origin.path for r in rule_set.rules} | {
-        r.guidance_from.origin.path for r in rule_set.rules if r.guidance_from is not None
-    }
 
 
 def _find_chain(rule_set: RuleSet, code_or_name: str) -> tuple[str, tuple[RuleDefinition, ...]]:

@@ -24,6 +24,13 @@ from inwards_cli.commands.common import (
     resolve_rules,
 )
 from inwards_core.api import prepare
+from inwards_core.baseline import (
+    BASELINE_FILE_NAME,
+    Baseline,
+    BaselineError,
+    apply_baseline,
+    parse_baseline,
+)
 from inwards_core.config.model import ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model import NotChecked, Report
@@ -51,6 +58,9 @@ class CheckArguments:
     isolated: bool = False
     output_file: Path | None = None
     statistics: bool = False
+    # The baseline to read instead of inwards-baseline.json next to the config; or none.
+    baseline: Path | None = None
+    no_baseline: bool = False
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -95,6 +105,8 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     if arguments.paths:
         named, outside = project_paths(arguments.paths, project_dir)
     config = build_config(loaded)
+    # Read before checking: a broken baseline stops the run at once.
+    baseline = load_baseline(arguments, project_dir)
     use_cache = not cache_disabled(arguments.no_cache)
     resolved = resolve_rules(loaded, config, isolated=arguments.isolated, use_cache=use_cache)
     try:
@@ -126,6 +138,8 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         rule_set_fingerprint=resolved.rule_set.fingerprint(inwards_version()),
         user_definitions=resolved.rule_set.user_in_effect(),
     )
+    if baseline is not None:
+        report = apply_baseline(report, baseline.baseline, file=baseline.shown_as)
     if resolved.manifest is not None:
         documents = resolved.sources.documents()
         resolved.manifest.write(
@@ -135,6 +149,54 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     for warning in getattr(adapters.cache, "warnings", ()):
         sys.stderr.write(f"warning: {warning}\n")
     return CheckOutcome(report, prepared.rules, resolved.rule_set, project_dir)
+
+
+@attrs.frozen
+class LoadedBaseline:
+    baseline: Baseline
+    # POSIX, relative to the project directory when inside it (reporters show it relative
+    # to where the user stands, like finding files).
+    shown_as: str
+
+
+def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaseline | None:
+    """The baseline a check applies: `--baseline FILE`, else inwards-baseline.json next to
+    the config when there is one, and none with `--no-baseline`. One that can't be read or
+    parsed is exit 2: silently checking without it would fail every accepted finding, and
+    ignoring it would hide why."""
+    if arguments.no_baseline:
+        if arguments.baseline is not None:
+            fail("--baseline and --no-baseline can't be used together; choose one.")
+        return None
+    path = arguments.baseline
+    if path is None:
+        path = project_dir / BASELINE_FILE_NAME
+        if not os.path.lexists(path):
+            return None
+        named = Path(os.path.abspath(path))
+    else:
+        named = path
+    try:
+        if not path.is_file():
+            fail(f"baseline error: {named} is not a file.")
+        data = path.read_bytes()
+    except OSError as error:
+        fail(f"baseline error: can't read {named}: {(error.strerror or str(error)).lower()}.")
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(os.path.abspath(project_dir)).as_posix()
+    except ValueError:
+        relative = str(absolute)
+    shown = display_from(project_dir)(relative) if arguments.baseline is None else str(path)
+    try:
+        parsed = parse_baseline(data, file=shown)
+    except BaselineError as error:
+        fail(
+            f"baseline error: {error.render()}\n"
+            "Fix the file, write it afresh with `inwards baseline`, or check without it "
+            "(--no-baseline)."
+        )
+    return LoadedBaseline(parsed, relative)
 
 
 def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
@@ -184,7 +246,7 @@ def emit(text: str, output_file: Path | None) -> None:
         fail(f"can't write the report to {output_file}: {(error.strerror or str(error)).lower()}.")
 
 
-VALUE_OPTIONS = ("--format", "--max-diagnostics", "--config", "--output-file")
+VALUE_OPTIONS = ("--format", "--max-diagnostics", "--config", "--output-file", "--baseline")
 
 
 def fast_arguments(argv: list[str]) -> CheckArguments | None:
@@ -198,6 +260,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     full_parse = False
     isolated = False
     statistics = False
+    no_baseline = False
     rest = iter(argv[1:])
     only_paths = False
     for token in rest:
@@ -213,6 +276,8 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             isolated = True
         elif token == "--statistics":
             statistics = True
+        elif token == "--no-baseline":
+            no_baseline = True
         else:
             name, equals, value = token.partition("=")
             if name not in VALUE_OPTIONS or name in values:
@@ -230,6 +295,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
         return None
     config = values.get("--config")
     output_file = values.get("--output-file")
+    baseline = values.get("--baseline")
     return CheckArguments(
         paths=tuple(paths),
         output_format=OutputFormat(fmt),
@@ -240,4 +306,6 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
         isolated=isolated,
         output_file=None if output_file is None else Path(output_file),
         statistics=statistics,
+        baseline=None if baseline is None else Path(baseline),
+        no_baseline=no_baseline,
     )

@@ -1,6 +1,7 @@
 """The `json` format: the versioned `inwards/diagnostics@1` document.
 
-Fields are only ever added within a version. Suppressed findings are counted, not listed.
+Fields are only ever added within a version. Suppressed findings, and findings the
+baseline accepted, are counted, not listed.
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ def report_document(
         summary["suppressed"] = len(report.suppressed)
     if max_diagnostics is not None:
         summary["omitted"] = shown.omitted
+    # Only when a baseline was read ("0 accepted" and "no baseline" differ); what it no
+    # longer needs to accept only when the whole project was checked.
+    if report.baseline_file is not None:
+        summary["baselined"] = len(report.baselined)
+        if report.whole_project:
+            summary["resolved"] = sum(entry.count for entry in report.baseline_resolved)
     summary.update(extra_summary or {})
     document: dict[str, Any] = {"schema": SCHEMA, "summary": summary}
     if report.not_checked:
@@ -59,6 +66,13 @@ def report_document(
         ]
     if report.notes:
         document["notes"] = list(report.notes)
+    if report.baseline_file is not None:
+        document["baselineFile"] = display(report.baseline_file)
+        if report.whole_project:
+            document["baselineResolved"] = [
+                {"code": e.code, "module": e.module, "message": e.message, "count": e.count}
+                for e in report.baseline_resolved
+            ]
     if report.rule_set_fingerprint:
         document["ruleSet"] = {
             "fingerprint": report.rule_set_fingerprint,

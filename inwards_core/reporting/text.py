@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from inwards_core.baseline import BASELINE_FILE_NAME
 from inwards_core.model import Finding, Report, RootKind, Severity
 from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
 
@@ -46,7 +47,7 @@ def summary_line(report: Report) -> str:
     return f"All clear: no problems in {files} {took}."
 
 
-def trailer(report: Report, shown: Shown) -> list[str]:
+def trailer(report: Report, shown: Shown, display: DisplayPath = same_path) -> list[str]:
     lines: list[str] = []
     if shown.omitted:
         lines.append(
@@ -55,6 +56,7 @@ def trailer(report: Report, shown: Shown) -> list[str]:
         )
     if report.suppressed:
         lines.append(f"{plural(len(report.suppressed), 'finding')} hidden by inline suppressions.")
+    lines.extend(baseline_lines(report, display))
     for item in report.not_checked:
         lines.append(f"warning: {item.message}")
     for note in report.notes:
@@ -66,6 +68,33 @@ def trailer(report: Report, shown: Shown) -> list[str]:
         lines.extend(
             f"  {item.code} ({item.effect}): {item.path}" for item in report.user_definitions
         )
+    return lines
+
+
+def baseline_lines(report: Report, display: DisplayPath = same_path) -> list[str]:
+    """How many findings the baseline accepted, and its entries fixed since it was written
+    (whole-project runs), so the baseline can shrink."""
+    if report.baseline_file is None:
+        return []
+    shown = display(report.baseline_file)
+    lines: list[str] = []
+    if report.baselined:
+        lines.append(
+            f"{plural(len(report.baselined), 'finding')} accepted by the baseline ({shown})."
+        )
+    if report.baseline_resolved:
+        fixed = sum(entry.count for entry in report.baseline_resolved)
+        rewrite = "inwards baseline"
+        if report.baseline_file != BASELINE_FILE_NAME:
+            rewrite += f" --output {shown}"
+        them = "it" if fixed == 1 else "them"
+        lines.append(
+            f"{plural(fixed, 'baselined finding')} fixed since the baseline was written; "
+            f"run `{rewrite}` to drop {them}:"
+        )
+        for entry in report.baseline_resolved:
+            times = f" ({entry.count} fixed)" if entry.count > 1 else ""
+            lines.append(f"  {entry.code} {entry.module}: {entry.message}{times}")
     return lines
 
 
@@ -86,7 +115,7 @@ def render_text(
             out.append(_paint(f"  docs: {finding.docs}", _DIM, colour))
         out.append("")
     out.append(summary_line(report))
-    extra = trailer(report, shown)
+    extra = trailer(report, shown, display)
     if extra:
         out.append("")
         out.extend(extra)
@@ -106,7 +135,7 @@ def render_concise(
         first = finding.fix.steps[0] if finding.fix.steps else finding.fix.summary
         out.append(f"{_head(finding, display, colour)} {_paint('fix:', _CYAN, colour)} {first}")
     out.append(summary_line(report))
-    out.extend(trailer(report, shown))
+    out.extend(trailer(report, shown, display))
     return "\n".join(out) + "\n"
 
 

@@ -195,10 +195,15 @@ def test_a_byte_order_mark_is_accepted() -> None:
 
 def test_json_that_does_not_parse_names_file_line_and_column() -> None:
     error = problem('{\n  "schema": "inwards/baseline@1",\n  "entries": [\n    {"code": }\n')
-    assert error.line == 4
-    assert str(error).startswith("base.json:4: the baseline is not valid JSON: ") is False
-    assert str(error).startswith("inwards-baseline.json:4: the baseline is not valid JSON: ")
-    assert "(line 4, column" in str(error)
+    assert (error.line, error.column) == (4, 14)
+    assert str(error) == (
+        "inwards-baseline.json:4:14: the baseline is not valid JSON: expecting value."
+    )
+
+
+def test_json_wording_that_ends_in_a_position_reads_as_a_clause() -> None:
+    error = problem('{"schema": "inwards/baseline@1", "entries": [{"code": "INW0')
+    assert error.reason == "the baseline is not valid JSON: unterminated string starting here."
 
 
 def test_merge_conflict_markers_are_a_parse_error_on_their_line() -> None:
@@ -218,9 +223,9 @@ def test_file_name_given_is_the_one_shown() -> None:
         ("[]", "must be a JSON object"),
         ('"x"', 'not the string "x"'),
         ('{"entries": []}', '"schema" is missing'),
-        ('{"schema": "inwards/baseline@2", "entries": []}', '"inwards/baseline@2", not'),
+        ('{"schema": "inwards/baseline@2", "entries": []}', '"inwards/baseline@2" is not'),
         ('{"schema": "inwards/diagnostics@1", "entries": []}', "not a baseline this version"),
-        ('{"schema": 1, "entries": []}', "is the number 1, not"),
+        ('{"schema": 1, "entries": []}', "the number 1 is not"),
         (f'{{"schema": "{SCHEMA}"}}', '"entries" is missing'),
         (f'{{"schema": "{SCHEMA}", "entries": {{}}}}', "must be an array of entries"),
         (f'{{"schema": "{SCHEMA}", "entries": [], "extra": 1}}', 'unknown key "extra"'),

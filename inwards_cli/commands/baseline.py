@@ -1,0 +1,129 @@
+"""`inwards baseline`: record today's error findings so that `inwards check` accepts them."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from inwards_cli.adapters.disk_cache import write_atomically
+from inwards_cli.commands.common import (
+    CONFIG_OPTION_HELP,
+    ISOLATED_OPTION_HELP,
+    display_from,
+    fail,
+)
+from inwards_cli.commands.run_check import CheckArguments, check
+from inwards_core.baseline import (
+    BASELINE_FILE_NAME,
+    BaselineError,
+    baseline_of_report,
+    parse_baseline,
+    serialise_baseline,
+)
+from inwards_core.reporting import plural
+
+
+def baseline_command(
+    config: Annotated[
+        Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
+    ] = None,
+    isolated: Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            help="Write the baseline to this file instead of inwards-baseline.json next to "
+            "the config (then pass it to `inwards check --baseline FILE`).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            help="Neither read nor write the extraction cache (also INWARDS_NO_CACHE=1).",
+        ),
+    ] = False,
+) -> None:
+    """Check the whole project and record its error findings in inwards-baseline.json,
+    next to the config, so that `inwards check` accepts them while new ones still fail.
+
+    Entries hold the rule code, the module and the message, with a count and no line
+    numbers: moving an import keeps it accepted, a second copy of it fails. Warnings are
+    not recorded (they never fail a check). Run it again to drop the findings fixed since.
+
+    Exit status: 0 written, 2 usage or configuration error, or a file that can't be written.
+    """
+    outcome = check(
+        CheckArguments(config=config, isolated=isolated, no_cache=no_cache, no_baseline=True)
+    )
+    report = outcome.report
+    for item in report.not_checked:
+        sys.stderr.write(f"warning: {item.message}\n")
+    baseline = baseline_of_report(report)
+    target = output if output is not None else outcome.project_dir / BASELINE_FILE_NAME
+    shown = (
+        str(output) if output is not None else display_from(outcome.project_dir)(BASELINE_FILE_NAME)
+    )
+    data = serialise_baseline(baseline)
+    previous = _previous(target)
+    accepted = plural(baseline.accepted, "error")
+    entries = f"{len(baseline.entries)} {'entry' if len(baseline.entries) == 1 else 'entries'}"
+    if previous == data:
+        print(f"{shown} is up to date: it accepts {accepted} ({entries}).")
+    else:
+        _write(target, data)
+        was = _accepted_before(previous, shown)
+        print(f"Wrote {shown}: it accepts {accepted} ({entries}){was}.")
+        if baseline.accepted:
+            print("Commit it: `inwards check` accepts these findings and still fails on new ones.")
+    warnings = len(report.warnings)
+    if warnings:
+        print(
+            f"{plural(warnings, 'warning')} not recorded: warnings never fail a check, so "
+            "they stay in the report."
+        )
+    raise SystemExit(0)
+
+
+def _previous(target: Path) -> bytes | None:
+    try:
+        return target.read_bytes() if target.is_file() else None
+    except OSError:
+        return None
+
+
+def _accepted_before(previous: bytes | None, shown: str) -> str:
+    """ ", was N" when a readable baseline is being replaced."""
+    if previous is None:
+        return ""
+    try:
+        before = parse_baseline(previous, file=shown)
+    except BaselineError:
+        return ", replacing a file that was not a readable baseline"
+    return f", was {before.accepted}"
+
+
+def _write(target: Path, data: bytes) -> None:
+    """Atomically, and readable like any other committed file (the temp file is 0600)."""
+    try:
+        mode = target.stat().st_mode & 0o777 if target.is_file() else _new_file_mode()
+        if target.parent != Path(""):
+            target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(target, data)
+        with contextlib.suppress(OSError):
+            os.chmod(target, mode)
+    except OSError as error:
+        fail(f"can't write the baseline to {target}: {(error.strerror or str(error)).lower()}.")
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask

@@ -1,0 +1,79 @@
+"""The `inwards/rules@1` document (`inwards rules --json`), as plain data (pure).
+
+One row per resolved rule with its state, severity, what decided each, and where its
+definition comes from; then the definitions the `user-rules` policy left out and the
+problems found. `inwards_core.schemas` describes the same fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inwards_core.model import RootKind
+from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet
+from inwards_core.version import inwards_version
+
+RULES_SCHEMA = "inwards/rules@1"
+
+
+def origin_data(definition: RuleDefinition) -> dict[str, Any]:
+    """Where a definition comes from: root, path, sha256, and for core definitions the
+    distribution and version that ship it."""
+    data: dict[str, Any] = {
+        "root": definition.origin.root.value,
+        "path": definition.origin.path,
+        "sha256": definition.origin.sha256,
+    }
+    if definition.origin.root is RootKind.CORE:
+        data["distribution"] = definition.family
+        data["version"] = definition.family_version
+    return data
+
+
+def rules_document(rule_set: RuleSet, active: tuple[ActiveRule, ...]) -> dict[str, Any]:
+    stale = {s.code: s.message for s in rule_set.stale if s.path in _active_paths(rule_set)}
+    return {
+        "schema": RULES_SCHEMA,
+        "fingerprint": rule_set.fingerprint(inwards_version()),
+        "userRules": rule_set.user_rules,
+        "rules": [
+            {
+                "code": rule.code,
+                "name": rule.name,
+                "summary": rule.rule.definition.summary,
+                "kind": rule.rule.kind.id,
+                "enabled": rule.enabled,
+                "decidedBy": rule.decided_by,
+                "severity": rule.severity.value,
+                "severityDecidedBy": rule.severity_decided_by,
+                "default": rule.rule.definition.default,
+                "origin": origin_data(rule.rule.definition),
+                "shadows": [origin_data(d) for d in rule.rule.shadowed],
+                "guidanceFrom": (
+                    None
+                    if rule.rule.guidance_from is None
+                    else origin_data(rule.rule.guidance_from)
+                ),
+                "stale": stale.get(rule.code),
+            }
+            for rule in active
+        ],
+        "ignoredByPolicy": [origin_data(d) | {"code": d.code} for d in rule_set.ignored],
+        "problems": [
+            {
+                "root": p.root.value,
+                "path": p.path,
+                "line": p.line,
+                "key": p.key,
+                "message": p.message,
+                "blocking": p.blocking,
+            }
+            for p in rule_set.problems
+        ],
+    }
+
+
+def _active_paths(rule_set: RuleSet) -> set[str]:
+    return {r.origin.path for r in rule_set.rules} | {
+        r.guidance_from.origin.path for r in rule_set.rules if r.guidance_from is not None
+    }
