@@ -697,3 +697,18 @@ def test_the_example_shop_commits_a_project_rule(tmp_path: Path) -> None:
         "src/shop/application/place_order.py",
         "project",
     )
+
+
+@pytest.mark.parametrize(
+    "content", [b"{not json", b'{"schema": "inwards/rule-roots@2", "tables": []}', b"\xff\xfe"]
+)
+def test_a_corrupt_rule_manifest_is_ignored_and_rewritten(roots: Roots, content: bytes) -> None:
+    roots.add_project("INW011.toml", edited("INW011", severity='"warning"'))
+    assert roots.run("check").code == 1
+    manifest = roots.project / ".inwards" / "cache" / "rule-roots.json"
+    manifest.write_bytes(content)
+    done = roots.run("check", "--format", "json")
+    assert done.code == 1 and done.stderr == ""
+    (finding,) = findings(json.loads(done.stdout), "INW011")
+    assert finding["severity"] == "warning"
+    assert json.loads(manifest.read_bytes())["schema"] == "inwards/rule-roots@2"
