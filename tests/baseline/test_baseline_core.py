@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import attrs
 import jsonschema  # type: ignore[import-untyped]
@@ -386,3 +388,11 @@ def test_an_empty_baseline_changes_nothing_but_says_it_was_read() -> None:
     applied = apply_baseline(original, Baseline(), file="b")
     assert attrs.evolve(applied, baseline_file=None) == original
     assert applied.baseline_file == "b"
+
+
+def test_the_example_in_the_docs_is_what_inwards_writes() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "baseline.md").read_text("utf-8")
+    example = re.search(r"```json\n(.*?)```", page, re.DOTALL)
+    assert example is not None
+    data = example.group(1).encode("utf-8")
+    assert serialise_baseline(parse_baseline(data)) == data
