@@ -8,7 +8,7 @@ import enum
 import hashlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import attrs
@@ -22,6 +22,7 @@ from inwards_cli.commands.common import (
     locate_config,
     print_rule_warnings,
     resolve_rules,
+    rule_warnings,
 )
 from inwards_core.api import prepare
 from inwards_core.baseline import (
@@ -34,6 +35,7 @@ from inwards_core.baseline import (
 from inwards_core.config.model import ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model import NotChecked, Report
+from inwards_core.reporting.github import render_github
 from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_statistics, render_text
 from inwards_core.rules.runtime import ActiveRule, RuleSet
@@ -45,6 +47,8 @@ class OutputFormat(enum.StrEnum):
     text = "text"
     concise = "concise"
     json = "json"
+    sarif = "sarif"
+    github = "github"
 
 
 @attrs.frozen
@@ -87,6 +91,8 @@ class CheckOutcome:
     rules: tuple[ActiveRule, ...]
     rule_set: RuleSet
     project_dir: Path
+    # The warnings about rule roots and definitions printed on stderr (SARIF records them).
+    rule_warnings: tuple[str, ...] = ()
 
 
 def run_check(arguments: CheckArguments) -> int:
@@ -98,6 +104,11 @@ def run_check(arguments: CheckArguments) -> int:
 
 
 def check(arguments: CheckArguments) -> CheckOutcome:
+    if arguments.output_format is OutputFormat.sarif and arguments.max_diagnostics is not None:
+        fail(
+            "--max-diagnostics can't be used with --format sarif: code scanning needs every "
+            "finding to track its alerts. Leave the option out, or use another format."
+        )
     loaded = locate_config(arguments.config)
     project_dir = loaded.project_dir
     named: list[str] | None = None
@@ -148,7 +159,13 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         )
     for warning in getattr(adapters.cache, "warnings", ()):
         sys.stderr.write(f"warning: {warning}\n")
-    return CheckOutcome(report, prepared.rules, resolved.rule_set, project_dir)
+    return CheckOutcome(
+        report,
+        prepared.rules,
+        resolved.rule_set,
+        project_dir,
+        rule_warnings=tuple(rule_warnings(resolved)),
+    )
 
 
 @attrs.frozen
@@ -208,6 +225,11 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     to_terminal = arguments.output_file is None and sys.stdout.isatty()
     if arguments.output_format is OutputFormat.json:
         return render_json(report, display=display, max_diagnostics=limit, pretty=to_terminal)
+    if arguments.output_format is OutputFormat.sarif:
+        return render_sarif_for(outcome, os.environ)
+    if arguments.output_format is OutputFormat.github:
+        paths = github_paths(outcome.project_dir, display, os.environ)
+        return render_github(report, display=paths, max_diagnostics=limit)
     colour = use_colour(to_terminal, os.environ)
     if arguments.output_format is OutputFormat.concise:
         text = render_concise(report, display=display, max_diagnostics=limit, colour=colour)
@@ -216,6 +238,54 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     if arguments.statistics:
         text += render_statistics(report)
     return text
+
+
+def render_sarif_for(outcome: CheckOutcome, environ: Mapping[str, str]) -> str:
+    # Imported here: sarif_om is some fifty modules that no other format needs.
+    from inwards_core.reporting.sarif import render_sarif
+
+    source_root, prefix = sarif_source_root(outcome.project_dir, environ)
+    return render_sarif(
+        outcome.report,
+        outcome.rules,
+        source_root_uri=source_root.as_uri().rstrip("/") + "/",
+        path_prefix=prefix,
+        configuration_warnings=outcome.rule_warnings,
+    )
+
+
+def _workspace(project_dir: Path, environ: Mapping[str, str]) -> tuple[Path, str] | None:
+    """GITHUB_WORKSPACE (the checked-out repository) and the project directory relative to
+    it ("" or "backend/"), when the project lies inside it."""
+    workspace = environ.get("GITHUB_WORKSPACE", "")
+    if not workspace:
+        return None
+    root = Path(workspace).resolve()
+    try:
+        inside = project_dir.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return None
+    return root, "" if inside == "." else f"{inside}/"
+
+
+def sarif_source_root(project_dir: Path, environ: Mapping[str, str]) -> tuple[Path, str]:
+    """%SRCROOT% and the project directory's path below it. GitHub code scanning reads
+    result URIs as relative to the repository root (it ignores originalUriBaseIds), so under
+    Actions the root is GITHUB_WORKSPACE; elsewhere it is the project directory."""
+    found = _workspace(project_dir, environ)
+    return found if found is not None else (project_dir.resolve(), "")
+
+
+def github_paths(
+    project_dir: Path, display: Callable[[str], str], environ: Mapping[str, str]
+) -> Callable[[str], str]:
+    """Annotation paths: relative to GITHUB_WORKSPACE when the project is inside it,
+    otherwise as the other formats show them."""
+    found = _workspace(project_dir, environ)
+    if found is None:
+        return display
+    prefix = found[1]
+    return lambda path: f"{prefix}{path}"
 
 
 def use_colour(to_terminal: bool, environ: Mapping[str, str]) -> bool:
