@@ -270,3 +270,51 @@ def test_github_names_paths_it_did_not_check(copy_example) -> None:  # type: ign
     assert '::warning title=inwards::notes is outside root "src", so it was not checked.\n' in (
         run.stdout
     )
+
+
+def test_baselined_findings_are_external_suppressions_and_new_ones_are_new(copy_example) -> None:  # type: ignore[no-untyped-def]
+    project: Path = copy_example("shop-violations")
+    written = run_inwards("baseline", cwd=project)
+    assert written.code == 0, written.stderr
+    document = sarif(project, expect=0)
+    accepted = {(*where(r), r["ruleId"]) for r in results(document) if "suppressions" in r}
+    planted_errors = {(file, line, code) for file, line, code, level in PLANTED if level == "error"}
+    assert accepted == planted_errors
+    for result in results(document):
+        if "suppressions" in result:
+            assert result["baselineState"] == "unchanged"
+            assert result["suppressions"] == [
+                {
+                    "kind": "external",
+                    "justification": "Accepted by the baseline inwards-baseline.json.",
+                }
+            ]
+        else:
+            assert (result["level"], result["baselineState"]) == ("warning", "new")
+    # A second copy of an accepted import is one too many: a new, unsuppressed error.
+    http = project / "src" / "shop" / "adapters" / "inbound" / "http.py"
+    http.write_text(
+        "from shop.adapters.outbound.sql_orders import SqlOrders\n"
+        + http.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    again = sarif(project, expect=1)
+    fresh = [r for r in results(again) if r["level"] == "error" and "suppressions" not in r]
+    assert [(r["ruleId"], r["baselineState"]) for r in fresh] == [("INW001", "new")]
+    # The annotations leave the accepted findings out.
+    run = run_inwards("check", "--format", "github", cwd=project, env={"GITHUB_WORKSPACE": ""})
+    assert {(code, level) for _file, _line, code, level in annotations(run.stdout)} == {
+        ("INW001", "error"),
+        ("INW006", "warning"),
+        ("INW009", "warning"),
+    }
+    assert len([line for line in run.stdout.splitlines() if line.startswith("::")]) == 4
+
+
+def test_the_sarif_multitool_accepts_a_log_with_a_baseline(copy_example) -> None:  # type: ignore[no-untyped-def]
+    tool = require_multitool()
+    project: Path = copy_example("shop-violations")
+    assert run_inwards("baseline", cwd=project).code == 0
+    run = run_inwards("check", "--format", "sarif", cwd=project)
+    valid_sarif(run.stdout)
+    assert multitool_problems(tool, run.stdout) == []
