@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -202,9 +202,8 @@ def parse_baseline(data: bytes, *, file: str = BASELINE_FILE_NAME) -> Baseline:
                     key=f"entries[{number}]",
                 )
         except BaselineError as error:
-            # Lines are worked out only for the message: scanning costs more than parsing.
-            lines = _entry_lines(text)
-            line = lines[number] if number < len(lines) else None
+            # The line is worked out only for the message: scanning costs more than parsing.
+            line = _entry_line(text, number)
             raise BaselineError(error.file, error.reason, line=line, key=error.key) from None
         seen[key] = number
         entries.append(entry)
@@ -388,57 +387,43 @@ def _json_problem(message: str) -> str:
     return message[:1].lower() + message[1:]
 
 
-def _structure(text: str) -> Iterable[tuple[int, str, int]]:
-    """(offset, character, depth before it) of every `{ } [ ] ,` and string start outside
-    strings; depth counts open brackets. Valid JSON only (the parser ran first)."""
-    depth = 0
-    inside = False
-    escaped = False
-    for offset, char in enumerate(text):
-        if inside:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                inside = False
-            continue
-        if char == '"':
-            yield offset, char, depth
-            inside = True
-        elif char == ",":
-            yield offset, char, depth
-        elif char in "{[":
-            yield offset, char, depth
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            yield offset, char, depth
-
-
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
+# Strings (escapes included) and the characters that give JSON its structure.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 _VALUE_START = re.compile(r"[^\s\]]")
 
 
-def _entry_lines(text: str) -> list[int]:
-    """The line each element of the top-level object's array starts on. Called once the
+def _structure(text: str) -> Iterator[tuple[int, str, int]]:
+    """(offset, token, depth before it) of every string and `{ } [ ] ,` of valid JSON (the
+    parser ran first); depth counts open brackets."""
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "}]":
+            depth -= 1
+            yield match.start(), token, depth
+        else:
+            yield match.start(), token, depth
+            if token in "{[":
+                depth += 1
+
+
+def _entry_line(text: str, number: int) -> int | None:
+    """The line element `number` of the top-level object's array starts on. Called once the
     top level holds only "schema" (a string) and "entries", so that array is "entries"."""
-    lines: list[int] = []
-    for offset, char, depth in _structure(text):
-        if (char == "[" and depth == 1) or (char == "," and depth == 2):
-            start = _VALUE_START.search(text, offset + 1)
-            if start is not None:
-                lines.append(_line_of(text, start.start()))
-    return lines
+    found = -1
+    for offset, token, depth in _structure(text):
+        if (token == "[" and depth == 1) or (token == "," and depth == 2):
+            found += 1
+            if found == number:
+                start = _VALUE_START.search(text, offset + 1)
+                return None if start is None else text.count("\n", 0, start.start()) + 1
+    return None
 
 
 def _line_of_key(text: str, name: str) -> int | None:
     """The line of the top-level object's key `name` (its first occurrence)."""
     as_key = re.compile(re.escape(json.dumps(name)) + r"\s*:")
-    for offset, char, depth in _structure(text):
-        if char == '"' and depth == 1 and as_key.match(text, offset):
-            return _line_of(text, offset)
+    for offset, token, depth in _structure(text):
+        if token[0] == '"' and depth == 1 and as_key.match(text, offset):
+            return text.count("\n", 0, offset) + 1
     return None
