@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
-from tests.e2e.helpers import run_inwards
+from tests.e2e.helpers import EXAMPLES, run_inwards
 from tests.e2e.test_check_examples import PLANTED
 from tests.reporting.sarif_check import multitool_problems, require_multitool, valid_sarif
 
@@ -42,9 +44,30 @@ def keys(document: dict[str, Any]) -> dict[tuple[str, str, str], int]:
     return found
 
 
-def test_sarif_results_are_the_planted_violations(copy_example) -> None:  # type: ignore[no-untyped-def]
-    project: Path = copy_example("shop-violations")
-    document = sarif(project)
+@attrs.frozen
+class Checked:
+    project: Path
+    text: str
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return json.loads(self.text)  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def violations(tmp_path_factory: pytest.TempPathFactory) -> Checked:
+    """One SARIF run on a copy of shop-violations, which several tests read (not change)."""
+    project = tmp_path_factory.mktemp("shared") / "shop-violations"
+    shutil.copytree(EXAMPLES / "shop-violations", project, ignore=shutil.ignore_patterns("cache"))
+    run = run_inwards("check", "--format", "sarif", cwd=project)
+    assert run.code == 1 and run.stderr == "", run.stderr
+    valid_sarif(run.stdout)
+    return Checked(project, run.stdout)
+
+
+def test_sarif_results_are_the_planted_violations(violations: Checked) -> None:
+    project = violations.project
+    document = violations.document
     run = document["runs"][0]
     found = {(*where(r), r["ruleId"], r["level"]) for r in results(document)}
     assert found == PLANTED
@@ -64,9 +87,9 @@ def test_sarif_results_are_the_planted_violations(copy_example) -> None:  # type
     assert re.fullmatch(r"[0-9a-f]{64}", run["properties"]["ruleSetFingerprint"])
 
 
-def test_sarif_agrees_with_the_json_diagnostics(copy_example) -> None:  # type: ignore[no-untyped-def]
-    project: Path = copy_example("shop-violations")
-    document = sarif(project)
+def test_sarif_agrees_with_the_json_diagnostics(violations: Checked) -> None:
+    project = violations.project
+    document = violations.document
     diagnostics = json.loads(run_inwards("check", "--format", "json", cwd=project).stdout)[
         "diagnostics"
     ]
@@ -110,13 +133,9 @@ def test_sarif_on_the_clean_example_lists_rules_and_no_results(copy_example) -> 
     assert rules["INW001"]["properties"]["definition"]["root"] == "core"
 
 
-def test_sarif_is_byte_identical_between_runs(copy_example) -> None:  # type: ignore[no-untyped-def]
-    project: Path = copy_example("shop-violations")
-    outputs = {
-        run_inwards("check", "--format", "sarif", *extra, cwd=project).stdout
-        for extra in ((), ("--no-cache",), ())
-    }
-    assert len(outputs) == 1
+def test_sarif_is_byte_identical_between_runs(violations: Checked) -> None:
+    again = run_inwards("check", "--format", "sarif", "--no-cache", cwd=violations.project)
+    assert again.stdout == violations.text
 
 
 def test_fingerprints_survive_lines_added_above_and_follow_a_changed_finding(copy_example) -> None:  # type: ignore[no-untyped-def]
@@ -195,13 +214,12 @@ def test_under_github_actions_uris_are_relative_to_the_workspace(copy_example) -
     assert {where(r)[0] for r in results(elsewhere)} == {file for file, *_ in PLANTED}
 
 
-@pytest.mark.parametrize("example", ["shop", "shop-violations"])
-def test_the_sarif_multitool_accepts_our_logs(copy_example, example: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_sarif_multitool_accepts_our_logs(copy_example, violations: Checked) -> None:  # type: ignore[no-untyped-def]
     tool = require_multitool()
-    project: Path = copy_example(example)
-    run = run_inwards("check", "--format", "sarif", cwd=project)
-    valid_sarif(run.stdout)
-    assert multitool_problems(tool, run.stdout) == []
+    clean = run_inwards("check", "--format", "sarif", cwd=copy_example("shop")).stdout
+    valid_sarif(clean)
+    logs = {"shop": clean, "shop-violations": violations.text}
+    assert multitool_problems(tool, logs) == {name: [] for name in logs}
 
 
 # -- github -------------------------------------------------------------------------------
@@ -309,12 +327,3 @@ def test_baselined_findings_are_external_suppressions_and_new_ones_are_new(copy_
         ("INW009", "warning"),
     }
     assert len([line for line in run.stdout.splitlines() if line.startswith("::")]) == 4
-
-
-def test_the_sarif_multitool_accepts_a_log_with_a_baseline(copy_example) -> None:  # type: ignore[no-untyped-def]
-    tool = require_multitool()
-    project: Path = copy_example("shop-violations")
-    assert run_inwards("baseline", cwd=project).code == 0
-    run = run_inwards("check", "--format", "sarif", cwd=project)
-    valid_sarif(run.stdout)
-    assert multitool_problems(tool, run.stdout) == []

@@ -66,34 +66,39 @@ def require_multitool() -> Path:
     return tool
 
 
-def multitool_problems(tool: Path, text: str) -> list[str]:
-    """What `validate --rule-kind "Gh;Sarif" --level "Error;Warning"` reports on the log:
-    one line per problem (rule id, where, message). Its exit status is 0 either way, so
-    its own SARIF output is read."""
+def multitool_problems(tool: Path, logs: dict[str, str]) -> dict[str, list[str]]:
+    """What `validate --rule-kind "Gh;Sarif" --level "Error;Warning"` reports on each log
+    (name -> SARIF text), as one line per problem (rule id, region, message). All logs go
+    to one run of the tool, which costs seconds to start. Its exit status is 0 whatever it
+    finds, so its own SARIF output is read."""
+    problems: dict[str, list[str]] = {name: [] for name in logs}
     with tempfile.TemporaryDirectory() as folder:
-        log = Path(folder) / "inwards.sarif"
-        log.write_text(text, encoding="utf-8")
-        out = Path(folder) / "validation.sarif"
+        paths = []
+        for name, text in logs.items():
+            path = Path(folder) / f"{name}.sarif"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        out = Path(folder) / "validation.json"
         environment = {**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"}
         done = subprocess.run(
             [
-                str(tool), "validate", str(log), "--rule-kind", "Gh;Sarif",
+                str(tool), "validate", *paths, "--rule-kind", "Gh;Sarif",
                 "--level", "Error;Warning", "--output", str(out), "--log", "ForceOverwrite",
             ],
             capture_output=True, text=True, timeout=120, env=environment, check=False,
         )  # fmt: skip
         assert out.is_file(), f"the multitool wrote no log:\n{done.stdout}\n{done.stderr}"
         report = json.loads(out.read_text(encoding="utf-8-sig"))
-    problems = []
     for run in report.get("runs", []):
         for notification in run.get("invocations", [{}])[0].get("toolExecutionNotifications", []):
             if notification.get("level") == "error":
-                problems.append(f"tool error: {notification['message'].get('text')}")
+                raise AssertionError(f"the multitool failed: {notification['message']}")
         for result in run.get("results", []):
+            location = result.get("locations", [{}])[0].get("physicalLocation", {})
+            name = Path(location.get("artifactLocation", {}).get("uri", "?")).stem
             message = result.get("message", {})
-            where = result.get("locations", [{}])[0].get("physicalLocation", {}).get("region")
-            problems.append(
-                f"{result.get('ruleId')} {result.get('level', 'warning')} at {where}: "
-                f"{message.get('text') or message.get('arguments')}"
+            problems.setdefault(name, []).append(
+                f"{result.get('ruleId')} {result.get('level', 'warning')} at "
+                f"{location.get('region')}: {message.get('text') or message.get('arguments')}"
             )
     return problems
