@@ -26,6 +26,7 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
@@ -267,8 +268,12 @@ def _configuration_overrides(rules: Sequence[ActiveRule]) -> list[om.Configurati
 # -- results ----------------------------------------------------------------------------
 
 
-def _uri(path: str, prefix: str) -> str:
-    return quote(f"{prefix}{path}", safe="/")
+def _artifact(path: str, prefix: str) -> om.ArtifactLocation:
+    """A project file relative to %SRCROOT%; a file outside the project (a definition in
+    the user rule root) by its absolute `file:` URI."""
+    if PurePath(path).is_absolute():
+        return om.ArtifactLocation(uri=PurePath(path).as_uri())
+    return om.ArtifactLocation(uri=quote(f"{prefix}{path}", safe="/"), uri_base_id=SOURCE_ROOT)
 
 
 def result_message(finding: Finding) -> str:
@@ -345,9 +350,7 @@ def _result(
         locations=[
             om.Location(
                 physical_location=om.PhysicalLocation(
-                    artifact_location=om.ArtifactLocation(
-                        uri=_uri(finding.file, prefix), uri_base_id=SOURCE_ROOT
-                    ),
+                    artifact_location=_artifact(finding.file, prefix),
                     region=_region(finding),
                 )
             )

@@ -171,6 +171,17 @@ def test_uris_are_percent_encoded_and_may_carry_the_project_folder() -> None:
     assert uri == "backend/src/my%20shop/%C3%BCn%C3%AF.py"
 
 
+def test_a_file_outside_the_project_is_named_by_its_absolute_uri() -> None:
+    # A problem in a user-root definition is reported in that file.
+    report = Report(
+        findings=(finding(file="/home/u/.config/inwards/rules/ACME001.toml"),), files_checked=1
+    )
+    location = run_of(render(report))["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {
+        "uri": "file:///home/u/.config/inwards/rules/ACME001.toml"
+    }
+
+
 def test_fingerprint_survives_the_finding_moving_to_another_line() -> None:
     before = render(Report(findings=(finding(6),), files_checked=1))
     after = render(Report(findings=(finding(60),), files_checked=1))
@@ -407,7 +418,11 @@ def test_result_message_without_steps() -> None:
 def test_github_ingestion_rules_accept_every_kind_of_result() -> None:
     tool = require_multitool()
     report = Report(
-        findings=(finding(), finding(9, code="INW006", severity=Severity.WARNING)),
+        findings=(
+            finding(),
+            finding(9, code="INW006", severity=Severity.WARNING),
+            finding(1, file="/home/u/.config/inwards/rules/ACME001.toml"),
+        ),
         files_checked=3,
         suppressed=(SuppressedFinding(finding(12, imported="x.y"), "why"),),
         baselined=(finding(20, imported="a.b"),),
