@@ -280,12 +280,22 @@ def github_paths(
     project_dir: Path, display: Callable[[str], str], environ: Mapping[str, str]
 ) -> Callable[[str], str]:
     """Annotation paths: relative to GITHUB_WORKSPACE when the project is inside it,
-    otherwise as the other formats show them."""
+    otherwise as the other formats show them (so is a file outside the workspace, such as a
+    definition in the user rule root)."""
     found = _workspace(project_dir, environ)
     if found is None:
         return display
-    prefix = found[1]
-    return lambda path: f"{prefix}{path}"
+    root, prefix = found
+
+    def in_workspace(path: str) -> str:
+        if not Path(path).is_absolute():
+            return f"{prefix}{path}"
+        try:
+            return Path(path).relative_to(root).as_posix()
+        except ValueError:
+            return display(path)
+
+    return in_workspace
 
 
 def use_colour(to_terminal: bool, environ: Mapping[str, str]) -> bool:

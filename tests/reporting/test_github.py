@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from inwards_core.model import (
     Finding,
     Fix,
@@ -134,3 +136,24 @@ def test_max_diagnostics_keeps_errors_and_says_what_it_left_out() -> None:
 def test_clean_report_is_the_summary_only() -> None:
     out = render_github(Report(findings=(), files_checked=2))
     assert out.startswith("All clear: no problems in 2 files (") and out.count("\n") == 1
+
+
+def test_paths_under_github_actions(tmp_path: Path) -> None:
+    from inwards_cli.commands.run_check import github_paths, sarif_source_root
+
+    project = tmp_path / "repo" / "backend"
+    project.mkdir(parents=True)
+    workspace = {"GITHUB_WORKSPACE": str(tmp_path / "repo")}
+    paths = github_paths(project, lambda path: f"shown/{path}", workspace)
+    assert paths("src/app.py") == "backend/src/app.py"
+    assert paths(str(tmp_path / "repo" / "rules" / "X001.toml")) == "rules/X001.toml"
+    # Outside the workspace (a user-root definition): as the other formats show it.
+    assert paths("/etc/inwards/X001.toml") == "shown//etc/inwards/X001.toml"
+    # No workspace, or one the project is not in: the display paths.
+    assert github_paths(project, lambda path: f"shown/{path}", {})("a.py") == "shown/a.py"
+    elsewhere = {"GITHUB_WORKSPACE": str(tmp_path / "other")}
+    assert github_paths(project, lambda path: f"shown/{path}", elsewhere)("a.py") == "shown/a.py"
+    root = (tmp_path / "repo").resolve()
+    assert sarif_source_root(project, workspace) == (root, "backend/")
+    assert sarif_source_root(project, {}) == (project.resolve(), "")
+    assert sarif_source_root(root, workspace) == (root, "")
