@@ -226,7 +226,7 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     if arguments.output_format is OutputFormat.json:
         return render_json(report, display=display, max_diagnostics=limit, pretty=to_terminal)
     if arguments.output_format is OutputFormat.sarif:
-        return render_sarif_for(outcome, os.environ)
+        return render_sarif_for(outcome, os.environ, pretty=to_terminal)
     if arguments.output_format is OutputFormat.github:
         paths = github_paths(outcome.project_dir, display, os.environ)
         return render_github(report, display=paths, max_diagnostics=limit)
@@ -240,7 +240,9 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     return text
 
 
-def render_sarif_for(outcome: CheckOutcome, environ: Mapping[str, str]) -> str:
+def render_sarif_for(
+    outcome: CheckOutcome, environ: Mapping[str, str], *, pretty: bool = False
+) -> str:
     # Imported here: sarif_om is some fifty modules that no other format needs.
     from inwards_core.reporting.sarif import render_sarif
 
@@ -251,6 +253,7 @@ def render_sarif_for(outcome: CheckOutcome, environ: Mapping[str, str]) -> str:
         source_root_uri=source_root.as_uri().rstrip("/") + "/",
         path_prefix=prefix,
         configuration_warnings=outcome.rule_warnings,
+        pretty=pretty,
     )
 
 

@@ -63,15 +63,16 @@ _ALWAYS_WRITTEN = frozenset(
 
 def to_json_value(value: Any) -> Any:
     """A sarif_om object (or a dict/list of them, or a plain value) as JSON data."""
-    if attrs.has(type(value)):
+    fields = _FIELDS.get(type(value))
+    if fields is None and attrs.has(type(value)):
+        fields = _FIELDS[type(value)] = _fields_of(type(value))
+    if fields is not None:
         out: dict[str, Any] = {}
-        for field in attrs.fields(type(value)):
-            item = getattr(value, field.name)
-            if item is None:
+        for name, json_name, default, always in fields:
+            item = getattr(value, name)
+            if item is None or (not always and type(item) is type(default) and item == default):
                 continue
-            if _is_default(field, item) and (type(value), field.name) not in _ALWAYS_WRITTEN:
-                continue
-            out[field.metadata["schema_property_name"]] = to_json_value(item)
+            out[json_name] = to_json_value(item)
         return out
     if isinstance(value, Mapping):
         return {str(key): to_json_value(item) for key, item in value.items()}
@@ -80,13 +81,28 @@ def to_json_value(value: Any) -> Any:
     return value
 
 
-def _is_default(field: attrs.Attribute[Any], value: Any) -> bool:
-    default: Any = field.default
-    if default is attrs.NOTHING:
-        return False
-    if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-        default = default.factory()
-    return bool(type(value) is type(default) and value == default)
+# Per sarif_om class: (attribute, JSON name, default, always written) for each field.
+_FIELDS: dict[type, tuple[tuple[str, str, Any, bool], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
+    found = []
+    for field in attrs.fields(cls):
+        default: Any = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory()
+        elif default is attrs.NOTHING:
+            default = _NO_DEFAULT
+        always = (cls, field.name) in _ALWAYS_WRITTEN
+        found.append((field.name, field.metadata["schema_property_name"], default, always))
+    return tuple(found)
+
+
+class _NoDefault:
+    """Stands for "no default": equal to no value a field can hold."""
+
+
+_NO_DEFAULT = _NoDefault()
 
 
 # -- fingerprints -----------------------------------------------------------------------
@@ -457,8 +473,11 @@ def render_sarif(
     path_prefix: str = "",
     configuration_warnings: Sequence[str] = (),
     information_uri: str = INFORMATION_URI,
+    pretty: bool = False,
 ) -> str:
-    """The SARIF log as JSON text: keys sorted, two-space indent, UTF-8 (not escaped)."""
+    """The SARIF log as JSON text: keys sorted, UTF-8 (not escaped); indented when `pretty`
+    (for people: several times slower on large logs, as Python encodes indented JSON
+    without its C accelerator)."""
     log = sarif_log(
         report,
         rules,
@@ -467,4 +486,7 @@ def render_sarif(
         configuration_warnings=configuration_warnings,
         information_uri=information_uri,
     )
-    return json.dumps(to_json_value(log), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    data = to_json_value(log)
+    if pretty:
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"

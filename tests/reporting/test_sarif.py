@@ -451,3 +451,11 @@ def test_github_ingestion_rules_accept_every_kind_of_result() -> None:
 def test_levels_follow_the_finding_severity(severity: Severity) -> None:
     run = run_of(render(Report(findings=(finding(severity=severity),), files_checked=1)))
     assert run["results"][0]["level"] == severity.value
+
+
+def test_pretty_output_is_the_same_log_indented() -> None:
+    report = Report(findings=(finding(),), files_checked=1)
+    compact = render_sarif(report, rules(), source_root_uri=ROOT_URI)
+    pretty = render_sarif(report, rules(), source_root_uri=ROOT_URI, pretty=True)
+    assert compact.count("\n") == 1 and pretty.startswith('{\n  "$schema": ')
+    assert json.loads(pretty) == json.loads(compact)
