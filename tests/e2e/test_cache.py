@@ -35,10 +35,13 @@ def test_cache_is_written_and_reused(copy_example) -> None:  # type: ignore[no-u
 
 def test_no_cache_flag_and_environment_write_nothing(copy_example) -> None:  # type: ignore[no-untyped-def]
     project: Path = copy_example("shop")
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    assert (project / ".inwards" / "rules").is_dir()  # the example's committed project rule
     assert run_inwards("check", "--no-cache", cwd=project).code == 0
-    assert not (project / ".inwards").exists()
+    assert not (project / ".inwards" / "cache").exists()
     assert run_inwards("check", cwd=project, env={"INWARDS_NO_CACHE": "1"}).code == 0
-    assert not (project / ".inwards").exists()
+    assert not (project / ".inwards" / "cache").exists()
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
 
 
 def test_corrupt_and_truncated_caches_are_misses(copy_example) -> None:  # type: ignore[no-untyped-def]
