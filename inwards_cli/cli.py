@@ -8,7 +8,9 @@ import typer
 
 from inwards_cli.commands.baseline import baseline_command
 from inwards_cli.commands.check import check_command
+from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
+from inwards_cli.commands.schema import schema_command
 from inwards_cli.commands.status import status_command
 from inwards_core.version import inwards_version
 
@@ -45,3 +47,5 @@ app.command(name="check")(check_command)
 app.command(name="baseline")(baseline_command)
 app.add_typer(rules_app, name="rules")
 app.command(name="status")(status_command)
+app.command(name="rule")(rule_command)
+app.command(name="schema")(schema_command)

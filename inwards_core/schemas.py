@@ -168,21 +168,24 @@ def schema_text(schema: Mapping[str, Any]) -> str:
 
 
 def closed_schema(schema: Mapping[str, Any]) -> JSON:
-    """A copy of `schema` in which every object that lists its `properties` (and says
+    """A copy of `schema` in which every object type that lists its `properties` (and says
     nothing of other keys) admits no other key: the strict form the tests validate real
-    output against, so a field the code writes but the schema lacks is caught."""
+    output against, so a field the code writes but the schema lacks is caught. Conditions
+    (`if`, `not`) are left as they are: closing them would change what they test."""
     result = copy.deepcopy(dict(schema))
 
     def close(node: Any) -> None:
         if isinstance(node, dict):
             if (
-                "properties" in node
+                node.get("type") == "object"
+                and "properties" in node
                 and "additionalProperties" not in node
                 and "patternProperties" not in node
             ):
                 node["additionalProperties"] = False
-            for value in node.values():
-                close(value)
+            for key, value in node.items():
+                if key not in ("if", "not"):
+                    close(value)
         elif isinstance(node, list):
             for value in node:
                 close(value)
@@ -338,7 +341,7 @@ def _layer_properties() -> dict[str, JSON]:
         "name": {
             "type": "string",
             "description": 'The layer\'s name, used in messages: unique, without "|".',
-            "pattern": r"^[^|]*\S[^|]*$",
+            "pattern": r"^[^|]*[^|\s][^|]*$",
         },
         "modules": _strings(
             MODULE_ENTRY,
@@ -468,8 +471,10 @@ def _pyproject_schema(families: Sequence[Family], rule_set: RuleSet) -> JSON:
             "tool": {
                 "type": "object",
                 "properties": {"inwards": {"$ref": "#/$defs/tool-inwards"}},
+                "additionalProperties": True,
             }
         },
+        "additionalProperties": True,
         "$defs": {"tool-inwards": body, **defs},
     }
 
@@ -1226,6 +1231,11 @@ def _status_schema() -> JSON:
             },
             "userDefinitions": _user_definitions(),
             "fingerprint": _text("sha256 of the effective rule set.") | {"pattern": SHA256},
+            "configProblems": _array(
+                {"type": "string"},
+                "What is wrong in [tool.inwards.rules] against these rules (unknown codes or "
+                "names, options a kind rejects), one line each with file, line and key.",
+            ),
         },
         [
             "schema",

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
+import jsonschema
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,6 +51,7 @@ def run_inwards(
         timeout=timeout,
         check=False,
     )
+    _validate_printed_document(done.stdout)
     return Run(done.returncode, done.stdout, done.stderr)
 
 
@@ -59,3 +64,60 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+# -- JSON Schemas: every versioned document the suite makes inwards print is validated ----
+
+
+@functools.cache
+def schema_validator(name: str, *, strict: bool = True) -> jsonschema.protocols.Validator:
+    """A validator for the schema `name` (see `inwards schema`), built from the code for the
+    families shipped with inwards. `strict` closes every object of an output schema, so a
+    field inwards writes but the schema doesn't describe fails the test."""
+    from inwards_core.api import installed_families, load_rules
+    from inwards_core.schemas import build_schema, closed_schema
+
+    families = tuple(f for f in installed_families() if f.distribution == "inwards")
+    schema = build_schema(name, families, load_rules(families))
+    if strict:
+        schema = closed_schema(schema)
+    validator_type = jsonschema.validators.validator_for(schema)
+    validator_type.check_schema(schema)
+    return validator_type(schema, format_checker=validator_type.FORMAT_CHECKER)
+
+
+def schema_problems(instance: Any, name: str, *, strict: bool = True) -> list[str]:
+    """What the schema `name` finds wrong with `instance`, one line per problem."""
+    validator = schema_validator(name, strict=strict)
+    return [
+        f"{error.json_path}: {error.message}"
+        for error in sorted(validator.iter_errors(instance), key=lambda e: e.json_path)
+    ]
+
+
+def assert_valid(instance: Any, name: str, *, strict: bool = True) -> None:
+    problems = schema_problems(instance, name, strict=strict)
+    assert not problems, f"not valid against the {name} schema:\n" + "\n".join(problems)
+
+
+def assert_valid_output(document: Any) -> None:
+    """Validate a document inwards printed against the schema its `schema` field names
+    (`inwards/diagnostics@1`, `inwards/rules@1`, ...), in its strict form."""
+    from inwards_core.schemas import schema_info
+
+    assert isinstance(document, dict), f"not a JSON object: {document!r:.200}"
+    info = schema_info(str(document.get("schema", "")))
+    assert info is not None and info.document, f"no schema for {document.get('schema')!r}"
+    assert_valid(document, info.name)
+
+
+def _validate_printed_document(stdout: str) -> None:
+    """`run_inwards` checks every versioned JSON document a command prints."""
+    if not stdout.startswith("{"):
+        return
+    try:
+        document = json.loads(stdout)
+    except ValueError:
+        return
+    if isinstance(document, dict) and str(document.get("schema", "")).startswith("inwards/"):
+        assert_valid_output(document)

@@ -1,0 +1,134 @@
+"""`inwards rule CODE|NAME`: a rule's documentation page, offline, from the installed
+package and the rule roots (so a user or project shadow shows as such)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from inwards_cli.commands.common import (
+    CONFIG_OPTION_HELP,
+    ISOLATED_OPTION_HELP,
+    ResolvedRules,
+    fail,
+    find_optional_config,
+    resolve_rules,
+    rule_warnings,
+)
+from inwards_core.api import load_rules
+from inwards_core.config.model import Config, ConfigError
+from inwards_core.docgen import (
+    GENERATED_NOTE,
+    render_rule_page,
+    render_rule_summary,
+    rule_page_document,
+)
+from inwards_core.model import RootKind
+from inwards_core.rules.runtime import ResolvedRule, RuleSet
+
+
+def rule_command(
+    rule: Annotated[
+        str,
+        typer.Argument(help="A rule code or name, in any letter case (INW001, layer-dependency)."),
+    ],
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="The whole page: what the rule reports exactly, its limitations, and "
+            "examples with their real output.",
+        ),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print inwards/rule@1 JSON (with --full: every section).")
+    ] = False,
+    isolated: Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)] = False,
+    config: Annotated[
+        Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
+    ] = None,
+) -> None:
+    """Print a rule's page: what it reports, why, how to fix it, its options and fix
+    guidance, and where its definition comes from (what it shadows, when a user or project
+    definition replaces the shipped one). No network: everything comes from the installed
+    package and the rule roots. Exit status 0, or 2 for an unknown rule."""
+    resolved = _resolve(config, isolated)
+    rule_set = resolved.rule_set
+    found = rule_set.lookup(rule.strip())
+    if found is None:
+        _unknown(rule, rule_set)
+    # Examples of a shipped rule run with the shipped rules only, so its page is the one in
+    # docs/rules; a user or project rule's examples run with the rules in force here.
+    examples_with = (
+        load_rules(rule_set.families) if found.origin.root is RootKind.CORE else rule_set
+    )
+    if as_json:
+        document = rule_page_document(found, examples_with, full=full)
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    elif full:
+        page = render_rule_page(found, examples_with)
+        sys.stdout.write(page.removeprefix(GENERATED_NOTE + "\n\n"))
+    else:
+        sys.stdout.write(render_rule_summary(found))
+
+
+def _resolve(config: Path | None, isolated: bool) -> ResolvedRules:
+    """The rules of every root, with the project's user-rules policy. Docs stay readable in
+    a project whose configuration or definitions have problems: those are warnings here
+    (`inwards check` stops on them)."""
+    loaded = find_optional_config(config)
+    built: Config | None = None
+    if loaded is not None:
+        try:
+            built = loaded.build()
+        except ConfigError:
+            sys.stderr.write(
+                "warning: the configuration has problems (`inwards check` lists them); "
+                "its user-rules policy is not applied here.\n"
+            )
+    resolved = resolve_rules(loaded, built, isolated=isolated)
+    for problem in resolved.rule_set.errors:
+        sys.stderr.write(f"warning: {problem.render()} (this definition is not used)\n")
+    for line in rule_warnings(resolved):
+        sys.stderr.write(f"warning: {line}\n")
+    return resolved
+
+
+def _unknown(wanted: str, rule_set: RuleSet) -> NoReturn:
+    text = wanted.strip()
+    kinds = {kind.id for family in rule_set.families for kind in family.kinds}
+    if text.lower() in kinds:
+        message = (
+            f'"{text}" is a check kind, not a rule: a rule is a definition that names it. '
+            f"Write one with `inwards rules new CODE --kind {text.lower()} --to project`; "
+            f"the kind's page is docs/kinds/{text.lower()}.md."
+        )
+    else:
+        ignored = next(
+            (d for d in rule_set.ignored if text.upper() == d.code or text.lower() == d.name),
+            None,
+        )
+        if ignored is not None:
+            message = (
+                f"{ignored.code} is defined only in the user root ({ignored.origin.path}), "
+                "which this project's user-rules policy leaves out."
+            )
+        else:
+            message = (
+                f'"{text}" is not the code or name of any rule.{_closest(text, rule_set.rules)}'
+            )
+    fail(message + " `inwards rules` lists the rules.")
+
+
+def _closest(text: str, rules: tuple[ResolvedRule, ...]) -> str:
+    codes = [r.code for r in rules]
+    names = [r.name for r in rules]
+    close = difflib.get_close_matches(text.upper(), codes, n=1, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(text.lower(), names, n=1, cutoff=0.6)
+    return f' Did you mean "{close[0]}"?' if close else ""
