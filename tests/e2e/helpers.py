@@ -89,10 +89,13 @@ def schema_validator(name: str, *, strict: bool = True) -> jsonschema.protocols.
 def schema_problems(instance: Any, name: str, *, strict: bool = True) -> list[str]:
     """What the schema `name` finds wrong with `instance`, one line per problem."""
     validator = schema_validator(name, strict=strict)
-    return [
-        f"{error.json_path}: {error.message}"
-        for error in sorted(validator.iter_errors(instance), key=lambda e: e.json_path)
-    ]
+    problems = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: e.json_path):
+        # "not valid under any of the given schemas" says little: name the causes in the
+        # alternatives of the instance's own type.
+        causes = [e for e in error.context or () if e.validator != "type"] or [error]
+        problems += [f"{cause.json_path}: {cause.message}" for cause in causes]
+    return problems
 
 
 def assert_valid(instance: Any, name: str, *, strict: bool = True) -> None:

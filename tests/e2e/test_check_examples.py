@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.e2e.helpers import EXAMPLES, run_inwards
+from tests.e2e.helpers import EXAMPLES, assert_valid_output, run_inwards
 
 # Every planted violation of examples/shop-violations, worked out by hand from the files
 # (see examples/README.md): (file, line, code, severity).
@@ -47,6 +47,7 @@ def test_planted_violations_are_all_found_in_json(copy_example) -> None:  # type
     assert run.code == 1, run.stderr
     document = json.loads(run.stdout)
     assert document["schema"] == "inwards/diagnostics@1"
+    assert_valid_output(document)
     found = {(d["file"], d["line"], d["code"], d["severity"]) for d in document["diagnostics"]}
     assert found == PLANTED
     summary = document["summary"]
@@ -107,6 +108,7 @@ def test_max_diagnostics_keeps_errors_first(copy_example) -> None:  # type: igno
     project: Path = copy_example("shop-violations")
     run = run_inwards("check", "--format", "json", "--max-diagnostics", "11", cwd=project)
     document = json.loads(run.stdout)
+    assert_valid_output(document)
     assert {d["severity"] for d in document["diagnostics"]} == {"error"}
     assert document["summary"]["omitted"] == 3
     assert run.code == 1

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import REPO, Run, run_inwards, write_tree
+from tests.e2e.helpers import REPO, Run, assert_valid_output, run_inwards, write_tree
 
 CORE = REPO / "inwards_core" / "families" / "inw" / "definitions"
 
@@ -92,18 +92,21 @@ class Roots:
         done = self.run("check", "--format", "json", "--no-cache", *args, env=env)
         assert done.code in (0, 1), done.stderr
         document: dict[str, Any] = json.loads(done.stdout)
+        assert_valid_output(document)
         return document
 
     def rules_json(self, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
         done = self.run("rules", "--json", *args, env=env)
         assert done.code == 0, done.stderr
         document: dict[str, Any] = json.loads(done.stdout)
+        assert_valid_output(document)
         return document
 
     def status_json(self, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
         done = self.run("status", "--json", *args, env=env)
         assert done.code == 0, done.stderr
         document: dict[str, Any] = json.loads(done.stdout)
+        assert_valid_output(document)
         return document
 
 
