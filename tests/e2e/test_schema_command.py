@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import jsonschema
 import pytest
 
 from inwards_core.api import installed_families
-from inwards_core.schemas import SCHEMAS
+from inwards_core.schemas import SCHEMAS, schema_info
 from tests.e2e.helpers import REPO, run_inwards
 
 SCHEMA_DIR = REPO / "schemas"
@@ -65,3 +66,12 @@ def test_the_pyproject_schema_accepts_this_repository(tmp_path: Path) -> None:
     schema = json.loads(run_inwards("schema", "pyproject", cwd=tmp_path).stdout)
     data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(data)) == []
+
+
+def test_the_schemas_page_lists_every_schema_and_only_real_names() -> None:
+    page = (REPO / "docs" / "schemas.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| \[([\w.-]+)\]\(\.\./schemas/([\w.-]+)\) \|", page, re.M)
+    assert [(name, file) for name, file, _ in rows] == [(s.name, s.file) for s in SCHEMAS]
+    assert all(link == file for _, file, link in rows)
+    commands = re.findall(r"^inwards schema (\S+)", page, re.M)
+    assert commands and all(schema_info(name) is not None for name in commands)
