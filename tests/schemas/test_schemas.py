@@ -117,9 +117,13 @@ def test_config_schema_describes_every_key_the_loader_takes() -> None:
     assert set(forbidden_options) == {"modules", "forbidden", "allow", "indirect"}
     assert forbidden_options["indirect"] == {
         "type": "boolean",
-        "description": "Option `indirect` of the check kind inw.forbidden.",
+        "description": "Option `indirect` of inw.forbidden.",
         "default": False,
     }
+    # Option descriptions come from the options class's docstring, or its field metadata.
+    assert forbidden_options["allow"]["description"] == (
+        "`modules` must not import `forbidden`, except what `allow` permits."
+    )
     for key, value in config["properties"].items():
         assert value.get("description") or value.get("$ref"), key
 
@@ -657,3 +661,58 @@ def test_installed_families_add_their_options(tmp_path: Path) -> None:
     assert names <= set(schema["$defs"]["rules"]["properties"])
     kinds = {k.id for f in everything for k in f.kinds}
     assert {f"options.{k}" for k in kinds} <= set(schema["$defs"])
+
+
+@attrs.frozen
+class _FanoutOptions:
+    """`limit`: how many modules a module may import."""
+
+    limit: int = attrs.field(default=10, metadata={"description": "The most imports allowed."})
+    names: tuple[str, ...] = attrs.field(default=(), metadata={"required": True})
+    strict: bool | None = None
+    ratio: float = 0.5
+
+
+def _no_findings(model: Any, options: Any) -> list[Any]:
+    return []
+
+
+def test_a_third_party_kind_gets_its_options_from_its_class() -> None:
+    from inwards_core.rules.kinds import CheckKind, Family
+
+    kind = CheckKind("acme.fanout", "Too many imports.", _FanoutOptions, _no_findings)
+    family = Family("ACME", (kind,), "acme.definitions", "acme-rules", "1.0")
+    schema = build_schema("definition", (family,), CORE)
+    options = schema["$defs"]["options.acme.fanout"]
+    assert options["properties"] == {
+        "limit": {"type": "integer", "description": "The most imports allowed.", "default": 10},
+        "names": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Option `names` of acme.fanout. A definition naming this kind must "
+            "set it.",
+            "minItems": 1,
+        },
+        "strict": {"type": "boolean", "description": "Option `strict` of acme.fanout."},
+        # A type the options parser doesn't take is left to it.
+        "ratio": {"description": "Option `ratio` of acme.fanout.", "default": 0.5},
+    }
+    definition_of = {
+        "code": "ACME001",
+        "name": "fanout",
+        "summary": "x",
+        "check": "acme.fanout",
+        "options": {"limit": 3},
+    }
+    validator = jsonschema.Draft202012Validator(schema)
+    assert [e.message for e in validator.iter_errors(definition_of)] == [
+        "'names' is a required property"
+    ]
+    definition_of["options"] = {"names": ["a"], "limit": "3"}
+    assert [e.message for e in validator.iter_errors(definition_of)] == [
+        "'3' is not of type 'integer'"
+    ]
+    definition_of["check"] = "acme.fanot"
+    assert "'acme.fanot' is not one of ['acme.fanout']" in [
+        e.message for e in validator.iter_errors(definition_of)
+    ]
