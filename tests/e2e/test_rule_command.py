@@ -213,3 +213,31 @@ def test_docs_stay_readable_in_a_project_whose_configuration_is_broken(project: 
     assert done.stdout.startswith("# INW001 layer-dependency\n")
     assert "warning: the configuration has problems" in done.stderr
     assert "INW011.toml" in done.stderr and "(this definition is not used)" in done.stderr
+
+
+def test_under_guidance_only_the_page_names_where_the_guidance_comes_from(
+    project: Path, tmp_path: Path
+) -> None:
+    config_home = tmp_path / "xdg"
+    write_tree(config_home, {"inwards/rules/INW011.toml": SHADOW})
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8").replace(
+            "[tool.inwards]\n", '[tool.inwards]\nuser-rules = "guidance-only"\n'
+        ),
+        encoding="utf-8",
+    )
+    done = rule("INW011", cwd=project, config_home=config_home)
+    assert done.code == 0, done.stderr
+    page = done.stdout
+    # The shipped definition stays in force, with the user's guidance only.
+    assert (
+        "| Definition | `inwards_core/families/inw/definitions/INW011.toml` (core root) |" in page
+    )
+    assert "| Guidance from | `" in page and "INW011.toml` (user root) |" in page
+    assert "- Summary: Load plugins through shop.application.plugins." in page
+    assert "| `report-unreadable` | boolean | `true` |" in page
+    assert "Our own words" not in page
+    document = json.loads(rule("INW011", "--json", cwd=project, config_home=config_home).stdout)
+    assert document["origin"]["root"] == "core"
+    assert document["guidanceFrom"]["root"] == "user"
