@@ -117,12 +117,15 @@ def test_config_schema_describes_every_key_the_loader_takes() -> None:
     assert set(forbidden_options) == {"modules", "forbidden", "allow", "indirect"}
     assert forbidden_options["indirect"] == {
         "type": "boolean",
-        "description": "Option `indirect` of inw.forbidden.",
+        # The sentence of the options class docstring that names the option.
+        "description": "`indirect` also reports chains through other first-party modules "
+        "(shortest per pair).",
         "default": False,
     }
     # Option descriptions come from the options class's docstring, or its field metadata.
     assert forbidden_options["allow"]["description"] == (
-        "`modules` must not import `forbidden`, except what `allow` permits."
+        '`allow` exempts imports: `"importer -> target"` permits one pair, a bare name takes '
+        "that entry out of `forbidden`."
     )
     for key, value in config["properties"].items():
         assert value.get("description") or value.get("$ref"), key

@@ -52,7 +52,11 @@ from inwards_core.rules.kinds import CheckKind, ReadScope, Scope, Violation
 
 @attrs.frozen
 class AcyclicOptions:
-    """No import cycle among the children of each of `packages`."""
+    """No import cycle among the children of each of the packages.
+
+    `packages` lists the packages (prefixes or selectors) whose direct children, each with
+    everything below it, must not import each other in a cycle.
+    """
 
     packages: tuple[str, ...] = module_list(required=True)
 

@@ -78,7 +78,14 @@ def _check_allow(value: tuple[str, ...]) -> str | None:
 
 @attrs.frozen
 class ForbiddenOptions:
-    """`modules` must not import `forbidden`, except what `allow` permits."""
+    """What some modules must not import, and the exceptions.
+
+    `modules` lists the importers: module prefixes or selectors, as in a layer's `modules`.
+    `forbidden` lists what they may not import: first-party module prefixes, or libraries
+    by top-level name or dotted prefix (`requests`, `django.db`). `allow` exempts imports:
+    `"importer -> target"` permits one pair, a bare name takes that entry out of `forbidden`.
+    `indirect` also reports chains through other first-party modules (shortest per pair).
+    """
 
     modules: tuple[str, ...] = module_list(required=True)
     forbidden: tuple[str, ...] = module_list(required=True)

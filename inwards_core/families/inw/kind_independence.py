@@ -54,7 +54,12 @@ from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 
 @attrs.frozen
 class IndependenceOptions:
-    """No unit of `modules` imports another one."""
+    """Units that must not import each other.
+
+    `modules` lists the units that must stay independent: each entry is a module prefix and
+    everything below it, and a selector stands for one unit per package it matches.
+    `indirect` also reports chains through other first-party modules (shortest per pair).
+    """
 
     modules: tuple[str, ...] = module_list(required=True)
     indirect: bool = False

@@ -87,7 +87,13 @@ def _check_layers(value: tuple[str, ...]) -> str | None:
 
 @attrs.frozen
 class LayersOptions:
-    """`layers` innermost first; `containers` repeat them; `indirect` follows chains."""
+    """An extra layering, innermost first.
+
+    `layers` names the layers, innermost first (at least two): module prefixes, or names
+    relative to each container when there are containers; `"a | b"` makes siblings that may
+    not import each other. `containers` are the packages (prefixes or selectors) in which the
+    same layering repeats. `indirect` also reports chains through other first-party modules.
+    """
 
     layers: tuple[str, ...] = attrs.field(
         default=(), metadata={"check": _check_layers, "required": True}

@@ -45,7 +45,12 @@ from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 
 @attrs.frozen
 class ProtectedOptions:
-    """`modules` may be imported only by `importers` (and by their own code)."""
+    """Who may import a module.
+
+    `modules` lists the protected modules (prefixes or selectors); code inside one may always
+    import it. `importers` lists the only other modules (prefixes or selectors) that may
+    import them; leave it empty to allow none.
+    """
 
     modules: tuple[str, ...] = module_list(required=True)
     importers: tuple[str, ...] = module_list()
