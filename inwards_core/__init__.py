@@ -31,12 +31,21 @@ if TYPE_CHECKING:
         load_rules,
         prepare,
     )
+    from inwards_core.baseline import (
+        Baseline,
+        BaselineError,
+        apply_baseline,
+        build_baseline,
+        parse_baseline,
+        serialise_baseline,
+    )
     from inwards_core.config.model import Config, ConfigError, ConfigProblem, Layer
     from inwards_core.docgen import render_rule_page
     from inwards_core.examples import Example, example_problems, run_example
     from inwards_core.facts import DynamicImportFact, ImportFact, ImportStyle, ModuleFacts
     from inwards_core.index import ModuleIndex, ModuleInfo
     from inwards_core.model import (
+        BaselineEntry,
         Finding,
         Fix,
         NotChecked,
@@ -48,10 +57,11 @@ if TYPE_CHECKING:
         SuppressedFinding,
     )
     from inwards_core.plugins import FamilyLoadError, PluginHost, hookimpl
+    from inwards_core.ports import RootReport, RootState, RuleDocument, RuleSources
     from inwards_core.project import ProjectModel
     from inwards_core.rules.kinds import CheckKind, Family, ReadScope, Scope, Violation
     from inwards_core.rules.options import OptionsError
-    from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet
+    from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet, resolve
     from inwards_core.version import inwards_version
 
 # The public API, imported on first use: `import inwards_core.version` (or any small
@@ -103,6 +113,19 @@ _HOMES = {
     "RuleDefinition": "inwards_core.rules.runtime",
     "RuleSet": "inwards_core.rules.runtime",
     "inwards_version": "inwards_core.version",
+    # Rule definitions from roots of your own (an editor plugin, a script), and baselines.
+    "resolve": "inwards_core.rules.runtime",
+    "RootReport": "inwards_core.ports",
+    "RootState": "inwards_core.ports",
+    "RuleDocument": "inwards_core.ports",
+    "RuleSources": "inwards_core.ports",
+    "Baseline": "inwards_core.baseline",
+    "BaselineEntry": "inwards_core.model",
+    "BaselineError": "inwards_core.baseline",
+    "apply_baseline": "inwards_core.baseline",
+    "build_baseline": "inwards_core.baseline",
+    "parse_baseline": "inwards_core.baseline",
+    "serialise_baseline": "inwards_core.baseline",
 }
 
 
@@ -118,6 +141,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ActiveRule",
+    "Baseline",
+    "BaselineEntry",
+    "BaselineError",
     "CheckKind",
     "Config",
     "ConfigError",
@@ -143,14 +169,20 @@ __all__ = [
     "ReadScope",
     "Report",
     "RootKind",
+    "RootReport",
+    "RootState",
     "RuleDefinition",
+    "RuleDocument",
     "RuleSet",
+    "RuleSources",
     "Scope",
     "Severity",
     "Span",
     "SuppressedFinding",
     "Violation",
     "__version__",
+    "apply_baseline",
+    "build_baseline",
     "check",
     "check_sources",
     "example_problems",
@@ -160,7 +192,10 @@ __all__ = [
     "load_config",
     "load_config_text",
     "load_rules",
+    "parse_baseline",
     "prepare",
     "render_rule_page",
+    "resolve",
     "run_example",
+    "serialise_baseline",
 ]

@@ -345,3 +345,12 @@ def test_disk_cache_reopened_after_flush_sees_the_facts(tmp_path: Path) -> None:
     assert reopened.get(KEY) == FACTS
     assert DiskExtractionCache(cache_dir, "another namespace").get(KEY) is None
     assert first.warnings == [] and reopened.warnings == []
+
+
+def test_the_public_api_resolves_every_name_it_lists() -> None:
+    import inwards_core
+
+    homes = vars(inwards_core)["_HOMES"]
+    assert set(inwards_core.__all__) == set(homes)
+    for name in inwards_core.__all__:
+        assert getattr(inwards_core, name) is not None, name
