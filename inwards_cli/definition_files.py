@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 import tomlkit
 
-from inwards_cli.adapters.disk_cache import write_atomically
+from inwards_cli.adapters.atomic import write_user_file
 from inwards_core.rules.kinds import CheckKind
 from inwards_core.rules.options import option_name
 from inwards_core.rules.runtime import SHADOW_KEYS, ShadowBase
@@ -38,8 +38,7 @@ def with_shadow_table(data: bytes, base: ShadowBase) -> bytes:
 
 
 def write_definition(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, data)
+    write_user_file(path, data)
 
 
 def _placeholder(tp: Any) -> Any:

@@ -24,7 +24,6 @@ import gc
 import hashlib
 import json
 import os
-import secrets
 import stat
 import sys
 import time
@@ -32,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
 from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import CacheKey, ExtractionCache
 
@@ -52,7 +52,6 @@ CACHEDIR_TAG = (
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 _GITIGNORE = "# Created by inwards: the cache is never committed.\n*\n"
-_TEMP_SUFFIX = ".tmp"
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -262,7 +261,7 @@ class DiskExtractionCache(ExtractionCache):
         with scanned:
             for entry in scanned:
                 if not (
-                    entry.name.startswith(PACK_NAME + ".") and entry.name.endswith(_TEMP_SUFFIX)
+                    entry.name.startswith(PACK_NAME + ".") and entry.name.endswith(TEMP_SUFFIX)
                 ):
                     continue
                 try:
@@ -324,19 +323,3 @@ def _locked(folder: Path) -> Iterator[None]:
 def _describe(error: OSError) -> str:
     reason = error.strerror or str(error)
     return f"{error.filename}: {reason.lower()}" if error.filename else reason.lower()
-
-
-def write_atomically(target: Path, payload: bytes) -> None:
-    """Write a sibling temp file (0600, never an existing file), then rename it over
-    `target`, so a reader sees the old bytes or the new ones, never a mix."""
-    temp = target.with_name(f"{target.name}.{os.getpid()}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY
-    descriptor = os.open(temp, flags, 0o600)
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(payload)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise

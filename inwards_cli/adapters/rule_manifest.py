@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from inwards_cli.adapters.disk_cache import write_atomically
+from inwards_cli.adapters.atomic import write_atomically
 from inwards_core.model import RootKind
 
 MANIFEST_NAME = "rule-roots.json"

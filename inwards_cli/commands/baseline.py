@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from inwards_cli.adapters.disk_cache import write_atomically
+from inwards_cli.adapters.atomic import write_user_file
 from inwards_cli.commands.common import (
     CONFIG_OPTION_HELP,
     ISOLATED_OPTION_HELP,
@@ -111,19 +109,7 @@ def _accepted_before(previous: bytes | None, shown: str) -> str:
 
 
 def _write(target: Path, data: bytes) -> None:
-    """Atomically, and readable like any other committed file (the temp file is 0600)."""
     try:
-        mode = target.stat().st_mode & 0o777 if target.is_file() else _new_file_mode()
-        if target.parent != Path(""):
-            target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, data)
-        with contextlib.suppress(OSError):
-            os.chmod(target, mode)
+        write_user_file(target, data)
     except OSError as error:
         fail(f"can't write the baseline to {target}: {(error.strerror or str(error)).lower()}.")
-
-
-def _new_file_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask

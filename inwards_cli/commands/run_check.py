@@ -3,7 +3,6 @@ start-up path of `inwards_cli.app.main` calls it directly)."""
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import hashlib
 import os
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import attrs
 
+from inwards_cli.adapters.atomic import write_user_file
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.common import (
     build_config,
@@ -318,14 +318,9 @@ def emit(text: str, output_file: Path | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    temp = output_file.with_name(f".{output_file.name}.{os.getpid()}.tmp")
     try:
-        output_file.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_text(text, encoding="utf-8")
-        os.replace(temp, output_file)
+        write_user_file(output_file, text.encode("utf-8"))
     except OSError as error:
-        with contextlib.suppress(OSError):
-            temp.unlink()
         fail(f"can't write the report to {output_file}: {(error.strerror or str(error)).lower()}.")
 
 

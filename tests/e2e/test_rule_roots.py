@@ -583,6 +583,9 @@ def test_shadow_copies_the_bytes_and_records_the_base(roots: Roots) -> None:
     assert done.code == 0, done.stderr
     path = roots.project_rules / "INW011.toml"
     assert done.stdout.strip() == str(path)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # a file to commit, not a private one
     text = path.read_text()
     assert text.startswith(core_text("INW011"))
     tail = text[len(core_text("INW011")) :]
