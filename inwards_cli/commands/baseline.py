@@ -10,11 +10,10 @@ import typer
 
 from inwards_cli.adapters.atomic import write_user_file
 from inwards_cli.commands.common import (
-    CONFIG_OPTION_HELP,
-    ISOLATED_OPTION_HELP,
     display_from,
     fail,
 )
+from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
 from inwards_cli.commands.run_check import CheckArguments, check
 from inwards_core.baseline import (
     BASELINE_FILE_NAME,
@@ -27,10 +26,8 @@ from inwards_core.reporting import plural
 
 
 def baseline_command(
-    config: Annotated[
-        Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
-    ] = None,
-    isolated: Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)] = False,
+    config: ConfigOption = None,
+    isolated: IsolatedOption = False,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -41,13 +38,7 @@ def baseline_command(
             dir_okay=False,
         ),
     ] = None,
-    no_cache: Annotated[
-        bool,
-        typer.Option(
-            "--no-cache",
-            help="Neither read nor write the extraction cache (also INWARDS_NO_CACHE=1).",
-        ),
-    ] = False,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Check the whole project and record its error findings in inwards-baseline.json,
     next to the config, so that `inwards check` accepts them while new ones still fail.

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
 from inwards_cli.commands.run_check import CheckArguments, OutputFormat, run_check
 
 
@@ -37,21 +38,8 @@ def check_command(
             show_default=False,
         ),
     ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help="The pyproject.toml to use, instead of the nearest one holding [tool.inwards].",
-            show_default=False,
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool,
-        typer.Option(
-            "--no-cache",
-            help="Neither read nor write the extraction cache (also INWARDS_NO_CACHE=1).",
-        ),
-    ] = False,
+    config: ConfigOption = None,
+    no_cache: NoCacheOption = False,
     full_parse: Annotated[
         bool,
         typer.Option(
@@ -78,14 +66,7 @@ def check_command(
             help="After the report, count the findings per rule (text and concise formats).",
         ),
     ] = False,
-    isolated: Annotated[
-        bool,
-        typer.Option(
-            "--isolated",
-            help="Leave out the user rule root ($XDG_CONFIG_HOME/inwards/rules): only the "
-            "shipped and the project's rule definitions apply, as in CI.",
-        ),
-    ] = False,
+    isolated: IsolatedOption = False,
     baseline: Annotated[
         Path | None,
         typer.Option(

@@ -20,12 +20,6 @@ from inwards_core.plugins import FamilyLoadError
 from inwards_core.ports import RootState
 from inwards_core.rules.runtime import RuleSet
 
-CONFIG_OPTION_HELP = "The pyproject.toml to use, instead of the nearest one holding [tool.inwards]."
-ISOLATED_OPTION_HELP = (
-    "Leave out the user rule root ($XDG_CONFIG_HOME/inwards/rules): only the shipped and "
-    "the project's rule definitions apply, as in CI."
-)
-
 # Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.
 EXIT_USAGE = 2
 

@@ -12,14 +12,13 @@ from typing import Annotated, NoReturn
 import typer
 
 from inwards_cli.commands.common import (
-    CONFIG_OPTION_HELP,
-    ISOLATED_OPTION_HELP,
     ResolvedRules,
     fail,
     find_optional_config,
     resolve_rules,
     rule_warnings,
 )
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.api import load_rules
 from inwards_core.config.model import Config, ConfigError
 from inwards_core.docgen import (
@@ -48,10 +47,8 @@ def rule_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print inwards/rule@1 JSON (with --full: every section).")
     ] = False,
-    isolated: Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)] = False,
-    config: Annotated[
-        Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
-    ] = None,
+    isolated: IsolatedOption = False,
+    config: ConfigOption = None,
 ) -> None:
     """Print a rule's page: what it reports, why, how to fix it, its options and fix
     guidance, and where its definition comes from (what it shadows, when a user or project

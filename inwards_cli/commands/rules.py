@@ -13,8 +13,6 @@ import typer
 
 from inwards_cli.adapters.rule_roots import PROJECT_RULES_DIR
 from inwards_cli.commands.common import (
-    CONFIG_OPTION_HELP,
-    ISOLATED_OPTION_HELP,
     ResolvedRules,
     build_config,
     fail,
@@ -23,6 +21,7 @@ from inwards_cli.commands.common import (
     print_rule_warnings,
     resolve_rules,
 )
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_cli.config_file import LoadedConfig
 from inwards_cli.definition_files import new_definition_text, with_shadow_table, write_definition
 from inwards_core.api import prepare
@@ -48,11 +47,6 @@ rules_app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-
-ConfigOption = Annotated[
-    Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
-]
-IsolatedOption = Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)]
 
 
 class TargetRoot(enum.StrEnum):

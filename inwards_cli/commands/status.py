@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from inwards_cli.commands.common import (
-    CONFIG_OPTION_HELP,
-    ISOLATED_OPTION_HELP,
     build_config,
     find_optional_config,
     resolve_rules,
 )
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.config.model import RuleSettings
 from inwards_core.model import RootKind
 from inwards_core.ports import RootState
@@ -27,10 +25,8 @@ from inwards_core.version import inwards_version
 
 def status_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print inwards/status@1 JSON.")] = False,
-    isolated: Annotated[bool, typer.Option("--isolated", help=ISOLATED_OPTION_HELP)] = False,
-    config: Annotated[
-        Path | None, typer.Option("--config", help=CONFIG_OPTION_HELP, show_default=False)
-    ] = None,
+    isolated: IsolatedOption = False,
+    config: ConfigOption = None,
 ) -> None:
     """Show the rule roots (core, user, project): where each is, what it defines and
     shadows, stale shadows, problems, effective totals, families and digests.

@@ -1,0 +1,36 @@
+"""Options several commands share, declared once so their names and help can't drift.
+
+typer lives here and in the command modules only; the typer-free fast path of `check`
+(`run_check.py`) must not import this module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="The pyproject.toml to use, instead of the nearest one holding [tool.inwards].",
+        show_default=False,
+    ),
+]
+IsolatedOption = Annotated[
+    bool,
+    typer.Option(
+        "--isolated",
+        help="Leave out the user rule root ($XDG_CONFIG_HOME/inwards/rules): only the "
+        "shipped and the project's rule definitions apply, as in CI.",
+    ),
+]
+NoCacheOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        help="Neither read nor write the extraction cache (also INWARDS_NO_CACHE=1).",
+    ),
+]
