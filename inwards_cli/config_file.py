@@ -7,6 +7,7 @@ failure is a `ConfigError` naming the file (and line and column when there is on
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -88,7 +89,7 @@ def _declares_inwards(path: Path) -> bool:
 def read_config(path: Path) -> LoadedConfig:
     """Read and parse `path`; `ConfigError` when it can't be read, isn't UTF-8, isn't
     TOML, or has no `[tool.inwards]` table."""
-    shown = _shown(path)
+    shown = shown_path(path)
 
     def fail(message: str, line: int | None = None, column: int | None = None) -> ConfigError:
         return ConfigError((ConfigProblem(shown, line, column, "", message),))
@@ -153,9 +154,9 @@ def read_config(path: Path) -> LoadedConfig:
     )
 
 
-def _shown(path: Path) -> str:
-    """`path` as the user would type it: relative to the working directory when below it."""
-    try:
-        return path.absolute().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(path)
+def shown_path(path: Path) -> str:
+    """`path` as the user would type it: relative to the working directory when below it,
+    POSIX-style; otherwise as it is. Plain string work: it runs for every rule file."""
+    text = str(path.absolute())
+    here = os.getcwd().rstrip(os.sep) + os.sep
+    return text[len(here) :].replace(os.sep, "/") if text.startswith(here) else str(path)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import attrs
 
+from inwards_cli.config_file import shown_path
 from inwards_core.model import RootKind
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument, RuleSources
 from inwards_core.rules.kinds import Family
@@ -57,13 +58,6 @@ def user_rules_directory(environ: Mapping[str, str]) -> tuple[Path, str, str]:
     return Path.home() / ".config" / "inwards" / "rules", "the default", warning
 
 
-def _shown(path: Path) -> str:
-    """`path` relative to the working directory when below it (as people type it)."""
-    text = str(path)
-    here = os.getcwd().rstrip(os.sep) + os.sep
-    return text[len(here) :].replace(os.sep, "/") if text.startswith(here) else text
-
-
 @attrs.define
 class _Walk:
     root: RootKind
@@ -87,7 +81,9 @@ def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as error:
-        walk.problems.append(ListingProblem(_shown(directory), f"can't be read: {_reason(error)}."))
+        walk.problems.append(
+            ListingProblem(shown_path(directory), f"can't be read: {_reason(error)}.")
+        )
         return
     for entry in entries:
         if entry.name.startswith("."):
@@ -104,19 +100,21 @@ def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...
             is_dir = entry.is_dir()  # follows links
             is_file = entry.is_file()
         except OSError as error:
-            walk.problems.append(ListingProblem(_shown(path), f"can't be read: {_reason(error)}."))
+            walk.problems.append(
+                ListingProblem(shown_path(path), f"can't be read: {_reason(error)}.")
+            )
             continue
         if entry.is_symlink() and not os.path.exists(path):
             if entry.name.lower().endswith(".toml"):
                 walk.problems.append(
-                    ListingProblem(_shown(path), "is a symbolic link to nothing (broken link).")
+                    ListingProblem(shown_path(path), "is a symbolic link to nothing (broken link).")
                 )
             continue
         if is_dir:
             if real in ancestors:
                 walk.problems.append(
                     ListingProblem(
-                        _shown(path),
+                        shown_path(path),
                         "is a symbolic link back into a folder that contains it (a loop); "
                         "it was not followed.",
                     )
@@ -135,9 +133,11 @@ def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...
         try:
             data = path.read_bytes()
         except OSError as error:
-            walk.problems.append(ListingProblem(_shown(path), f"can't be read: {_reason(error)}."))
+            walk.problems.append(
+                ListingProblem(shown_path(path), f"can't be read: {_reason(error)}.")
+            )
             continue
-        walk.documents.append(RuleDocument(walk.root, _shown(path), data, relative=inner))
+        walk.documents.append(RuleDocument(walk.root, shown_path(path), data, relative=inner))
 
 
 def _reason(error: OSError) -> str:
