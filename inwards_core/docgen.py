@@ -161,39 +161,11 @@ def _rule_head(rule: ResolvedRule) -> list[str]:
 
 
 def render_rule_page(rule: ResolvedRule, rule_set: RuleSet | None = None) -> str:
-    definition = rule.definition
-    module = kind_module(rule)
-    out = [
-        GENERATED_NOTE,
-        "",
-        *_rule_head(rule),
-        "",
-        _sections(module.__doc__ or ""),
-        "",
-        "## Options",
-        "",
-        f"Set in `[tool.inwards.rules.{definition.name}]` of pyproject.toml.",
-        "",
-        *_options_table(rule.kind.options_type, definition.options),
-        "",
-        "## Fix guidance",
-        "",
-        "Printed under each finding; `{...}` are filled in from the finding. Shadow the "
-        "definition to rewrite it for your team.",
-        "",
-        f"- Summary: {definition.guidance.summary}",
-        *(f"{n}. {step}" for n, step in enumerate(definition.guidance.steps, 1)),
-        "",
-        "## Examples",
-        "",
-        "Unless an example shows its own, the configuration is:",
-        "",
-        "```toml",
-        DEFAULT_EXAMPLE_CONFIG.rstrip(),
-        "```",
-    ]
-    for example in kind_examples(rule):
-        out += _example_blocks(example, rule_set)
+    """The whole page (`docs/rules/<CODE>.md`, `inwards rule CODE --full`): the facts about
+    the rule, then `rule_sections(full=True)`, the one list of what a rule page holds."""
+    out = [GENERATED_NOTE, "", *_rule_head(rule)]
+    for section in rule_sections(rule, rule_set, full=True):
+        out += ["", f"## {section.title}", "", section.markdown]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -335,7 +307,8 @@ def docstring_sections(doc: str) -> tuple[PageSection, ...]:
 def _guidance_markdown(rule: ResolvedRule) -> str:
     guidance = rule.definition.guidance
     lines = [
-        "Printed under each finding; `{...}` are filled in from the finding.",
+        "Printed under each finding; `{...}` are filled in from the finding. Shadow the "
+        "definition to rewrite it for your team.",
         "",
         f"- Summary: {guidance.summary or '(none: the kind prints its own short fix)'}",
         *(f"{n}. {step}" for n, step in enumerate(guidance.steps, 1)),
