@@ -37,6 +37,7 @@ from inwards_core.rules.runtime import (
     RuleDefinition,
     RuleSet,
     ShadowBase,
+    owning_family,
     select,
 )
 
@@ -359,11 +360,10 @@ def new_command(
         config, isolated, need_project=target_root is RootKind.PROJECT
     )
     rule_set = resolved.rule_set
-    prefix = code.rstrip("0123456789")
-    owner = next((f for f in rule_set.families if f.prefix == prefix), None)
+    owner = owning_family(code, rule_set.families)
     if owner is not None:
         fail(
-            f"The prefix {prefix} belongs to the installed family {owner.distribution} "
+            f"The prefix {owner.prefix} belongs to the installed family {owner.distribution} "
             f"{owner.version}; give a new rule a prefix of your own (to change one of its "
             f"rules, use `inwards rules shadow`)."
         )

@@ -404,7 +404,6 @@ def resolve(
     `parsed_tables` is an optional cache of parsed TOML (see `parse_definition`).
     """
     kinds = kinds_by_id(families)
-    owners = {family.prefix: family for family in families}
     problems: list[DefinitionProblem] = [
         DefinitionProblem(report.root, problem.path, None, "", problem.message)
         for report in roots
@@ -457,7 +456,7 @@ def resolve(
         )
 
     for code, by_root in candidates.items():
-        owner = owners.get(_prefix(code))
+        owner = owning_family(code, families)
         if owner is not None and RootKind.CORE not in by_root:
             for definition in by_root.values():
                 discard(
@@ -554,8 +553,10 @@ def resolve(
     )
 
 
-def _prefix(code: str) -> str:
-    return code.rstrip("0123456789")
+def owning_family(code: str, families: Iterable[Family]) -> Family | None:
+    """The installed family whose code prefix `code` uses (`INW` for INW012), if any."""
+    prefix = code.upper().rstrip("0123456789")
+    return next((family for family in families if family.prefix == prefix), None)
 
 
 def _line_of(definition: RuleDefinition, key: str) -> int | None:
