@@ -100,6 +100,7 @@ class FileProblemKind(enum.Enum):
     SYNTAX = "syntax"  # the file does not parse
     ENCODING = "encoding"  # declares an encoding that can hide imports, or an unknown one
     UNDECODABLE = "undecodable"  # bytes that don't decode with the (declared) encoding
+    LIMIT = "limit"  # reading it would take more time or memory than a file is allowed
 
 
 @attrs.frozen
@@ -115,7 +116,7 @@ class ModuleFacts:
     """Everything the extractors read from one file.
 
     `problem` is set when the file could not be read completely; `imports` then holds what
-    could still be read (for SYNTAX), or nothing (ENCODING, UNDECODABLE).
+    could still be read (for SYNTAX), or nothing (ENCODING, UNDECODABLE, LIMIT).
     `grammar` names the parser that produced the imports (`skeleton`, `ast`, `libcst`).
     """
 

@@ -17,6 +17,7 @@ import attrs
 
 from inwards_core.extraction.decoding import decode_source
 from inwards_core.extraction.dynamic import dynamic_imports, has_dynamic_hint
+from inwards_core.extraction.limits import LimitReason, budget_for, limit_problem
 from inwards_core.extraction.skeleton import read_skeleton, recover_imports
 from inwards_core.extraction.static import (
     LazyCut,
@@ -25,7 +26,7 @@ from inwards_core.extraction.static import (
     imports_from_tree,
 )
 from inwards_core.extraction.suppressions import suppression_comments
-from inwards_core.extraction.text import SourceLines, by_position, count_lines
+from inwards_core.extraction.text import STRING_BODY, SourceLines, by_position, count_lines
 from inwards_core.facts import (
     DynamicImportFact,
     FileProblem,
@@ -51,6 +52,16 @@ _NEWER_MESSAGES = frozenset({"multiple exception types must be parenthesized"})
 _LIBCST_MAX_CHARS = 2_000_000
 _HUGE_LINE = re.compile(r"[^\n]{10000}")
 _LIBCST_STACK = 256 * 1024 * 1024
+# libcst's parser needs time and memory that grow with the square of an expression's
+# depth (8,000 nested unary minuses: 12 s and 3.5 GB). Deeper than these it is not asked:
+# CPython itself refuses 200 nested brackets, and no hand-written code chains 100 prefix
+# operators.
+_LIBCST_MAX_BRACKET_DEPTH = 100
+_LIBCST_MAX_PREFIX_RUN = 100
+_BRACKETS_OUTSIDE_STRINGS = re.compile(r"#[^\n]*|" + STRING_BODY + r"|[(\[{]|[)\]}]", re.S)
+_PREFIX_RUN = re.compile(
+    r"(?:(?:[-+~]|\bnot\b|\bawait\b)[ \t\f\\\n]*+)" + f"{{{_LIBCST_MAX_PREFIX_RUN},}}"
+)
 
 _LAZY_HINT = re.compile(r"^[ \t\f]*lazy[ \t\f]+(?:import|from)\b", re.M)
 
@@ -65,7 +76,10 @@ class _FullRead:
     problem: FileProblem | None = None
 
 
-def _syntax_problem(error: Exception, text: str) -> FileProblem:
+def _syntax_problem(error: Exception, text: str, size: int) -> FileProblem:
+    if isinstance(error, MemoryError):
+        # CPython 3.11's parser raises it for nesting deeper than its stack, too.
+        return limit_problem(budget_for(size), LimitReason.MEMORY)
     if isinstance(error, SyntaxError) and error.lineno is not None:
         line = error.lineno or 1
         column = error.offset or 1
@@ -120,6 +134,29 @@ def _worth_reading_with_libcst(error: Exception, text: str, lines: SourceLines) 
     return bool(_NEWER_LINE.match(line) or _TEMPLATE_STRING.search(line))
 
 
+def _too_deep_for_libcst(text: str) -> str | None:
+    """What makes `text` too costly for libcst's parser, or None."""
+    depth = deepest = 0
+    for match in _BRACKETS_OUTSIDE_STRINGS.finditer(text):
+        char = match.group()
+        if char in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+    if deepest > _LIBCST_MAX_BRACKET_DEPTH:
+        return (
+            f"it holds syntax newer than Python 3.11 and brackets nested {deepest} deep, "
+            f"deeper than the {_LIBCST_MAX_BRACKET_DEPTH} inwards reads such files with"
+        )
+    if _PREFIX_RUN.search(text):
+        return (
+            "it holds syntax newer than Python 3.11 and a chain of more than "
+            f"{_LIBCST_MAX_PREFIX_RUN} prefix operators, more than inwards reads such files with"
+        )
+    return None
+
+
 def _parse_concrete_with_room(text: str, grammars: GrammarBinaries) -> cst.Module:
     """libcst's native parser recurses on the machine stack; give it a roomy one so deep
     nesting fails as an error, not as a crash of the whole process."""
@@ -145,7 +182,12 @@ def _parse_concrete_with_room(text: str, grammars: GrammarBinaries) -> cst.Modul
 
 
 def _read_full(
-    text: str, lines: SourceLines, module: str, is_package: bool, grammars: GrammarBinaries
+    text: str,
+    lines: SourceLines,
+    module: str,
+    is_package: bool,
+    grammars: GrammarBinaries,
+    size: int,
 ) -> _FullRead:
     try:
         tree = _parse_python(text, grammars, module)
@@ -171,7 +213,13 @@ def _read_full(
                 lazy=lazy,
             )
             return _FullRead(imports, "ast", tree=tree, lazy=lazy)
-    if _worth_reading_with_libcst(first_error, text, lines):
+    worth_libcst = _worth_reading_with_libcst(first_error, text, lines)
+    too_deep = _too_deep_for_libcst(text) if worth_libcst else None
+    if too_deep is not None:
+        imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
+        problem = limit_problem(budget_for(size), LimitReason.SHAPE, too_deep)
+        return _FullRead(imports, "", problem=problem)
+    if worth_libcst:
         # libcst is imported only here: few files need it, and importing it costs more
         # than a one-file check may take.
         import libcst
@@ -182,9 +230,22 @@ def _read_full(
             concrete = _parse_concrete_with_room(text, grammars)
             imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
             return _FullRead(imports, "libcst", concrete=concrete)
-        except (libcst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+        except (libcst.ParserSyntaxError, ValueError):
             pass
-    problem = _syntax_problem(first_error, text)
+        except (RecursionError, MemoryError) as error:
+            # The text is newer syntax that libcst reads, but too deep or too big for it.
+            imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
+            reason = LimitReason.MEMORY if isinstance(error, MemoryError) else LimitReason.SHAPE
+            detail = (
+                ""
+                if reason is LimitReason.MEMORY
+                else (
+                    "it holds syntax newer than Python 3.11 and an expression nested too deep for "
+                    "the parser that reads it"
+                )
+            )
+            return _FullRead(imports, "", problem=limit_problem(budget_for(size), reason, detail))
+    problem = _syntax_problem(first_error, text, size)
     imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
     return _FullRead(imports, "", problem=problem)
 
@@ -265,7 +326,7 @@ def _extract(
                 line_count=line_count,
             )
     lines = SourceLines(text)
-    full = _read_full(text, lines, module, is_package, grammars)
+    full = _read_full(text, lines, module, is_package, grammars, len(data))
     dynamic = _dynamic(full, text, lines, module, is_package, grammars) if wants_dynamic else ()
     return ModuleFacts(
         imports=tuple(sorted(full.imports, key=by_position)),
@@ -299,6 +360,10 @@ def extract(
     """
     try:
         return _extract(data, module, is_package, grammars, fast, check_syntax)
+    except (MemoryError, RecursionError) as error:
+        # Out of the memory the caller allows a file (see `limits`), or of the stack.
+        detail = "too deeply nested" if isinstance(error, RecursionError) else ""
+        return ModuleFacts(problem=limit_problem(budget_for(len(data)), LimitReason.MEMORY, detail))
     except Exception as error:  # a bug of ours must not stop a whole run
         return ModuleFacts(
             problem=FileProblem(

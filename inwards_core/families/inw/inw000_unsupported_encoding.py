@@ -29,6 +29,8 @@ from inwards_core.facts import FileProblemKind
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import CheckKind, Violation
 
+_ENCODING_PROBLEMS = frozenset({FileProblemKind.ENCODING, FileProblemKind.UNDECODABLE})
+
 
 @attrs.frozen
 class NoOptions:
@@ -41,7 +43,7 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
             continue
         facts = model.facts.get(info.file)
         problem = facts.problem if facts else None
-        if problem is None or problem.kind is FileProblemKind.SYNTAX:
+        if problem is None or problem.kind not in _ENCODING_PROBLEMS:
             continue
         yield Violation(
             file=info.file,
@@ -57,6 +59,9 @@ KIND = CheckKind(
     summary="A file whose declared encoding or bytes can hide imports.",
     options_type=NoOptions,
     check=check,
+    guidance_params={
+        "encoding": "the encoding the file declares (`unknown` when its bytes are the problem)",
+    },
 )
 
 EXAMPLES = (
