@@ -49,10 +49,11 @@ def bootstrap(project_dir: Path, *, no_cache: bool = False) -> Adapters:
     )
 
 
-def installed_families() -> tuple[Family, ...]:
-    """Every rule family registered under the `inwards` entry-point group."""
+def installed_families(project_dir: Path | None = None) -> tuple[Family, ...]:
+    """Every rule family registered under the `inwards` entry-point group by an installed
+    distribution (never one inside `project_dir`, the checked project)."""
     try:
-        plugins = load_plugins()
+        plugins = load_plugins(project_dir=project_dir)
     except ImportError as error:
         raise FamilyLoadError(str(error)) from error
     return PluginHost.create(plugins=plugins, entry_points=False).families()

@@ -4,6 +4,12 @@ the installed distributions' metadata files.
 importlib.metadata does the same, but importing it costs more than a whole one-file check
 may take; this reads only `*.dist-info/entry_points.txt` on `sys.path`, in path order, the
 first distribution of a name winning, as importlib.metadata does.
+
+Only the installed environment is searched, never the checked project: `python -m
+inwards_cli` puts the working directory first on `sys.path`, and a checkout holding
+`evil-1.0.dist-info/entry_points.txt` would otherwise have its plugin imported and run.
+`installed_paths` drops the working directory and every entry inside the project, except
+the interpreter's own site-packages (a virtualenv inside the project is installed code).
 """
 
 from __future__ import annotations
@@ -11,8 +17,11 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import site
 import sys
+import sysconfig
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import attrs
 
@@ -63,10 +72,53 @@ def _distributions(paths: Iterable[str]) -> Iterator[tuple[str, str, str]]:
                 yield os.path.join(entry or ".", name), distribution, version.partition("-")[0]
 
 
+def _real(path: str) -> str:
+    return os.path.realpath(path or os.curdir)
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _site_directories() -> set[str]:
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    folders += [sysconfig.get_path(name) for name in ("purelib", "platlib")]
+    return {_real(folder) for folder in folders if folder}
+
+
+def installed_paths(project_dir: Path | None = None) -> list[str]:
+    """The entries of `sys.path` that hold installed code: not the working directory
+    (`''`, or its path, as `python -m` and `python -c` add it), nor anything inside the
+    checked project, but the interpreter's site-packages wherever they are."""
+    site_directories = _site_directories()
+    excluded = [_real(os.curdir)]
+    if project_dir is not None:
+        excluded.append(_real(str(project_dir)))
+    kept: list[str] = []
+    for entry in sys.path:
+        real = _real(entry)
+        if real in site_directories or not any(_inside(real, top) for top in excluded):
+            kept.append(entry)
+    return kept
+
+
+def forget_working_directory() -> None:
+    """Take the working directory off `sys.path` (where `python -m inwards_cli` puts it), so
+    that no module of the checked project can stand in for one inwards imports later (a
+    plugin, libcst). Kept when inwards itself runs from there (a source checkout)."""
+    here = _real(os.curdir)
+    ours = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # holds inwards_cli
+    if ours == here:
+        return
+    sys.path[:] = [entry for entry in sys.path if _real(entry) != here]
+
+
 def entry_points(group: str = GROUP, paths: Iterable[str] | None = None) -> list[EntryPoint]:
     found: list[EntryPoint] = []
     seen: set[str] = set()
-    for folder, distribution, version in _distributions(sys.path if paths is None else paths):
+    for folder, distribution, version in _distributions(
+        installed_paths() if paths is None else paths
+    ):
         key = _NORMALISE.sub("-", distribution).lower()
         if key in seen:
             continue
@@ -81,10 +133,11 @@ def entry_points(group: str = GROUP, paths: Iterable[str] | None = None) -> list
     return found
 
 
-def load_plugins(group: str = GROUP) -> list[object]:
-    """Import every plugin of the group; a plugin that fails names itself."""
+def load_plugins(group: str = GROUP, *, project_dir: Path | None = None) -> list[object]:
+    """Import every plugin of the group installed outside `project_dir`; a plugin that
+    fails names itself."""
     plugins: list[object] = []
-    for point in entry_points(group):
+    for point in entry_points(group, installed_paths(project_dir)):
         try:
             plugins.append(point.load())
         except Exception as error:
