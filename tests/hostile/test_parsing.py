@@ -222,3 +222,20 @@ def test_an_internal_error_is_exit_2_and_one_line(tmp_path: Path) -> None:
         "-c", script, cwd=tmp_path, budget=Budget(30), command=[python], env={"INWARDS_DEBUG": "1"}
     )
     assert debug.code == 2 and "Traceback (most recent call last)" in debug.stderr
+
+
+def test_what_held_up_still_does_a_50_mb_file_and_100_000_imports(tmp_path: Path) -> None:
+    """Big but plain files are read, within their budget, whole-project and by name."""
+    layered_project(
+        tmp_path,
+        {
+            "src/shop/domain/big.py": "# " + "x" * 78 + "\n" * 1 + ("# padding\n" * 5_000_000),
+            "src/shop/domain/many.py": "import os\n" * 100_000 + OUTWARD,
+            "src/shop/adapters/db.py": "",
+        },
+    )
+    for args in (("check", "--no-cache"), ("check", "--no-cache", "src/shop/domain")):
+        run = run_limited(*args, cwd=tmp_path, budget=Budget(seconds=60, memory_mb=3072))
+        assert run.code == 1, run.output
+        assert "src/shop/domain/many.py:100001:" in run.stdout
+        assert limit_findings(run.stdout) == []
