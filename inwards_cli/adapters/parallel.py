@@ -320,7 +320,7 @@ class _Supervisor:
         self._pending.extendleft(reversed(worker.batch))
         worker.batch.clear()
         budget = budget_for(len(self._jobs[culprit].data))
-        reason, detail = _why_it_ended(status, worker.killed_for_time)
+        reason, detail = _why_it_ended(status, budget, worker.killed_for_time)
         self._results[culprit] = ModuleFacts(problem=limit_problem(budget, reason, detail))
 
     def _retire(self, worker: _Worker) -> None:
@@ -371,9 +371,11 @@ def _wait_for(pid: int) -> int:
             continue
 
 
-def _why_it_ended(status: int, killed_for_time: bool) -> tuple[LimitReason, str]:
+def _why_it_ended(
+    status: int, budget: ReadBudget, killed_for_time: bool
+) -> tuple[LimitReason, str]:
     if killed_for_time:
-        return LimitReason.TIME, "it stalled"
+        return LimitReason.STALLED, f"no result after {budget.seconds * WALL_CLOCK_FACTOR:g} s"
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         if number in (signal.SIGPROF, signal.SIGXCPU):
@@ -382,13 +384,14 @@ def _why_it_ended(status: int, killed_for_time: bool) -> tuple[LimitReason, str]
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
-        if number in (signal.SIGABRT, signal.SIGKILL):
-            # An allocation that failed under the memory limit aborts native code; the
-            # kernel's out-of-memory killer sends SIGKILL.
-            return LimitReason.MEMORY, f"the parser was stopped by {name}"
-        return LimitReason.CRASH, f"the parser crashed ({name})"
+        if number == signal.SIGABRT:
+            # Native code aborts when an allocation fails under the memory limit.
+            return LimitReason.MEMORY, f"the parser aborted, {name}"
+        if number == signal.SIGKILL:
+            return LimitReason.MEMORY, f"{name}, most likely the system's out-of-memory killer"
+        return LimitReason.CRASH, name
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
-    return LimitReason.CRASH, f"the worker reading it ended with status {code}"
+    return LimitReason.CRASH, f"its worker ended with status {code}"
 
 
 # -- without fork ---------------------------------------------------------------------

@@ -53,27 +53,31 @@ def budget_for(size: int) -> ReadBudget:
 class LimitReason(enum.Enum):
     """Why reading a file was stopped."""
 
-    TIME = "time"  # it used up its CPU time (or, stalled, three times that in wall time)
-    MEMORY = "memory"  # it ran out of its memory, or of Python's parser stack
+    TIME = "time"  # it used up its CPU time
+    STALLED = "stalled"  # it made no progress for several times its CPU time
+    MEMORY = "memory"  # it ran out of memory, or of Python's parser stack
     CRASH = "crash"  # the parser died (a signal, an abort)
     SHAPE = "shape"  # refused before parsing: a shape a parser can't read in bounded time
 
 
 def limit_problem(budget: ReadBudget, reason: LimitReason, detail: str = "") -> FileProblem:
-    """The problem INW020 reports for a file whose reading was stopped: what happened,
-    and the limits that applied. `detail` adds what was seen (a signal, the shape)."""
+    """The problem INW020 reports for a file whose reading was stopped: what happened and
+    the limit it hit. `detail` says what was seen: a signal, or for SHAPE the whole story
+    (it names its own limit)."""
+    if reason is LimitReason.SHAPE:
+        return FileProblem(FileProblemKind.LIMIT, detail, Span.start_of_file())
     if reason is LimitReason.TIME:
-        what = "reading it took more CPU time than a file may"
+        what = "reading it used up its CPU time"
+    elif reason is LimitReason.STALLED:
+        what = "reading it stalled"
     elif reason is LimitReason.MEMORY:
-        what = "reading it ran out of memory (or the parser ran out of stack on deep nesting)"
-    elif reason is LimitReason.CRASH:
-        what = "the parser stopped abnormally"
+        what = "reading it ran out of memory"
     else:
-        what = "it was not parsed"
+        what = "the parser crashed on it"
     if detail:
-        what += f": {detail}"
+        what += f" ({detail})"
     return FileProblem(
         FileProblemKind.LIMIT,
-        f"{what} (the limits for a file of its size: {budget.describe()})",
+        f"{what}; the limits for a file of its size are {budget.describe()}",
         Span.start_of_file(),
     )

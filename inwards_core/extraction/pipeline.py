@@ -79,7 +79,8 @@ class _FullRead:
 def _syntax_problem(error: Exception, text: str, size: int) -> FileProblem:
     if isinstance(error, MemoryError):
         # CPython 3.11's parser raises it for nesting deeper than its stack, too.
-        return limit_problem(budget_for(size), LimitReason.MEMORY)
+        detail = "or Python's parser ran out of stack on deep nesting"
+        return limit_problem(budget_for(size), LimitReason.MEMORY, detail)
     if isinstance(error, SyntaxError) and error.lineno is not None:
         line = error.lineno or 1
         column = error.offset or 1
@@ -146,13 +147,14 @@ def _too_deep_for_libcst(text: str) -> str | None:
             depth = max(depth - 1, 0)
     if deepest > _LIBCST_MAX_BRACKET_DEPTH:
         return (
-            f"it holds syntax newer than Python 3.11 and brackets nested {deepest} deep, "
-            f"deeper than the {_LIBCST_MAX_BRACKET_DEPTH} inwards reads such files with"
+            f"it holds syntax newer than Python 3.11 and brackets nested {deepest} deep; "
+            f"such files are read only up to {_LIBCST_MAX_BRACKET_DEPTH} levels"
         )
     if _PREFIX_RUN.search(text):
         return (
             "it holds syntax newer than Python 3.11 and a chain of more than "
-            f"{_LIBCST_MAX_PREFIX_RUN} prefix operators, more than inwards reads such files with"
+            f"{_LIBCST_MAX_PREFIX_RUN} prefix operators; such files are read only up to "
+            f"{_LIBCST_MAX_PREFIX_RUN}"
         )
     return None
 
@@ -362,7 +364,7 @@ def extract(
         return _extract(data, module, is_package, grammars, fast, check_syntax)
     except (MemoryError, RecursionError) as error:
         # Out of the memory the caller allows a file (see `limits`), or of the stack.
-        detail = "too deeply nested" if isinstance(error, RecursionError) else ""
+        detail = "of stack, on deep nesting" if isinstance(error, RecursionError) else ""
         return ModuleFacts(problem=limit_problem(budget_for(len(data)), LimitReason.MEMORY, detail))
     except Exception as error:  # a bug of ours must not stop a whole run
         return ModuleFacts(
