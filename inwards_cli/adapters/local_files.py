@@ -1,9 +1,19 @@
 """The checked project's files, read from the local disk.
 
-The walk follows symlinks but never loops: each directory on the path being walked is
-known by its (device, inode), and a link that leads back to one of them is reported as a
-problem instead of being entered. Whatever can't be read is reported and the rest is
-still listed.
+The tree is hostile until proven otherwise, so the walk:
+
+- never leaves the project directory: a symlink whose real target lies outside it (a file
+  or a directory: `/`, `/etc/passwd`, `/proc/kmsg`) is reported and not followed;
+- visits each real directory once, known by its (device, inode). Real paths come first:
+  every directory reachable without a symlink is walked before any symlinked directory,
+  so a directory is listed under its own path and a link to it is reported as a second
+  path (one module, one name). A link back to a directory that contains it is a loop,
+  reported too. Links are taken in name order, so which path wins is stable;
+- lists only regular files (FIFOs, sockets and devices are not part of a Python project);
+- and reports whatever it can't read while still listing the rest.
+
+`read_bytes` checks again when it opens a file: only a regular file inside the project
+directory is read, and opening never blocks (see `read_regular_file`).
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ from pathlib import Path, PurePath
 
 import attrs
 
+from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_core.ports import (
     VIRTUALENV_MARKER,
     ListingProblem,
@@ -30,6 +41,7 @@ ScanDirectory = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]
 """Opens a directory for listing; `os.scandir` in production, a fake in tests."""
 
 _LINK_CHAIN_LOOP = "{} is a symlink loop: its chain of links never reaches a file or directory"
+_LEADS_OUTSIDE = "{} is a symlink to {}, outside the project directory; it was not followed"
 
 _Identity = tuple[int, int]  # (st_dev, st_ino) of a directory
 
@@ -46,15 +58,23 @@ def _child(parent: str, name: str) -> str:
     return f"{parent}/{name}" if parent else name
 
 
-@attrs.define
+@attrs.define(eq=False)
 class _Pending:
     """A directory waiting to be scanned."""
 
     relative: str
     absolute: str
-    ancestors: dict[_Identity, str]  # the directories on the path to it, itself included
+    identity: _Identity
+    parent: _Pending | None  # the directory that listed it; None for `under` itself
     link_target: str | None  # set when this path is itself a symlink
     named_by_caller: bool = False  # `under` itself: listed whatever its name or content
+
+    def ancestor(self, identity: _Identity) -> _Pending | None:
+        """This directory or the one above it on the walked path that is `identity`."""
+        here: _Pending | None = self
+        while here is not None and here.identity != identity:
+            here = here.parent
+        return here
 
 
 @attrs.define
@@ -71,6 +91,19 @@ class _Collected:
             symlinks=tuple(sorted(self.symlinks)),
             problems=tuple(sorted(self.problems, key=lambda p: (p.path, p.message))),
         )
+
+    def problem(self, path: str, message: str) -> None:
+        self.problems.append(ListingProblem(path, message))
+
+
+@attrs.define
+class _Walk:
+    """One listing in progress."""
+
+    collected: _Collected
+    above: dict[_Identity, str]  # the project directory and every directory down to `under`
+    listed: dict[_Identity, str] = attrs.Factory(dict)  # each directory -> the path it has
+    linked: list[_Pending] = attrs.Factory(list)  # symlinked directories, for the next round
 
 
 class LocalProjectFiles(ProjectFiles):
@@ -92,17 +125,22 @@ class LocalProjectFiles(ProjectFiles):
         collected = _Collected()
         start = _clean_relative(under)
         if start is None:
-            collected.problems.append(
-                ListingProblem(under, f"{under} is not a path inside the project directory")
-            )
-            return collected.freeze()
-        ancestors = self._identities_down_to(start, collected)
-        if ancestors is None:
+            collected.problem(under, f"{under} is not a path inside the project directory")
             return collected.freeze()
         absolute = self._absolute(start)
+        real = os.path.realpath(absolute)
+        if not self._inside(real):
+            message = f"{start} leads outside the project directory, to {_posix(real)}"
+            collected.problem(start, f"{message}; it was not followed")
+            return collected.freeze()
+        above = self._identities_down_to(start, collected)
+        if above is None:
+            return collected.freeze()
         link_target = self._link_target(absolute) if os.path.islink(absolute) else None
         if os.path.isdir(absolute):
-            self._walk(_Pending(start, absolute, ancestors, link_target, True), collected)
+            identity = next(reversed(above))  # `start`'s own, the last one found
+            first = _Pending(start, absolute, identity, None, link_target, named_by_caller=True)
+            self._walk(first, _Walk(collected, above))
         else:
             collected.files.append(start)
             if link_target is not None:
@@ -110,18 +148,37 @@ class LocalProjectFiles(ProjectFiles):
         return collected.freeze()
 
     def read_bytes(self, path: str) -> bytes:
+        """The bytes of a regular file inside the project directory. What the listing
+        vouched for is checked again here: the tree may have changed since."""
         relative = _clean_relative(path)
         if relative == "":
             raise IsADirectoryError(errno.EISDIR, "the project directory is not a file", path)
         if relative is None:
             raise FileNotFoundError(errno.ENOENT, "not a file inside the project directory", path)
-        with open(self._absolute(relative), "rb") as stream:
-            return stream.read()
+        real = os.path.realpath(self._absolute(relative))
+        if not self._inside(real):
+            raise PermissionError(
+                errno.EACCES,
+                f"it is a symlink to {_posix(real)}, outside the project directory",
+                path,
+            )
+        # The real path, opened without following a link: a link swapped in since
+        # `realpath` looked is refused (ELOOP), not followed.
+        try:
+            return read_regular_file(real, follow_symlinks=False)
+        except NotARegularFileError as error:
+            if os.path.isdir(real):
+                raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", path) from None
+            raise error from None
 
     # -- the walk ----------------------------------------------------------------------
 
     def _absolute(self, relative: str) -> str:
         return os.path.join(self._root, *relative.split("/")) if relative else self._root
+
+    def _inside(self, real: str) -> bool:
+        """Whether a real (resolved) path is the project directory or below it."""
+        return real == self._real_root or real.startswith(self._real_root.rstrip(os.sep) + os.sep)
 
     def _identities_down_to(self, start: str, collected: _Collected) -> dict[_Identity, str] | None:
         """The (device, inode) of the project directory and of every directory down to
@@ -140,28 +197,44 @@ class LocalProjectFiles(ProjectFiles):
                     message = f"{_shown(relative)} does not exist"
                 else:
                     message = f"{_shown(relative)} could not be examined ({_reason(error)})"
-                collected.problems.append(ListingProblem(relative or ".", message))
+                collected.problem(relative or ".", message)
                 return None
-            identities[(status.st_dev, status.st_ino)] = relative
+            identity = (status.st_dev, status.st_ino)
+            identities.pop(identity, None)  # `start`'s own identity stays the last key
+            identities[identity] = relative
         return identities
 
-    def _walk(self, first: _Pending, collected: _Collected) -> None:
+    def _walk(self, first: _Pending, walk: _Walk) -> None:
+        """The tree below `first` through real directories, then each symlinked directory
+        found on the way (in rounds, each in name order) that leads somewhere new."""
+        walk.listed[first.identity] = first.relative
+        self._walk_real(first, walk)
+        while walk.linked:
+            waiting = sorted(walk.linked, key=lambda pending: pending.relative)
+            walk.linked = []
+            for link in waiting:
+                if self._listed_already(link, walk):
+                    continue
+                walk.listed[link.identity] = link.relative
+                self._walk_real(link, walk)
+
+    def _walk_real(self, first: _Pending, walk: _Walk) -> None:
+        """`first` and every directory below it that no symlink leads to."""
+        collected = walk.collected
         stack = [first]
         while stack:
             pending = stack.pop()
             try:
                 with self._scandir(pending.absolute) as scanned:
-                    entries = list(scanned)
+                    entries = sorted(scanned, key=lambda entry: entry.name)
             except OSError as error:
                 # The directory exists (its parent listed it), so it is listed; what is
                 # below it is not.
                 self._accept_directory(pending, collected)
-                collected.problems.append(
-                    ListingProblem(
-                        pending.relative or ".",
-                        f"{_shown(pending.relative)} could not be read ({_reason(error)}); "
-                        "nothing below it is listed",
-                    )
+                collected.problem(
+                    pending.relative or ".",
+                    f"{_shown(pending.relative)} could not be read ({_reason(error)}); "
+                    "nothing below it is listed",
                 )
                 continue
             if not pending.named_by_caller and any(
@@ -169,10 +242,37 @@ class LocalProjectFiles(ProjectFiles):
             ):
                 continue
             self._accept_directory(pending, collected)
+            children: list[_Pending] = []
             for entry in entries:
-                child = self._visit(pending, entry, collected)
-                if child is not None:
-                    stack.append(child)
+                child = self._visit(pending, entry, walk)
+                if child is None:
+                    continue
+                if child.link_target is not None:
+                    walk.linked.append(child)
+                elif not self._listed_already(child, walk):
+                    walk.listed[child.identity] = child.relative
+                    children.append(child)
+            stack.extend(reversed(children))  # popped in name order
+
+    def _listed_already(self, pending: _Pending, walk: _Walk) -> bool:
+        """Whether `pending` is a directory the walk has listed under another path (then
+        it is reported, once, and not walked again)."""
+        listed = walk.listed.get(pending.identity)
+        if listed is None:
+            return False
+        if pending.link_target is not None:
+            walk.collected.symlinks.append((pending.relative, pending.link_target))
+            message = (
+                f"{pending.relative} is a symlink to {_shown(listed)}, which is listed already; "
+                "it was not followed, so each file is checked once, under that path"
+            )
+        else:
+            message = (
+                f"{pending.relative} is {_shown(listed)} again, reached through a symlink; "
+                "it was not listed a second time"
+            )
+        walk.collected.problem(pending.relative, message)
+        return True
 
     def _accept_directory(self, pending: _Pending, collected: _Collected) -> None:
         if pending.relative:
@@ -180,13 +280,17 @@ class LocalProjectFiles(ProjectFiles):
         if pending.link_target is not None:
             collected.symlinks.append((pending.relative, pending.link_target))
 
-    def _visit(
-        self, parent: _Pending, entry: os.DirEntry[str], collected: _Collected
-    ) -> _Pending | None:
+    def _visit(self, parent: _Pending, entry: os.DirEntry[str], walk: _Walk) -> _Pending | None:
         """Lists one entry; returns the directory to scan when it is one."""
+        collected = walk.collected
         relative = _child(parent.relative, entry.name)
         try:
             is_link = entry.is_symlink()
+            if is_link and not self._inside(os.path.realpath(entry.path)):
+                target = _posix(os.path.realpath(entry.path))
+                collected.symlinks.append((relative, target))
+                collected.problem(relative, _LEADS_OUTSIDE.format(relative, target))
+                return None
             is_directory = entry.is_dir()
             is_file = not is_directory and entry.is_file()
         except OSError as error:
@@ -194,43 +298,45 @@ class LocalProjectFiles(ProjectFiles):
                 message = _LINK_CHAIN_LOOP.format(relative)
             else:
                 message = f"{relative} could not be examined ({_reason(error)})"
-            collected.problems.append(ListingProblem(relative, message))
+            collected.problem(relative, message)
             return None
         if is_directory:
             if is_skipped_directory_name(entry.name):
                 return None
-            link_target = self._link_target(entry.path) if is_link else None
-            try:
-                status = entry.stat()
-            except OSError as error:
-                collected.problems.append(
-                    ListingProblem(relative, f"{relative} could not be examined ({_reason(error)})")
-                )
-                return None
-            identity = (status.st_dev, status.st_ino)
-            if identity in parent.ancestors:
-                if link_target is not None:
-                    collected.symlinks.append((relative, link_target))
-                collected.problems.append(
-                    ListingProblem(
-                        relative,
-                        f"{relative} is a symlink loop: it leads back to "
-                        f"{_shown(parent.ancestors[identity])}, which contains it; "
-                        "it was not followed",
-                    )
-                )
-                return None
-            return _Pending(
-                relative, entry.path, {**parent.ancestors, identity: relative}, link_target
-            )
+            return self._directory(parent, entry, relative, is_link, walk)
         if is_file:
             collected.files.append(relative)
             if is_link:
                 collected.symlinks.append((relative, self._link_target(entry.path)))
             return None
         if is_link:
-            collected.problems.append(ListingProblem(relative, self._dangling(relative, entry)))
+            collected.problem(relative, self._dangling(relative, entry))
         return None  # sockets, fifos, devices: not part of a Python project
+
+    def _directory(
+        self, parent: _Pending, entry: os.DirEntry[str], relative: str, is_link: bool, walk: _Walk
+    ) -> _Pending | None:
+        """The directory `entry` to scan, or None when it can't be or is a loop."""
+        collected = walk.collected
+        link_target = self._link_target(entry.path) if is_link else None
+        try:
+            status = entry.stat()
+        except OSError as error:
+            collected.problem(relative, f"{relative} could not be examined ({_reason(error)})")
+            return None
+        identity = (status.st_dev, status.st_ino)
+        ancestor = parent.ancestor(identity)
+        contains = ancestor.relative if ancestor is not None else walk.above.get(identity)
+        if contains is not None:
+            if link_target is not None:
+                collected.symlinks.append((relative, link_target))
+            collected.problem(
+                relative,
+                f"{relative} is a symlink loop: it leads back to {_shown(contains)}, which "
+                "contains it; it was not followed",
+            )
+            return None
+        return _Pending(relative, entry.path, identity, parent, link_target)
 
     def _dangling(self, relative: str, entry: os.DirEntry[str]) -> str:
         try:
@@ -251,9 +357,13 @@ class LocalProjectFiles(ProjectFiles):
         real = os.path.realpath(path)
         if real == self._real_root:
             return "."
-        if real.startswith(self._real_root + os.sep):
+        if self._inside(real):
             return PurePath(os.path.relpath(real, self._real_root)).as_posix()
-        return PurePath(real).as_posix()
+        return _posix(real)
+
+
+def _posix(path: str) -> str:
+    return PurePath(path).as_posix()
 
 
 def _clean_relative(path: str) -> str | None:

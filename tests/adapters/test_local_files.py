@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from inwards_cli.adapters.local_files import LocalProjectFiles
+from inwards_cli.adapters.reading import NotARegularFileError
 from inwards_core.ports import ListingProblem
 
 
@@ -89,34 +92,154 @@ def test_a_file_reached_twice_is_listed_under_each_path(project: Path) -> None:
     assert files.read_bytes("tools/alias.py") == b"X = 1\n"
 
 
-def test_a_directory_reached_twice_is_walked_under_each_path(project: Path) -> None:
+def test_a_directory_reached_twice_is_listed_once_under_its_own_path(project: Path) -> None:
     (project / "lib").symlink_to("pkg")
     (project / "tools" / "again").symlink_to(project / "pkg" / "sub")
     listing = LocalProjectFiles(project).listing("")
-    assert listing.problems == ()
-    assert listing.files == (
-        "lib/__init__.py",
-        "lib/core.py",
-        "lib/sub/deep.py",
-        "pkg/__init__.py",
-        "pkg/core.py",
-        "pkg/sub/deep.py",
-        "tools/again/deep.py",
-        "tools/run.py",
+    # Real paths are walked first, so each module keeps its own name and the links are
+    # reported as second paths, not listed twice.
+    assert listing.problems == (
+        ListingProblem(
+            "lib",
+            "lib is a symlink to pkg, which is listed already; it was not followed, "
+            "so each file is checked once, under that path",
+        ),
+        ListingProblem(
+            "tools/again",
+            "tools/again is a symlink to pkg/sub, which is listed already; it was not "
+            "followed, so each file is checked once, under that path",
+        ),
     )
-    assert listing.directories == ("lib", "lib/sub", "pkg", "pkg/sub", "tools", "tools/again")
+    assert listing.files == ("pkg/__init__.py", "pkg/core.py", "pkg/sub/deep.py", "tools/run.py")
+    assert listing.directories == ("pkg", "pkg/sub", "tools")
     assert listing.symlinks == (("lib", "pkg"), ("tools/again", "pkg/sub"))
 
 
-def test_a_link_to_outside_the_project_is_followed_and_recorded_absolute(
+def test_a_directory_outside_under_is_walked_through_a_link(project: Path) -> None:
+    (project / "pkg" / "vendored").symlink_to(project / "tools")
+    listing = LocalProjectFiles(project).listing("pkg")
+    assert listing.problems == ()
+    assert listing.files == (
+        "pkg/__init__.py",
+        "pkg/core.py",
+        "pkg/sub/deep.py",
+        "pkg/vendored/run.py",
+    )
+    assert listing.symlinks == (("pkg/vendored", "tools"),)
+
+
+def test_which_of_two_links_wins_is_decided_by_name_not_by_disk_order(project: Path) -> None:
+    (project / "pkg" / "zz").symlink_to(project / "tools")
+    (project / "pkg" / "aa").symlink_to(project / "tools")
+
+    def backwards(path: str) -> AbstractContextManager[Iterator[os.DirEntry[str]]]:
+        with os.scandir(path) as scanned:
+            entries = sorted(scanned, key=lambda entry: entry.name, reverse=True)
+        return contextlib.nullcontext(iter(entries))
+
+    for scandir in (os.scandir, backwards):
+        listing = LocalProjectFiles(project, scandir=scandir).listing("pkg")
+        assert "pkg/aa/run.py" in listing.files and "pkg/zz/run.py" not in listing.files
+        assert [p.path for p in listing.problems] == ["pkg/zz"]
+
+
+def test_a_ladder_of_links_lists_each_directory_once(tmp_path: Path) -> None:
+    # Two links in each directory to the next one: following every path through the
+    # ladder would walk 2**31 directories; each real directory is walked once instead.
+    depth = 31
+    ladder = tmp_path / "ladder"
+    for level in range(depth + 1):
+        _touch(ladder / f"d{level}" / "m.py")
+    for level in range(depth):
+        for name in ("a", "b"):
+            (ladder / f"d{level}" / name).symlink_to(Path("..") / f"d{level + 1}")
+    started = time.monotonic()
+    listing = LocalProjectFiles(ladder).listing("")
+    assert time.monotonic() - started < 2
+    assert listing.files == tuple(sorted(f"d{level}/m.py" for level in range(depth + 1)))
+    assert len(listing.problems) == 2 * depth
+    assert all("listed already" in problem.message for problem in listing.problems)
+
+
+def test_links_that_leave_the_project_are_reported_not_followed(
     project: Path, tmp_path: Path
 ) -> None:
     outside = tmp_path / "vendor"
     _touch(outside / "thing.py")
     (project / "vendored").symlink_to(outside)
+    (project / "pkg" / "passwd.py").symlink_to(outside / "thing.py")
+    (project / "pkg" / "everything").symlink_to("/")
     listing = LocalProjectFiles(project).listing("")
-    assert "vendored/thing.py" in listing.files
-    assert listing.symlinks == (("vendored", Path(os.path.realpath(outside)).as_posix()),)
+    real_outside = Path(os.path.realpath(outside)).as_posix()
+    assert listing.problems == (
+        ListingProblem(
+            "pkg/everything",
+            "pkg/everything is a symlink to /, outside the project directory; it was not followed",
+        ),
+        ListingProblem(
+            "pkg/passwd.py",
+            f"pkg/passwd.py is a symlink to {real_outside}/thing.py, outside the project "
+            "directory; it was not followed",
+        ),
+        ListingProblem(
+            "vendored",
+            f"vendored is a symlink to {real_outside}, outside the project directory; "
+            "it was not followed",
+        ),
+    )
+    assert listing.files == ("pkg/__init__.py", "pkg/core.py", "pkg/sub/deep.py", "tools/run.py")
+    assert listing.directories == ("pkg", "pkg/sub", "tools")
+    assert ("vendored", real_outside) in listing.symlinks
+
+
+def test_listing_under_a_link_that_leaves_the_project_lists_nothing(
+    project: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "vendor"
+    _touch(outside / "thing.py")
+    (project / "vendored").symlink_to(outside)
+    for under in ("vendored", "vendored/thing.py"):
+        listing = LocalProjectFiles(project).listing(under)
+        assert listing.files == () and listing.directories == ()
+        assert [p.path for p in listing.problems] == [under]
+        assert "outside the project directory" in listing.problems[0].message
+
+
+def test_read_bytes_refuses_a_link_that_leaves_the_project(project: Path, tmp_path: Path) -> None:
+    _touch(tmp_path / "secret.txt", "secret\n")
+    (project / "pkg" / "passwd.py").symlink_to(tmp_path / "secret.txt")
+    with pytest.raises(PermissionError, match="outside the project directory"):
+        LocalProjectFiles(project).read_bytes("pkg/passwd.py")
+
+
+def test_read_bytes_checks_again_what_the_listing_saw(project: Path, tmp_path: Path) -> None:
+    files = LocalProjectFiles(project)
+    assert "pkg/core.py" in files.listing("").files
+    core = project / "pkg" / "core.py"
+    core.unlink()
+    os.mkfifo(core)  # swapped in after the listing: refused, not waited on
+    started = time.monotonic()
+    with pytest.raises(NotARegularFileError, match="FIFO"):
+        files.read_bytes("pkg/core.py")
+    assert time.monotonic() - started < 1
+    core.unlink()
+    _touch(tmp_path / "secret.txt", "secret\n")
+    core.symlink_to(tmp_path / "secret.txt")
+    with pytest.raises(PermissionError, match="outside the project directory"):
+        files.read_bytes("pkg/core.py")
+
+
+def test_fifos_are_not_listed(project: Path) -> None:
+    os.mkfifo(project / "pkg" / "pipe.py")
+    (project / "pkg" / "to_pipe.py").symlink_to("pipe.py")
+    listing = LocalProjectFiles(project).listing("")
+    assert "pkg/pipe.py" not in listing.files and "pkg/to_pipe.py" not in listing.files
+    assert listing.problems == (
+        ListingProblem(
+            "pkg/to_pipe.py",
+            "pkg/to_pipe.py is a symlink to something that is neither a file nor a directory",
+        ),
+    )
 
 
 def test_under_a_symlinked_directory_records_the_link(project: Path) -> None:
