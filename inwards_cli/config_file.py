@@ -7,6 +7,7 @@ failure is a `ConfigError` naming the file (and line and column when there is on
 
 from __future__ import annotations
 
+import errno
 import os
 import tomllib
 from collections.abc import Mapping
@@ -15,8 +16,10 @@ from typing import Any
 
 import attrs
 
+from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_core.config.load import build_config, type_name
 from inwards_core.config.model import Config, ConfigError, ConfigProblem
+from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import (
     TomlPositions,
     caret_excerpt,
@@ -25,6 +28,10 @@ from inwards_core.config.positions import (
 )
 
 CONFIG_NAME = "pyproject.toml"
+
+MAX_CONFIG_BYTES = 10 * 1024 * 1024
+"""A pyproject.toml larger than this is refused unread (a link to a huge file, or to one
+that never ends, must not fill the memory)."""
 
 NO_CONFIG_MESSAGE = (
     "No pyproject.toml with a [tool.inwards] table was found in this directory or any "
@@ -60,27 +67,36 @@ def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a `[tool.inwards]` table.
 
     A pyproject.toml without the table is passed over and the walk goes on upwards. One
-    that can't be parsed but mentions `tool.inwards` is returned, so that reading it
-    reports the error instead of silently using a file further up.
+    that is there but can't be read (no permission, a FIFO, a device, a directory, a
+    broken link, too large) is returned, and so is one that can't be parsed but mentions
+    `tool.inwards`: reading it reports the error, instead of silently using a file
+    further up.
     """
     here = start.absolute()
-    if not here.is_dir():
+    if not os.path.isdir(here):
         here = here.parent
     for directory in (here, *here.parents):
         candidate = directory / CONFIG_NAME
-        if candidate.is_file() and _declares_inwards(candidate):
+        try:
+            os.lstat(candidate)
+        except OSError as error:
+            if error.errno in (errno.ENOENT, errno.ENOTDIR):
+                continue  # nothing there
+            return candidate  # something we can't even look at: reading it says what
+        if _declares_inwards(candidate):
             return candidate
     return None
 
 
 def _declares_inwards(path: Path) -> bool:
+    """Whether `path` has a `[tool.inwards]` table, or may have one and can't be read."""
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES)
     except OSError:
-        return False
+        return True
     try:
-        parsed = tomllib.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        parsed = load_toml(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, TomlTooDeepError):
         return b"tool.inwards" in data
     tool = parsed.get("tool")
     return isinstance(tool, dict) and "inwards" in tool
@@ -95,13 +111,9 @@ def read_config(path: Path) -> LoadedConfig:
         return ConfigError((ConfigProblem(shown, line, column, "", message),))
 
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise fail("does not exist.") from None
-    except IsADirectoryError:
-        raise fail("is a directory, not a configuration file.") from None
+        data = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES)
     except OSError as error:
-        raise fail(f"can't be read: {error.strerror or error}.") from None
+        raise fail(_unreadable(path, error)) from None
     try:
         # A byte-order mark is invisible in editors, so it is dropped, not reported.
         text = data.decode("utf-8-sig")
@@ -111,9 +123,10 @@ def read_config(path: Path) -> LoadedConfig:
             f"is not UTF-8 text (byte {error.start + 1} of the file); TOML files must be UTF-8.",
             line,
         ) from None
-    positions = TomlPositions(text)
     try:
-        document = tomllib.loads(text)
+        document = load_toml(text)
+    except TomlTooDeepError as error:
+        raise fail(f"{error}.") from None
     except tomllib.TOMLDecodeError as error:
         where = decode_error_position(error, text)
         reason = decode_error_reason(error).rstrip(".")
@@ -124,6 +137,8 @@ def read_config(path: Path) -> LoadedConfig:
                 message += "\n" + excerpt
             raise fail(message, *where) from None
         raise fail(message) from None
+    # Only after parsing: the parser has bounded the nesting the key scanner walks.
+    positions = TomlPositions(text)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "inwards" not in tool:
         raise fail(
@@ -152,6 +167,22 @@ def read_config(path: Path) -> LoadedConfig:
         positions=positions,
         text=text,
     )
+
+
+def _unreadable(path: Path, error: OSError) -> str:
+    """Why a configuration file could not be read, as the end of a sentence naming it."""
+    if isinstance(error, NotARegularFileError):
+        if os.path.isdir(path):
+            return "is a directory, not a configuration file."
+        return f"{error.strerror}; a configuration file must be one."
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        return "is a symbolic link to nothing (broken link)."
+    if error.errno == errno.ENOENT:
+        return "does not exist."
+    if error.errno == errno.EFBIG:
+        size = MAX_CONFIG_BYTES // (1024 * 1024)
+        return f"is larger than {size} MiB, too large to be a configuration file."
+    return f"can't be read: {error.strerror or error}."
 
 
 def shown_path(path: Path) -> str:

@@ -38,8 +38,7 @@ def fail_config(error: ConfigError) -> NoReturn:
 def locate_config(config: Path | None) -> LoadedConfig:
     try:
         if config is not None:
-            if not config.is_file():
-                fail(f"{config} is not a file.")
+            # read_config says what is wrong: absent, a directory, a FIFO, unreadable.
             return read_config(config)
         found = find_config(Path.cwd())
         if found is None:

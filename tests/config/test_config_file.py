@@ -1,13 +1,21 @@
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
+from inwards_cli.config_file import (
+    MAX_CONFIG_BYTES,
+    NO_CONFIG_MESSAGE,
+    LoadedConfig,
+    find_config,
+    read_config,
+)
 from inwards_core.config.load import build_config
 from inwards_core.config.model import ConfigError
+from inwards_core.config.nesting import MAX_TOML_NESTING
 from inwards_core.config.positions import TomlPositions
 
 VALID = '[tool.inwards]\nroot = "src"\nlayers = [{ name = "domain", modules = ["shop.domain"] }]\n'
@@ -58,6 +66,29 @@ class TestFindConfig:
         broken = write(tmp_path / "pkg" / "pyproject.toml", "[tool.inwards]\nlayers = [\n")
         assert find_config(tmp_path / "pkg") == broken.absolute()
         write(broken, "[project\nname = 1\n")
+        assert find_config(tmp_path / "pkg") == outer.absolute()
+
+    @pytest.mark.parametrize("kind", ["fifo", "directory", "broken link", "too deep"])
+    def test_a_pyproject_that_cant_be_read_stops_the_walk(self, tmp_path: Path, kind: str) -> None:
+        # Passing over it would silently use the configuration further up.
+        write(tmp_path / "pyproject.toml", VALID)
+        candidate = tmp_path / "pkg" / "pyproject.toml"
+        candidate.parent.mkdir()
+        if kind == "fifo":
+            os.mkfifo(candidate)
+        elif kind == "directory":
+            candidate.mkdir()
+        elif kind == "broken link":
+            candidate.symlink_to(tmp_path / "gone.toml")
+        else:
+            write(candidate, "[tool.inwards]\nx = " + "[" * 500 + "]" * 500 + "\n")
+        assert find_config(tmp_path / "pkg") == candidate
+
+    def test_a_deep_pyproject_that_does_not_mention_the_table_is_passed_over(
+        self, tmp_path: Path
+    ) -> None:
+        outer = write(tmp_path / "pyproject.toml", VALID)
+        write(tmp_path / "pkg" / "pyproject.toml", "x = " + "{a = " * 400 + "1" + "}" * 400)
         assert find_config(tmp_path / "pkg") == outer.absolute()
 
     def test_nothing_found(self, tmp_path: Path) -> None:
@@ -157,6 +188,54 @@ class TestReadConfig:
         monkeypatch.chdir(tmp_path)
         (tmp_path / "conf").mkdir()
         assert only_problem(tmp_path / "conf") == "conf: is a directory, not a configuration file."
+
+    def test_fifo_is_refused_without_waiting(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        os.mkfifo(tmp_path / "pyproject.toml")
+        assert only_problem(tmp_path / "pyproject.toml") == (
+            "pyproject.toml: is a FIFO, not a regular file; a configuration file must be one."
+        )
+
+    def test_broken_link(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "pyproject.toml").symlink_to(tmp_path / "gone.toml")
+        assert only_problem(tmp_path / "pyproject.toml") == (
+            "pyproject.toml: is a symbolic link to nothing (broken link)."
+        )
+
+    def test_too_large(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.chdir(tmp_path)
+        path = write(tmp_path / "pyproject.toml", VALID)
+        os.truncate(path, MAX_CONFIG_BYTES + 1)  # sparse: nothing is written
+        assert only_problem(path) == (
+            "pyproject.toml: is larger than 10 MiB, too large to be a configuration file."
+        )
+
+    @pytest.mark.parametrize(
+        "value",
+        [
+            "[" * 500 + "]" * 500,  # tomllib gives up (RecursionError)
+            "[" * 150 + "]" * 150,  # tomllib copes; inwards draws the line
+            "{a = " * 400 + "1" + "}" * 400,
+        ],
+    )
+    def test_nested_too_deep(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        path = write(tmp_path / "pyproject.toml", f"[tool.inwards]\nx = {value}\n")
+        assert only_problem(path) == (
+            f"pyproject.toml: nests arrays or tables more than {MAX_TOML_NESTING} levels deep, "
+            "which inwards does not read."
+        )
+
+    def test_nested_up_to_the_limit_is_read(self, tmp_path: Path) -> None:
+        depth = MAX_TOML_NESTING - 3  # the document, [tool], [tool.inwards] come first
+        value = "[" * depth + "]" * depth
+        path = write(tmp_path / "pyproject.toml", f"[tool.inwards]\nx = {value}\n")
+        assert read_config(path).table["x"] is not None
 
     def test_path_outside_the_working_directory_is_shown_whole(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
