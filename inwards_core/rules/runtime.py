@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from inwards_core.config.model import ConfigProblem, RuleSettings
+from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions
 from inwards_core.model import Origin, RootKind, Severity, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RuleDocument
@@ -247,7 +248,9 @@ def parse_definition(
         data = known
     else:
         try:
-            data = tomllib.loads(text)
+            data = load_toml(text)
+        except TomlTooDeepError as error:
+            return DefinitionProblem(document.root, path, None, "", f"{error}.")
         except tomllib.TOMLDecodeError as error:
             line_match = re.search(r"line (\d+)", str(error))
             return DefinitionProblem(
