@@ -164,6 +164,9 @@ class _Reader:
         text = value.replace("\\", "/")
         if not text.strip():
             self.add(key, 'must name a directory; use "." for the directory of the configuration.')
+        elif "\0" in text:
+            # No file system allows it, and every os call would raise on it.
+            self.add(key, "must not hold a NUL character (\\u0000); no directory name can.")
         elif text.startswith("/") or re.match(r"^[A-Za-z]:", text):
             self.add(key, f'"{value}" must be relative to the directory of the configuration.')
         elif ".." in text.split("/"):

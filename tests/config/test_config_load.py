@@ -174,6 +174,7 @@ class TestRoot:
                 '"src/../.." must stay inside the directory of the configuration (no "..").',
             ),
             ("", 'must name a directory; use "." for the directory of the configuration.'),
+            ("src\\u0000x", "must not hold a NUL character (\\u0000); no directory name can."),
         ],
     )
     def test_rejected(self, value: str, message: str) -> None:
