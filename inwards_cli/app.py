@@ -14,6 +14,9 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> None:
+    from inwards_cli.adapters.standard_output import guard_standard_output
+
+    guard_standard_output()  # a report that can't be written is exit 2, never a truncated 0
     # A check is a short-lived batch that builds many small immutable objects and frees
     # almost nothing: the cyclic collector only costs time here (about half of a warm run).
     gc.disable()

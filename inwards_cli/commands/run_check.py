@@ -13,6 +13,7 @@ from pathlib import Path
 import attrs
 
 from inwards_cli.adapters.atomic import write_user_file
+from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.common import (
     build_config,
@@ -315,8 +316,7 @@ def emit(text: str, output_file: Path | None) -> None:
     """Write the report: to stdout, or atomically to `output_file` (a reader never sees a
     half-written report, and a failed write leaves the old file as it was)."""
     if output_file is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_standard_output(text, "the report")
         return
     try:
         write_user_file(output_file, text.encode("utf-8"))
