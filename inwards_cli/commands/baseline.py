@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +11,7 @@ from inwards_cli.adapters.atomic import write_user_file
 from inwards_cli.commands.common import (
     display_from,
     fail,
+    warn,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
 from inwards_cli.commands.run_check import CheckArguments, check
@@ -54,7 +54,7 @@ def baseline_command(
     )
     report = outcome.report
     for item in report.not_checked:
-        sys.stderr.write(f"warning: {item.message}\n")
+        warn(item.message)
     baseline = baseline_of_report(report)
     target = output if output is not None else outcome.project_dir / BASELINE_FILE_NAME
     shown = (

@@ -18,21 +18,36 @@ from inwards_core.api import load_rules
 from inwards_core.config.model import Config, ConfigError
 from inwards_core.plugins import FamilyLoadError
 from inwards_core.ports import RootState
+from inwards_core.reporting.escaping import safe_line
 from inwards_core.rules.runtime import RuleSet
 
 # Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.
 EXIT_USAGE = 2
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """Plain text on stderr, stdout untouched, whatever the output format."""
-    sys.stderr.write(message.rstrip("\n") + "\n")
+def fail(*lines: str, code: int = EXIT_USAGE) -> NoReturn:
+    """Plain text on stderr, one line per argument, stdout untouched, whatever the output
+    format. A line may quote a path or a value from the project, so each is `safe_line`:
+    a control character or a line break in it is shown as an escape, and it can't pose as
+    a line of its own or as a CI runner's command."""
+    sys.stderr.write("".join(f"{safe_line(line)}\n" for line in lines))
     raise SystemExit(code)
 
 
 def fail_config(error: ConfigError) -> NoReturn:
-    lines = [f"config error: {problem.render()}" for problem in error.problems]
-    fail("\n".join(lines))
+    lines: list[str] = []
+    for problem in error.problems:
+        # A problem continues on lines of its own only indented (a TOML excerpt with its
+        # caret, an example); any other line break is in quoted project text.
+        first, *rest = problem.render().split("\n    ")
+        lines.append(f"config error: {first}")
+        lines += [f"    {line}" for line in rest]
+    fail(*lines)
+
+
+def warn(line: str) -> None:
+    """One `warning:` line on stderr, project text in it escaped (see `fail`)."""
+    sys.stderr.write(f"warning: {safe_line(line)}\n")
 
 
 def locate_config(config: Path | None) -> LoadedConfig:
@@ -42,7 +57,7 @@ def locate_config(config: Path | None) -> LoadedConfig:
             return read_config(config)
         found = find_config(Path.cwd())
         if found is None:
-            fail(NO_CONFIG_MESSAGE)
+            fail(*NO_CONFIG_MESSAGE.split("\n"))
         return read_config(found)
     except ConfigError as error:
         fail_config(error)
@@ -119,7 +134,7 @@ def rule_warnings(resolved: ResolvedRules) -> list[str]:
 
 def print_rule_warnings(resolved: ResolvedRules) -> None:
     for line in rule_warnings(resolved):
-        sys.stderr.write(f"warning: {line}\n")
+        warn(line)
 
 
 def display_from(project_dir: Path) -> Callable[[str], str]:

@@ -17,6 +17,7 @@ from inwards_cli.commands.common import (
     find_optional_config,
     resolve_rules,
     rule_warnings,
+    warn,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.api import load_rules
@@ -90,9 +91,9 @@ def _resolve(config: Path | None, isolated: bool) -> ResolvedRules:
             )
     resolved = resolve_rules(loaded, built, isolated=isolated)
     for problem in resolved.rule_set.errors:
-        sys.stderr.write(f"warning: {problem.render()} (this definition is not used)\n")
+        warn(f"{problem.render()} (this definition is not used)")
     for line in rule_warnings(resolved):
-        sys.stderr.write(f"warning: {line}\n")
+        warn(line)
     return resolved
 
 

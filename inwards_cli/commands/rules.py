@@ -20,6 +20,7 @@ from inwards_cli.commands.common import (
     find_optional_config,
     print_rule_warnings,
     resolve_rules,
+    warn,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_cli.config_file import LoadedConfig
@@ -74,7 +75,7 @@ def _context(
     else:
         errors = resolved.rule_set.errors
         if errors:
-            fail("\n".join(f"config error: {p.render()}" for p in errors))
+            fail(*(f"config error: {p.render()}" for p in errors))
         active = select(resolved.rule_set, RuleSettings())
     print_rule_warnings(resolved)
     return loaded, resolved, active
@@ -319,9 +320,9 @@ def shadow_command(
     write_definition(path, copy)
     above = [d for d in chain if ROOT_PRECEDENCE[d.origin.root] > ROOT_PRECEDENCE[target_root]]
     if above:
-        sys.stderr.write(
-            f"warning: the {above[0].origin.root.value} definition {above[0].origin.path} "
-            f"shadows {code} above this root, so the new copy has no effect here.\n"
+        warn(
+            f"the {above[0].origin.root.value} definition {above[0].origin.path} "
+            f"shadows {code} above this root, so the new copy has no effect here."
         )
     sys.stdout.write(f"{path}\n")
 

@@ -24,6 +24,7 @@ from inwards_cli.commands.common import (
     print_rule_warnings,
     resolve_rules,
     rule_warnings,
+    warn,
 )
 from inwards_core.api import prepare
 from inwards_core.baseline import (
@@ -159,7 +160,7 @@ def check(arguments: CheckArguments) -> CheckOutcome:
             {hashlib.sha256(d.data).hexdigest() for d in documents},
         )
     for warning in getattr(adapters.cache, "warnings", ()):
-        sys.stderr.write(f"warning: {warning}\n")
+        warn(warning)
     return CheckOutcome(
         report,
         prepared.rules,
@@ -210,9 +211,9 @@ def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaselin
         parsed = parse_baseline(data, file=shown)
     except BaselineError as error:
         fail(
-            f"baseline error: {error.render()}\n"
+            f"baseline error: {error.render()}",
             "Fix the file, write it afresh with `inwards baseline`, or check without it "
-            "(--no-baseline)."
+            "(--no-baseline).",
         )
     return LoadedBaseline(parsed, relative)
 

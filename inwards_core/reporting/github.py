@@ -3,7 +3,9 @@ annotations on a pull request's changed lines.
 
 One `::error` or `::warning` command per finding, with its file, region and a title; the
 message carries the fix and its steps. Values are escaped as the Actions toolkit escapes
-them. Suppressed and baselined findings are not annotated. Paths not checked become
+them, after project text is made printable (`escaping.printable`): a line break, ESC or bidi
+control in a file, module or layer name can neither end a command nor start one, nor act in
+the log. Suppressed and baselined findings are not annotated. Paths not checked become
 file-less warnings; the summary and the other trailer lines are plain log lines.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 from inwards_core.model import Finding, Report, Severity
 from inwards_core.reporting import DisplayPath, limit, same_path
+from inwards_core.reporting.escaping import printable, safe_line
 from inwards_core.reporting.text import summary_line, trailer
 
 
@@ -25,7 +28,11 @@ def escape_property(text: str) -> str:
 
 
 def workflow_command(command: str, properties: dict[str, str], message: str) -> str:
-    listed = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+    """One command line. Property values are made printable here; `message` may hold line
+    breaks of our own (they become `%0A`), so its parts are made printable by the caller."""
+    listed = ",".join(
+        f"{key}={escape_property(printable(value))}" for key, value in properties.items()
+    )
     return (
         f"::{command} {listed}::{escape_data(message)}"
         if listed
@@ -40,7 +47,7 @@ def annotation_message(finding: Finding) -> str:
     lines += [f"{number}. {step}" for number, step in enumerate(finding.fix.steps, 1)]
     if finding.docs:
         lines.append(f"Docs: {finding.docs}")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def annotation(finding: Finding, display: DisplayPath) -> str:
@@ -64,9 +71,9 @@ def render_github(
     shown = limit(report, max_diagnostics)
     out = [annotation(finding, display) for finding in shown.findings]
     out.append(summary_line(report))
-    not_checked = {f"warning: {item.message}" for item in report.not_checked}
+    not_checked = {safe_line(f"warning: {item.message}") for item in report.not_checked}
     out += [
-        workflow_command("warning", {"title": "inwards"}, item.message)
+        workflow_command("warning", {"title": "inwards"}, printable(item.message))
         for item in report.not_checked
     ]
     out += [line for line in trailer(report, shown) if line not in not_checked]

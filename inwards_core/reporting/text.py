@@ -5,6 +5,7 @@ from __future__ import annotations
 from inwards_core.baseline import BASELINE_FILE_NAME
 from inwards_core.model import Finding, Report, RootKind, Severity
 from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
+from inwards_core.reporting.escaping import printable, safe_line
 
 # ANSI SGR sequences; the CLI decides when colour is wanted (a terminal, NO_COLOR, FORCE_COLOR).
 _BOLD, _RED, _YELLOW, _CYAN, _DIM, _RESET = (
@@ -22,13 +23,15 @@ def _paint(text: str, style: str, colour: bool) -> str:
 
 
 def _head(finding: Finding, display: DisplayPath, colour: bool = False) -> str:
+    # Project text is escaped before our own colour codes go around it (see escaping.py).
     level = " (warning)" if finding.severity is Severity.WARNING else ""
     origin = "" if finding.origin is RootKind.CORE else f" [{finding.origin.value} rule]"
     span = finding.span
-    where = _paint(f"{display(finding.file)}:{span.line}:{span.column}:", _BOLD, colour)
+    file = safe_line(display(finding.file))  # it starts the line
+    where = _paint(f"{file}:{span.line}:{span.column}:", _BOLD, colour)
     tint = _RED if finding.severity is Severity.ERROR else _YELLOW
-    code = _paint(f"{finding.code}{level}", _BOLD + tint, colour)
-    return f"{where} {code}{_paint(origin, _CYAN, colour)} {finding.message}"
+    code = _paint(printable(f"{finding.code}{level}"), _BOLD + tint, colour)
+    return f"{where} {code}{_paint(origin, _CYAN, colour)} {printable(finding.message)}"
 
 
 def summary_line(report: Report) -> str:
@@ -48,6 +51,8 @@ def summary_line(report: Report) -> str:
 
 
 def trailer(report: Report, shown: Shown, display: DisplayPath = same_path) -> list[str]:
+    """The lines after the findings, each escaped (`safe_line`): they quote paths,
+    messages and notes."""
     lines: list[str] = []
     if shown.omitted:
         lines.append(
@@ -68,7 +73,7 @@ def trailer(report: Report, shown: Shown, display: DisplayPath = same_path) -> l
         lines.extend(
             f"  {item.code} ({item.effect}): {item.path}" for item in report.user_definitions
         )
-    return lines
+    return [safe_line(line) for line in lines]
 
 
 def baseline_lines(report: Report, display: DisplayPath = same_path) -> list[str]:
@@ -95,7 +100,7 @@ def baseline_lines(report: Report, display: DisplayPath = same_path) -> list[str
         for entry in report.baseline_resolved:
             times = f" ({entry.count} fixed)" if entry.count > 1 else ""
             lines.append(f"  {entry.code} {entry.module}: {entry.message}{times}")
-    return lines
+    return [safe_line(line) for line in lines]
 
 
 def render_text(
@@ -109,10 +114,12 @@ def render_text(
     out: list[str] = []
     for finding in shown.findings:
         out.append(_head(finding, display, colour))
-        out.append(f"  {_paint('fix:', _CYAN, colour)} {finding.fix.summary}")
-        out.extend(f"    {number}. {step}" for number, step in enumerate(finding.fix.steps, 1))
+        out.append(f"  {_paint('fix:', _CYAN, colour)} {printable(finding.fix.summary)}")
+        out.extend(
+            f"    {number}. {printable(step)}" for number, step in enumerate(finding.fix.steps, 1)
+        )
         if finding.docs:
-            out.append(_paint(f"  docs: {finding.docs}", _DIM, colour))
+            out.append(_paint(f"  docs: {printable(finding.docs)}", _DIM, colour))
         out.append("")
     out.append(summary_line(report))
     extra = trailer(report, shown, display)
@@ -132,7 +139,7 @@ def render_concise(
     shown = limit(report, max_diagnostics)
     out: list[str] = []
     for finding in shown.findings:
-        first = finding.fix.steps[0] if finding.fix.steps else finding.fix.summary
+        first = printable(finding.fix.steps[0] if finding.fix.steps else finding.fix.summary)
         out.append(f"{_head(finding, display, colour)} {_paint('fix:', _CYAN, colour)} {first}")
     out.append(summary_line(report))
     out.extend(trailer(report, shown, display))
@@ -158,7 +165,7 @@ def render_statistics(report: Report) -> str:
         detail = f" ({plural(warnings, 'warning')})" if warnings and errors else ""
         kind = "warnings" if warnings and not errors else ""
         lines.append(
-            f"  {sum((errors, warnings)):>{width}}  {code:<8} {name}{detail}"
+            f"  {sum((errors, warnings)):>{width}}  {printable(code):<8} {printable(name)}{detail}"
             + (f" ({kind})" if kind else "")
         )
     if suppressed:

@@ -83,11 +83,14 @@ def test_messages_and_properties_with_percent_newlines_colons_and_commas() -> No
     line = annotation(tricky, str)
     command, _, message = line.partition("::")[2].partition("::")
     assert command.startswith("error file=src/we%3Aird%2Cname%25.py,line=6,")
-    assert message.startswith("100%25 of imports: shop.a, shop.b%0Aare wrong%0D%0AFix: ")
-    # The whole command stays on one line, and unescaping gives the text back.
+    # A line break in project text is shown as `\n` (it is not one of the message's own
+    # lines); the message's own line breaks are the toolkit's `%0A`.
+    assert message.startswith("100%25 of imports: shop.a, shop.b\\nare wrong\\r%0AFix: ")
+    # The whole command stays on one line, and unescaping gives the shown text back.
     assert "\n" not in line and "\r" not in line
     decoded = message.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
-    assert decoded.startswith(tricky.message + "\nFix: Invert the dependency.")
+    shown = "100% of imports: shop.a, shop.b\\nare wrong\\r"
+    assert decoded.startswith(shown + "\nFix: Invert the dependency.")
 
 
 def test_a_command_without_properties() -> None:
