@@ -75,8 +75,12 @@ def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str]
     outside: list[str] = []
     base = project_dir.resolve()
     for path in paths:
-        if not path.exists():
+        try:
+            os.stat(path)
+        except (FileNotFoundError, NotADirectoryError):
             fail(f"{path} is not a file or directory.")
+        except OSError as error:  # EACCES: a directory on the way to it can't be searched
+            fail(f"{path} can't be examined: {(error.strerror or str(error)).lower()}.")
         absolute = path.resolve()
         try:
             inside.append(absolute.relative_to(base).as_posix())
