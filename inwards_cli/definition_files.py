@@ -95,7 +95,7 @@ def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str
         default_value = field.default
         if isinstance(default_value, attrs.Factory):  # type: ignore[arg-type]
             default_value = default_value.factory()
-        if default_value is attrs.NOTHING:
+        if default_value is attrs.NOTHING or field.metadata.get("required"):
             options.add(tomlkit.comment(f"{key} ({_describe(tp)}, required)"))
             options.add(key, _placeholder(tp))
         else:
@@ -105,9 +105,17 @@ def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str
     document.add("options", options)
     guidance = tomlkit.table()
     guidance.add(tomlkit.comment("Printed under every finding, for people and coding agents."))
+    # Only the names the kind declares may be used, so the template names them.
+    names = ", ".join(f"{{{name}}}" for name in sorted(kind.guidance_names()))
+    guidance.add(
+        tomlkit.comment(f"Filled in from each finding: {names}; {{{{ or }}}} writes a brace.")
+    )
     guidance.add("summary", "Say what to do instead.")
     steps = tomlkit.array()
-    steps.append("Delete `{statement}`.")
+    if "statement" in kind.guidance_params:
+        steps.append("Delete `{statement}`.")
+    else:
+        steps.append("Fix what the finding says in `{file}`.")
     steps.append("Say where this code belongs instead, or how to reach it through a port.")
     steps.multiline(True)
     guidance.add("steps", steps)

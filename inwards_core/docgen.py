@@ -19,7 +19,7 @@ import attrs
 
 from inwards_core.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
 from inwards_core.reporting.text import render_text
-from inwards_core.rules.kinds import CheckKind, Scope
+from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
 from inwards_core.rules.listing import origin_data
 from inwards_core.rules.options import option_name, options_to_data
 from inwards_core.rules.runtime import ResolvedRule, RuleDefinition, RuleSet
@@ -34,7 +34,7 @@ KIND_GENERATED_NOTE = (
     "`INWARDS_REGENERATE=1 pytest tests/rules/test_kinds.py`. Edit that, not this file. -->"
 )
 # What the engine adds to every finding's guidance parameters.
-COMMON_PARAMS = {"file": "the file of the finding, relative to the project directory"}
+COMMON_PARAMS = COMMON_GUIDANCE_PARAMS
 
 
 def kind_module(rule: ResolvedRule) -> ModuleType:
@@ -182,7 +182,7 @@ def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
     """The page of a generic check kind: what it does, its options, the parameters its
     findings give guidance templates, and its examples (each with the rule definition that
     uses the kind) with their real output."""
-    params: Mapping[str, str] = {**COMMON_PARAMS, **getattr(module, "GUIDANCE_PARAMS", {})}
+    params: Mapping[str, str] = {**COMMON_PARAMS, **kind.guidance_params}
     examples = tuple(e for e in getattr(module, "EXAMPLES", ()) if isinstance(e, Example))
     out = [
         KIND_GENERATED_NOTE,
@@ -214,7 +214,9 @@ def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
         "## Parameters for guidance",
         "",
         "`{name}` in the `summary` and `steps` of the definition's `[guidance]` is filled in "
-        "from each finding. Without a `[guidance]` table, the kind's own short fix is shown.",
+        "from each finding; these are the only names it may use (`{{` and `}}` write a brace; "
+        "any other field is an error when the definition is read). Without a `[guidance]` "
+        "table, the kind's own short fix is shown.",
         "",
         "| Parameter | Value |",
         "|---|---|",

@@ -7,10 +7,8 @@ The engine decides everything on one thread. Only parsing may fan out, through t
 from __future__ import annotations
 
 import hashlib
-import string
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 import attrs
 
@@ -24,6 +22,7 @@ from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, Proje
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.runtime import ActiveRule
+from inwards_core.rules.templates import fill_template
 from inwards_core.suppressions import RuleFacts, apply_suppressions
 
 
@@ -73,23 +72,10 @@ def _under(path: str, prefix: str) -> bool:
     return prefix == "" or path == prefix or path.startswith(prefix + "/")
 
 
-class _Template(string.Formatter):
-    """Guidance templates: `{name}` from the violation's params; unknown names stay as written."""
-
-    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-        if isinstance(key, str) and key in kwargs:
-            return kwargs[key]
-        return "{" + str(key) + "}"
-
-
-_TEMPLATE = _Template()
-
-
 def _fill(template: str, params: Mapping[str, str]) -> str:
-    try:
-        return _TEMPLATE.vformat(template, (), params)
-    except (ValueError, IndexError, KeyError, AttributeError):
-        return template  # a hand-written template with stray braces is shown as written
+    # Only `{name}` lookups (rules/templates.py): a definition's templates were checked
+    # when it was read, and text a kind words itself is filled the same way.
+    return fill_template(template, params)
 
 
 def definition_file(origin: Origin) -> str:

@@ -55,6 +55,7 @@ from inwards_core.rules.runtime import (
     RuleSet,
 )
 from inwards_core.rules.status import STATUS_SCHEMA
+from inwards_core.rules.templates import TEMPLATE_PATTERN
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 RULE_PAGE_SCHEMA = "inwards/rule@1"
@@ -611,6 +612,7 @@ def _option_schema(kind: CheckKind, field: attrs.Attribute[Any], tp: Any) -> JSO
 
 def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
     string = {"type": "string"}
+    template = string | {"pattern": TEMPLATE_PATTERN}
     return {
         "code": {
             "type": "string",
@@ -665,14 +667,15 @@ def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
             "type": "object",
             "description": "The fix printed under each finding, for people and coding agents. "
             "`{name}` placeholders are filled in from the finding (each kind's page lists "
-            "them). Without it, the kind's own short fix is shown.",
+            "them); `{{` and `}}` write a brace, and no other field is allowed. Without it, "
+            "the kind's own short fix is shown.",
             "properties": _described(
                 {
-                    "summary": string | {"description": "One line: what to do."},
+                    "summary": template | {"description": "One line: what to do."},
                     "steps": {
                         "type": "array",
                         "description": "Numbered steps.",
-                        "items": string,
+                        "items": template,
                     },
                     "docs": string | {"description": "A link or path to more documentation."},
                 },

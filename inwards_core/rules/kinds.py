@@ -53,6 +53,12 @@ class Violation:
     in_definition: bool = False
 
 
+# The guidance parameters the engine gives every finding, whatever its kind.
+COMMON_GUIDANCE_PARAMS: Mapping[str, str] = {
+    "file": "the file of the finding, relative to the project directory",
+    "module": "the module of the finding (empty when the finding is not about one module)",
+}
+
 CheckFunction = Callable[["ProjectModel", Any], Iterable[Violation]]
 
 
@@ -81,7 +87,11 @@ ReadsFunction = Callable[[Any], ReadScope]
 @attrs.frozen
 class CheckKind:
     """`id` is `<family>.<name>` (`inw.layer-dependency`). `options_type` is an attrs class
-    whose fields are the kind's options (see `inwards_core.rules.options`)."""
+    whose fields are the kind's options (see `inwards_core.rules.options`).
+
+    `guidance_params` names every key of `Violation.params` the kind fills, with what it
+    holds (shown on the kind's page). A definition's guidance may use these and
+    `COMMON_GUIDANCE_PARAMS` as `{name}`; any other field is a definition error."""
 
     id: str
     summary: str
@@ -91,6 +101,11 @@ class CheckKind:
     version: str = "1"
     # What the rule needs read, from its options; None: the layered modules only.
     reads: ReadsFunction | None = None
+    guidance_params: Mapping[str, str] = attrs.field(factory=dict, eq=False)
+
+    def guidance_names(self) -> frozenset[str]:
+        """The names a guidance template of a definition of this kind may use."""
+        return frozenset(COMMON_GUIDANCE_PARAMS) | frozenset(self.guidance_params)
 
 
 @attrs.frozen

@@ -23,6 +23,7 @@ from inwards_core.model import Origin, RootKind, Severity, UserDefinitionInEffec
 from inwards_core.ports import RootReport, RuleDocument
 from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
 from inwards_core.rules.options import OptionsError, parse_options
+from inwards_core.rules.templates import template_problem
 
 CODE_PATTERN = re.compile(r"^[A-Z]{2,6}[0-9]{3}$")
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -327,6 +328,13 @@ def parse_definition(
         return problem("guidance.docs", "must be a string.")
     if g_steps is None:
         return problem("guidance.steps", "must be a list of strings.")
+    names = kind.guidance_names()
+    templates = [("guidance.summary", g_summary)]
+    templates += [(f"guidance.steps[{index}]", step) for index, step in enumerate(g_steps)]
+    for key, template in templates:
+        why = template_problem(template, names, kind.id)
+        if why is not None:
+            return problem(key, why)
     shadow_data = data.get("shadow")
     shadow: ShadowBase | None = None
     if shadow_data is not None:

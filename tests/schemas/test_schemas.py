@@ -434,7 +434,11 @@ VALID_DEFINITIONS = [
         severity="warning",
         suppressible=False,
         description="Longer.",
-        guidance={"summary": "Do {x}.", "steps": ["One.", "Two."], "docs": "https://x"},
+        guidance={
+            "summary": "Do {statement} {{x}}.",
+            "steps": ["One.", "Two."],
+            "docs": "https://x",
+        },
         shadow={"root": "core", "distribution": "d", "version": "1", "sha256": "ab", "path": "p"},
     ),
     definition(code="acme002", check="inw.layers", options={"layers": ["a.x", "a.y | a.z"]}),
@@ -459,6 +463,9 @@ INVALID_DEFINITIONS = {
     "option type": definition(options={"modules": ["a"], "forbidden": ["b"], "indirect": "yes"}),
     "guidance key": definition(guidance={"summery": "x"}),
     "guidance steps": definition(guidance={"steps": "one"}),
+    "guidance format spec": definition(guidance={"summary": "{statement:>300000000}"}),
+    "guidance attribute": definition(guidance={"steps": ["{statement.__class__}"]}),
+    "guidance lone brace": definition(guidance={"steps": ["a { b"]}),
     "shadow without sha256": definition(shadow={"root": "core"}),
     "shadow key": definition(shadow={"sha256": "ab", "when": "now"}),
 }

@@ -340,6 +340,13 @@ def direct_params(edge: ImportEdge) -> dict[str, str]:
     }
 
 
+# The guidance parameters of the warnings `dead_entries` gives (about the definition itself).
+DEAD_ENTRY_PARAMS = {
+    "entry": "an entry of the rule's options that matches no module (warnings about the rule)",
+    "option": "where that entry is in the definition, as `options.modules[0]`",
+}
+
+
 def dead_entries(model: ProjectModel, option: str, entries: Sequence[str]) -> Iterator[Violation]:
     """A warning, in the rule's definition, for each entry matching no module (whole-project
     runs only): a rule that checks nothing there is usually a typo or a moved package."""

@@ -84,6 +84,14 @@ KIND = CheckKind(
     summary="An import from a layer into an outer or sibling layer.",
     options_type=ScopedOptions,
     check=check,
+    guidance_params={
+        "layer": "the layer of the importing module",
+        "target_layer": "the outer or sibling layer it imports from",
+        "imported": "what is imported, as the statement names it",
+        "statement": "the import statement, as one line",
+        "module": "the importing module",
+        "ports": "where the layer's ports could live (`<the layer's package>.ports`)",
+    },
 )
 
 EXAMPLES = (

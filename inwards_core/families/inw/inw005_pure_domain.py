@@ -135,6 +135,13 @@ KIND = CheckKind(
     summary="A layer imports a library it may not use.",
     options_type=ScopedOptions,
     check=check,
+    guidance_params={
+        "layer": "the layer of the importing module",
+        "library": "the library the layer may not use",
+        "imported": "what is imported",
+        "statement": "the import statement, as one line",
+        "allowed_in": "the layers that may use the library, quoted (`no layer yet` when none may)",
+    },
 )
 
 EXAMPLES = (

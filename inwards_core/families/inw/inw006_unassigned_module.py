@@ -127,6 +127,12 @@ KIND = CheckKind(
     summary="Code that no layer owns, and layer entries that own nothing.",
     options_type=ScopedOptions,
     check=check,
+    guidance_params={
+        "layer": "the layer of the importing module (empty for a package or a `modules` entry)",
+        "imported": "what is imported (for a package or an entry: its name)",
+        "statement": "the import statement, as one line (empty for a package or an entry)",
+        "target": "the module, package or `modules` entry that no layer owns",
+    },
 )
 
 EXAMPLES = (

@@ -88,6 +88,9 @@ KIND = CheckKind(
     options_type=NoOptions,
     check=check,
     scope=Scope.REVIEW,
+    guidance_params={
+        "codes": "the codes the suppression comment lists, comma-separated",
+    },
 )
 
 EXAMPLES = (

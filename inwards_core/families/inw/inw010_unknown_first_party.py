@@ -94,6 +94,12 @@ KIND = CheckKind(
     summary="An import of a module of this project that doesn't exist.",
     options_type=ScopedOptions,
     check=check,
+    guidance_params={
+        "imported": "the module the import names, which doesn't exist",
+        "statement": "the import statement, as one line",
+        "closest": "the closest existing modules, quoted and comma-separated (or `none`)",
+        "layer": "the layer of the importing module",
+    },
 )
 
 EXAMPLES = (

@@ -102,6 +102,13 @@ KIND = CheckKind(
     summary="A dynamic import that reaches an outer layer, or whose target can't be read.",
     options_type=DynamicImportOptions,
     check=check,
+    guidance_params={
+        "layer": "the layer of the importing module",
+        "loader": "the function that imports (`importlib.import_module`, `__import__`, ...)",
+        "statement": "the call, as one line",
+        "imported": "the module it loads (empty when that can't be read)",
+        "target_layer": "the outer layer it reaches (only when it reaches one)",
+    },
 )
 
 EXAMPLES = (

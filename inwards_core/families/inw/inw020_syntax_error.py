@@ -61,6 +61,9 @@ KIND = CheckKind(
     summary="A file that doesn't parse.",
     options_type=NoOptions,
     check=check,
+    guidance_params={
+        "error": "what the parser said (or which limit the file exceeded)",
+    },
 )
 
 EXAMPLES = (

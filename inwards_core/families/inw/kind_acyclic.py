@@ -37,6 +37,7 @@ import attrs
 
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
+    DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
     Chain,
     chain_files,
@@ -75,6 +76,7 @@ GUIDANCE_PARAMS = {
     "imported": "what that first step imports",
     "statement": "the import statement of the first step, as one line",
     "chain": "one import per step as `module:line -> imported`, runs separated by `; `",
+    **DEAD_ENTRY_PARAMS,
 }
 
 
@@ -175,6 +177,7 @@ KIND = CheckKind(
     check=check,
     scope=Scope.PROJECT,
     reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
 )
 
 _NO_CYCLES = """\

@@ -44,6 +44,7 @@ import attrs
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
+    DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
     Chain,
     chain_violation,
@@ -121,6 +122,7 @@ GUIDANCE_PARAMS = {
     "forbidden": 'the `forbidden` entry that covers the import (`"requests"`)',
     "chain": "every step as `module:line`, ending with the imported name",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
+    **DEAD_ENTRY_PARAMS,
 }
 
 
@@ -190,6 +192,7 @@ KIND = CheckKind(
     options_type=ForbiddenOptions,
     check=check,
     reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
 )
 
 EXAMPLES = (

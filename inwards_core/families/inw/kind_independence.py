@@ -34,6 +34,7 @@ import attrs
 
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
+    DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
     Chain,
     chain_violation,
@@ -80,6 +81,7 @@ GUIDANCE_PARAMS = {
     "target": "the unit it reaches",
     "chain": "every step as `module:line`, ending with the imported module",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
+    **DEAD_ENTRY_PARAMS,
 }
 
 
@@ -157,6 +159,7 @@ KIND = CheckKind(
     options_type=IndependenceOptions,
     check=check,
     reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
 )
 
 _CONTEXTS = """\

@@ -45,6 +45,7 @@ import attrs
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
+    DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
     Chain,
     chain_violation,
@@ -143,6 +144,7 @@ GUIDANCE_PARAMS = {
     "container": "the container both belong to (empty without `containers`)",
     "chain": "every step as `module:line`, ending with the imported module",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
+    **DEAD_ENTRY_PARAMS,
 }
 
 
@@ -295,6 +297,7 @@ KIND = CheckKind(
     options_type=LayersOptions,
     check=check,
     reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
 )
 
 _PER_CONTEXT = """\

@@ -31,6 +31,7 @@ import attrs
 
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
+    DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
     dead_entries,
     direct_params,
@@ -70,6 +71,8 @@ GUIDANCE_PARAMS = {
     "protected": "the `modules` entry that protects it",
     "importers": "the `importers` entries, comma-separated (empty when there are none)",
     "chain": "the import as `module:line -> imported`",
+    "via": "empty: this kind judges direct imports only",
+    **DEAD_ENTRY_PARAMS,
 }
 
 
@@ -115,6 +118,7 @@ KIND = CheckKind(
     options_type=ProtectedOptions,
     check=check,
     reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
 )
 
 _SESSIONS = """\

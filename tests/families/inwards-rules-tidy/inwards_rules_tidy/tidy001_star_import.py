@@ -90,6 +90,10 @@ KIND = CheckKind(
     summary="A star import in code a layer owns.",
     options_type=StarImportOptions,
     check=check,
+    guidance_params={
+        "imported": "the module star-imported from",
+        "statement": "the import statement, as one line",
+    },
 )
 
 EXAMPLES = (

@@ -101,6 +101,12 @@ KIND = CheckKind(
     summary="A module that imports more first-party modules than the limit.",
     options_type=FanoutOptions,
     check=check,
+    guidance_params={
+        "count": "how many distinct first-party modules the module imports",
+        "limit": "the limit (`max-modules`)",
+        "imported": "those modules, each in backticks, comma-separated",
+        "statement": "the import over the limit, as one line",
+    },
 )
 
 # TIDY002 is opt-in: the examples turn it on, with a small limit to stay short.
