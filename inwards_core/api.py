@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
 from inwards_core.caches import NullExtractionCache
 from inwards_core.config.load import build_config
 from inwards_core.config.model import Config, ConfigError, ConfigProblem, SourcePositions
@@ -45,6 +46,7 @@ def load_config(
 
 def load_config_text(text: str, *, file: str = "pyproject.toml") -> Config:
     """Validate the `[tool.inwards]` table of a whole pyproject.toml given as text."""
+    require_str("text", text, "the text of a pyproject.toml")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -74,7 +76,7 @@ def load_rules(
     """Resolve the rule definitions of every root the sources give (core only by default).
     `user_rules` is the project's `user-rules` policy ("on", "guidance-only", "off");
     `parsed_tables` an optional cache of parsed definitions (sha256 -> TOML table)."""
-    families = installed_families() if families is None else families
+    families = installed_families() if families is None else _families("families", families)
     sources = sources or PackagedRuleSources(families)
     return resolve(
         sources.documents(),
@@ -99,6 +101,13 @@ class Prepared:
 
 def prepare(config: Config, rule_set: RuleSet) -> Prepared:
     """Check `[tool.inwards.rules]` against the resolved rules and apply selection."""
+    if not isinstance(config, Config):
+        raise TypeError(
+            f"config must be a Config (from load_config or load_config_text), "
+            f"not {type_name(config)}"
+        )
+    if not isinstance(rule_set, RuleSet):
+        raise TypeError(f"rule_set must be a RuleSet (from load_rules), not {type_name(rule_set)}")
     blocking = definition_errors(rule_set)
     problems = [ConfigProblem(p.path, p.line, None, p.key, p.message) for p in blocking]
     problems += validate_rule_settings(config.rules, rule_set, config.file, config.positions)
@@ -121,6 +130,7 @@ def check(
     """Check a project and return the report. `paths` are POSIX paths relative to the
     project directory; None checks the whole project. `full_parse` parses every file
     whole, so syntax errors anywhere are reported (named paths always are)."""
+    paths = path_sequence("paths", paths)
     prepared = prepare(config, rule_set or load_rules())
     return check_project(
         prepared.config,
@@ -138,8 +148,27 @@ def check_sources(
     sources: Mapping[str, str | bytes], *, pyproject: str, paths: Sequence[str] | None = None
 ) -> Report:
     """Check an in-memory project: `sources` maps POSIX paths to file contents, `pyproject`
-    is the text of its pyproject.toml. Handy in scripts, tests and editors."""
+    is the text of its pyproject.toml. Handy in scripts, tests and editors.
+
+    Raises `TypeError` for a path or contents of the wrong type, or `paths` given as one
+    string, and `ValueError` for two paths that name one file (`a/b.py`, `./a/b.py`)."""
     from inwards_core.testing import InMemoryProjectFiles
 
-    config = load_config_text(pyproject)
-    return check(config, InMemoryProjectFiles(dict(sources)), paths=paths)
+    files = InMemoryProjectFiles(
+        require_mapping("sources", sources, "paths to contents"), argument="sources"
+    )
+    named = path_sequence("paths", paths)
+    config = load_config_text(require_str("pyproject", pyproject, "the text of pyproject.toml"))
+    return check(config, files, paths=named)
+
+
+def _families(argument: str, families: object) -> tuple[Family, ...]:
+    if isinstance(families, str | bytes) or not isinstance(families, Sequence):
+        raise TypeError(
+            f"{argument} must be a sequence of Family (from installed_families), "
+            f"not {type_name(families)}: {shown(families)}"
+        )
+    for index, family in enumerate(families):
+        if not isinstance(family, Family):
+            raise TypeError(f"{argument}[{index}] must be a Family, not {type_name(family)}")
+    return tuple(families)

@@ -126,6 +126,8 @@ def parse_baseline(data: bytes, *, file: str = BASELINE_FILE_NAME) -> Baseline:
     """Read a baseline strictly: anything this version would not write (unknown keys, wrong
     types, another schema, a repeated entry) is a `BaselineError` naming `file`, and the
     line and key where it can."""
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError(f"data must be the baseline's bytes, not {type(data).__name__}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from inwards_core.arguments import require_mapping, shown, type_name
 from inwards_core.caches import DictExtractionCache, NullExtractionCache
 from inwards_core.model import RootKind
 from inwards_core.ports import (
@@ -33,11 +34,11 @@ __all__ = [
 ]
 
 
-def _normalise(path: str) -> str:
+def _normalise(path: str, argument: str = "path") -> str:
     """`path` as a clean relative POSIX path; "" for the project directory itself."""
     parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
     if path.startswith("/") or ".." in parts:
-        raise ValueError(f"{path!r} is not a path inside the project")
+        raise ValueError(f"{argument}: {shown(path)} is not a path inside the project")
     return "/".join(parts)
 
 
@@ -54,12 +55,34 @@ class InMemoryProjectFiles(ProjectFiles):
     A directory named by `under` itself is listed whatever its name.
     """
 
-    def __init__(self, files: Mapping[str, str | bytes]) -> None:
+    def __init__(self, files: Mapping[str, str | bytes], *, argument: str = "files") -> None:
+        """Raises `TypeError` for a path that is not a `str` or contents that are neither
+        `str` nor `bytes`, and `ValueError` for a path outside the project or two paths
+        that name one file (`a/b.py`, `a//b.py`, `./a/b.py`): never a silent pick. Messages
+        name `argument` (`check_sources` passes "sources")."""
+        require_mapping(argument, files, "paths to contents")
         self._files: dict[str, bytes] = {}
+        given: dict[str, str] = {}
         for path, content in files.items():
-            clean = _normalise(path)
+            if not isinstance(path, str):
+                raise TypeError(
+                    f"{argument}: a path must be a str, not {type_name(path)}: {shown(path)}"
+                )
+            if not isinstance(content, str | bytes):
+                raise TypeError(
+                    f"{argument}[{shown(path)}] must be str or bytes, not {type_name(content)}"
+                )
+            clean = _normalise(path, argument)
             if not clean:
-                raise ValueError(f"{path!r} names the project directory, not a file")
+                raise ValueError(
+                    f"{argument}: {shown(path)} names the project directory, not a file"
+                )
+            if clean in given:
+                raise ValueError(
+                    f"{argument}: {shown(given[clean])} and {shown(path)} name the same file "
+                    f"({shown(clean)}); give each file once"
+                )
+            given[clean] = path
             self._files[clean] = content.encode("utf-8") if isinstance(content, str) else content
         self._directories: set[str] = set()
         for path in self._files:
@@ -69,7 +92,9 @@ class InMemoryProjectFiles(ProjectFiles):
                 parent = _parent(parent)
         clash = sorted(self._directories.intersection(self._files))
         if clash:
-            raise ValueError(f"{clash[0]!r} is given both as a file and as a directory")
+            raise ValueError(
+                f"{argument}: {shown(clash[0])} is given both as a file and as a directory"
+            )
 
     def listing(self, under: str) -> ProjectListing:
         start = _normalise(under)
@@ -122,6 +147,20 @@ class InMemoryProjectFiles(ProjectFiles):
         raise FileNotFoundError(f"{path} does not exist")
 
 
+def _definition_texts(argument: str, files: object) -> dict[str, str | bytes]:
+    """`files` checked: str file names to str or bytes TOML."""
+    checked: dict[str, str | bytes] = {}
+    for name, content in require_mapping(argument, files, "file names to TOML").items():
+        if not isinstance(name, str):
+            raise TypeError(f"{argument}: a file name must be a str, not {type_name(name)}")
+        if not isinstance(content, str | bytes):
+            raise TypeError(
+                f"{argument}[{shown(name)}] must be str or bytes, not {type_name(content)}"
+            )
+        checked[name] = content
+    return checked
+
+
 class InMemoryRuleSources(RuleSources):
     """The families' core definitions plus user and project definitions given as
     `{file name: TOML text}`; a root given as None is absent."""
@@ -143,7 +182,7 @@ class InMemoryRuleSources(RuleSources):
                 reports.append(RootReport(root, location, RootState.ABSENT))
                 continue
             reports.append(RootReport(root, location, RootState.FOUND))
-            for name, content in sorted(files.items()):
+            for name, content in sorted(_definition_texts(root.value, files).items()):
                 data = content.encode("utf-8") if isinstance(content, str) else content
                 documents.append(RuleDocument(root, f"{location}/{name}", data, relative=name))
         self._documents = tuple(documents)

@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from inwards_core.arguments import shown
 from inwards_core.config.model import ConfigProblem, RuleSettings
 from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions
@@ -414,6 +415,10 @@ def resolve(
     A root the sources could not read (wholly or in part, per `roots`) is a problem too.
     `parsed_tables` is an optional cache of parsed TOML (see `parse_definition`).
     """
+    if user_rules not in USER_RULES_POLICIES:
+        raise ValueError(
+            f"user_rules must be one of {', '.join(USER_RULES_POLICIES)}, not {shown(user_rules)}"
+        )
     kinds = kinds_by_id(families)
     problems: list[DefinitionProblem] = [
         DefinitionProblem(report.root, problem.path, None, "", problem.message)
