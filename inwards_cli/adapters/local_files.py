@@ -35,7 +35,7 @@ from inwards_core.ports import (
     is_skipped_directory_name,
 )
 
-__all__ = ["LocalProjectFiles", "ScanDirectory"]
+__all__ = ["MAX_FILE_BYTES", "LocalProjectFiles", "ScanDirectory"]
 
 ScanDirectory = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]]]]
 """Opens a directory for listing; `os.scandir` in production, a fake in tests."""
@@ -44,6 +44,10 @@ _LINK_CHAIN_LOOP = "{} is a symlink loop: its chain of links never reaches a fil
 _LEADS_OUTSIDE = "{} is a symlink to {}, outside the project directory; it was not followed"
 
 _Identity = tuple[int, int]  # (st_dev, st_ino) of a directory
+
+MAX_FILE_BYTES = 128 * 1024 * 1024
+"""A file larger than this is not read (reported as not checked): the bytes are held in
+memory, and a sparse file can claim any size. Generated modules of 50 MB are still read."""
 
 
 def _shown(relative: str) -> str:
@@ -165,11 +169,18 @@ class LocalProjectFiles(ProjectFiles):
         # The real path, opened without following a link: a link swapped in since
         # `realpath` looked is refused (ELOOP), not followed.
         try:
-            return read_regular_file(real, follow_symlinks=False)
+            return read_regular_file(real, follow_symlinks=False, max_bytes=MAX_FILE_BYTES)
         except NotARegularFileError as error:
             if os.path.isdir(real):
                 raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", path) from None
             raise error from None
+        except OSError as error:
+            if error.errno != errno.EFBIG:
+                raise
+            size = MAX_FILE_BYTES // (1024 * 1024)
+            raise OSError(
+                errno.EFBIG, f"it is larger than {size} MiB, more than inwards reads", path
+            ) from None
 
     # -- the walk ----------------------------------------------------------------------
 

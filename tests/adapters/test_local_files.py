@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import time
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from inwards_cli.adapters.local_files import LocalProjectFiles
+from inwards_cli.adapters.local_files import MAX_FILE_BYTES, LocalProjectFiles
 from inwards_cli.adapters.reading import NotARegularFileError
 from inwards_core.ports import ListingProblem
 
@@ -227,6 +228,17 @@ def test_read_bytes_checks_again_what_the_listing_saw(project: Path, tmp_path: P
     core.symlink_to(tmp_path / "secret.txt")
     with pytest.raises(PermissionError, match="outside the project directory"):
         files.read_bytes("pkg/core.py")
+
+
+def test_read_bytes_refuses_a_file_larger_than_the_limit(project: Path) -> None:
+    huge = project / "pkg" / "huge.py"
+    huge.write_bytes(b"import os\n")
+    os.truncate(huge, 100 * 1024**3)  # sparse: a claim of 100 GB costs no disk
+    with pytest.raises(OSError, match="larger than 128 MiB") as caught:
+        LocalProjectFiles(project).read_bytes("pkg/huge.py")
+    assert caught.value.errno == errno.EFBIG
+    os.truncate(huge, MAX_FILE_BYTES)
+    assert len(LocalProjectFiles(project).read_bytes("pkg/huge.py")) == MAX_FILE_BYTES
 
 
 def test_fifos_are_not_listed(project: Path) -> None:

@@ -104,6 +104,21 @@ def test_a_ladder_of_links_is_walked_once(tmp_path: Path, depth: int) -> None:
     assert f"in {depth + 3} files" in result.stdout  # each module once, by its own path
 
 
+def test_a_file_claiming_100_gb_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+    project = layered_project(
+        tmp_path / "project",
+        {"src/shop/domain/model.py": "import shop.adapters\n", "src/shop/domain/huge.py": ""},
+    )
+    os.truncate(project / "src/shop/domain/huge.py", 100 * 1024**3)  # sparse: costs no disk
+    result = run("check", cwd=project, budget=QUICK)
+    clean_exit(result, 1)  # the other file's finding is still reported
+    assert "INW001" in result.stdout
+    assert (
+        "src/shop/domain/huge.py could not be read (it is larger than 128 MiB, more than "
+        "inwards reads), so it was not checked." in result.stdout
+    )
+
+
 def test_a_named_path_in_a_directory_that_cant_be_searched(tmp_path: Path) -> None:
     project = layered_project(tmp_path / "project", {"a/b/c.py": "import os\n", **CLEAN})
     with unsearchable(project / "a"):
