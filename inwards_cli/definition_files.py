@@ -1,11 +1,13 @@
 """Writing rule-definition files: shadows copied byte for byte, and new-rule templates.
 
 tomlkit edits the copy (it keeps every comment and the layout of what it doesn't touch);
-files are written atomically, so a definition is never left half-written.
+files are written atomically, so a definition is never left half-written, and never
+through a symbolic link that leaves the project.
 """
 
 from __future__ import annotations
 
+import os
 import typing
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ from typing import Any
 import attrs
 import tomlkit
 
-from inwards_cli.adapters.atomic import write_user_file
+from inwards_cli.adapters.atomic import RefusedTargetError, write_user_file
 from inwards_core.rules.kinds import CheckKind
 from inwards_core.rules.options import option_name
 from inwards_core.rules.runtime import SHADOW_KEYS, ShadowBase
@@ -38,7 +40,32 @@ def with_shadow_table(data: bytes, base: ShadowBase) -> bytes:
 
 
 def write_definition(path: Path, data: bytes) -> None:
+    """See `write_user_file`: never through a link to a file. Call `refuse_links_out`
+    first for a file in the project root."""
     write_user_file(path, data)
+
+
+def refuse_links_out(project_dir: Path, target: Path) -> None:
+    """Raise `RefusedTargetError` when a folder between `project_dir` and `target` (or the
+    target) is a symbolic link leading outside the project: a pull request that commits
+    `.inwards -> ~` must not make `rules shadow --to project` write or delete files there."""
+    try:
+        parts = target.relative_to(project_dir).parts
+    except ValueError:
+        return
+    inside = Path(os.path.realpath(project_dir))
+    current = project_dir
+    for part in parts:
+        current = current / part
+        if not current.is_symlink():
+            continue
+        leads_to = Path(os.path.realpath(current))
+        if not leads_to.is_relative_to(inside):
+            raise RefusedTargetError(
+                current,
+                f"{current} is a symbolic link to {leads_to}, outside the project at "
+                f"{inside}; nothing is written through it (remove the link)",
+            )
 
 
 def _placeholder(tp: Any) -> Any:

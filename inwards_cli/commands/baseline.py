@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from inwards_cli.adapters.atomic import write_user_file
+from inwards_cli.adapters.atomic import failure_reason, write_user_file
+from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.commands.common import (
     display_from,
     fail,
@@ -82,8 +83,10 @@ def baseline_command(
 
 
 def _previous(target: Path) -> bytes | None:
+    """The baseline being replaced: a regular file only. A link is not read (it is refused
+    when written), nor is a FIFO or a device, which could block or never end."""
     try:
-        return target.read_bytes() if target.is_file() else None
+        return read_regular_file(target, follow_symlinks=False)
     except OSError:
         return None
 
@@ -103,4 +106,4 @@ def _write(target: Path, data: bytes) -> None:
     try:
         write_user_file(target, data)
     except OSError as error:
-        fail(f"can't write the baseline to {target}: {(error.strerror or str(error)).lower()}.")
+        fail(f"can't write the baseline to {target}: {failure_reason(error)}.")

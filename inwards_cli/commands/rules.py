@@ -5,12 +5,14 @@ from __future__ import annotations
 import difflib
 import enum
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from inwards_cli.adapters.atomic import failure_reason
 from inwards_cli.adapters.rule_roots import PROJECT_RULES_DIR
 from inwards_cli.commands.common import (
     ResolvedRules,
@@ -24,7 +26,12 @@ from inwards_cli.commands.common import (
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_cli.config_file import LoadedConfig
-from inwards_cli.definition_files import new_definition_text, with_shadow_table, write_definition
+from inwards_cli.definition_files import (
+    new_definition_text,
+    refuse_links_out,
+    with_shadow_table,
+    write_definition,
+)
 from inwards_core.api import prepare
 from inwards_core.config.model import ConfigError, RuleSettings
 from inwards_core.model import RootKind
@@ -261,6 +268,19 @@ def _root_directory(resolved: ResolvedRules, target: TargetRoot) -> Path:
     return project
 
 
+def _write(path: Path, data: bytes | None, loaded: LoadedConfig | None, to: TargetRoot) -> None:
+    """Write `path`, or with `data` None only make sure it may be written. In the project
+    root no folder on the way may be a link leading out of the project (the user root is
+    the user's own, and may well be a link into a dotfiles repository)."""
+    try:
+        if to is TargetRoot.project and loaded is not None:
+            refuse_links_out(loaded.project_dir, path)
+        if data is not None:
+            write_definition(path, data)
+    except OSError as error:
+        fail(f"can't write {path}: {failure_reason(error)}.")
+
+
 @rules_app.command("shadow")
 def shadow_command(
     rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
@@ -279,7 +299,7 @@ def shadow_command(
     byte for byte, with a [shadow] table recording what it was copied from. Edit the copy:
     it replaces the lower definition as a whole."""
     target_root = RootKind(to.value)
-    _loaded, resolved, _active = _context(
+    loaded, resolved, _active = _context(
         config, isolated, need_project=target_root is RootKind.PROJECT
     )
     code, chain = _find_chain(resolved.rule_set, rule)
@@ -307,6 +327,7 @@ def shadow_command(
         return
     directory = _root_directory(resolved, to)
     path = directory / f"{code}.toml"
+    _write(path, None, loaded, to)  # before looking in the folder or deleting from it
     existing = [
         p
         for p in (directory.glob("*.toml") if directory.is_dir() else ())
@@ -317,7 +338,7 @@ def shadow_command(
     for old in existing:
         if old.name != path.name:
             old.unlink()  # one file per code: a differently cased old copy goes
-    write_definition(path, copy)
+    _write(path, copy, loaded, to)
     above = [d for d in chain if ROOT_PRECEDENCE[d.origin.root] > ROOT_PRECEDENCE[target_root]]
     if above:
         warn(
@@ -357,7 +378,7 @@ def new_command(
     rule_name = (name or code.lower()).strip()
     if not NAME_PATTERN.match(rule_name):
         fail(f'"{rule_name}" is not a rule name: lower-case words joined by "-".')
-    _loaded, resolved, _active = _context(
+    loaded, resolved, _active = _context(
         config, isolated, need_project=target_root is RootKind.PROJECT
     )
     rule_set = resolved.rule_set
@@ -387,9 +408,10 @@ def new_command(
         return
     directory = _root_directory(resolved, to)
     path = directory / f"{code}.toml"
-    if path.exists() and not force:
+    _write(path, None, loaded, to)
+    if os.path.lexists(path) and not force:
         fail(f"{path} already exists; pass --force to overwrite it.")
-    write_definition(path, text.encode("utf-8"))
+    _write(path, text.encode("utf-8"), loaded, to)
     sys.stdout.write(f"{path}\n")
 
 

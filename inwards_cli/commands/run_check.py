@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 
-from inwards_cli.adapters.atomic import write_user_file
+from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.common import (
@@ -318,15 +318,17 @@ def use_colour(to_terminal: bool, environ: Mapping[str, str]) -> bool:
 
 
 def emit(text: str, output_file: Path | None) -> None:
-    """Write the report: to stdout, or atomically to `output_file` (a reader never sees a
-    half-written report, and a failed write leaves the old file as it was)."""
+    """Write the report: to stdout (a failed write is exit 2, see `write_standard_output`),
+    or to `output_file` as `write_user_file` does: a regular file atomically (a reader never
+    sees half a report, a failed write leaves the old file as it was), a device, a FIFO or
+    /dev/stdout in place, a link to a file or a read-only file refused."""
     if output_file is None:
         write_standard_output(text, "the report")
         return
     try:
         write_user_file(output_file, text.encode("utf-8"))
     except OSError as error:
-        fail(f"can't write the report to {output_file}: {(error.strerror or str(error)).lower()}.")
+        fail(f"can't write the report to {output_file}: {failure_reason(error)}.")
 
 
 VALUE_OPTIONS = ("--format", "--max-diagnostics", "--config", "--output-file", "--baseline")
