@@ -153,6 +153,12 @@ def parse_baseline(data: bytes, *, file: str = BASELINE_FILE_NAME) -> Baseline:
         raise BaselineError(
             file, f"the baseline is not valid JSON: {error.name} is not a JSON value."
         ) from None
+    except RecursionError:  # the JSON parser nests one call per level
+        raise BaselineError(
+            file,
+            "the baseline nests arrays or objects too deeply to read; an inwards baseline "
+            "is an object of entries, three levels deep.",
+        ) from None
 
     if not isinstance(document, dict):
         raise BaselineError(

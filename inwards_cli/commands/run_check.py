@@ -13,6 +13,7 @@ from pathlib import Path
 import attrs
 
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
+from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.common import (
@@ -200,11 +201,13 @@ def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaselin
     else:
         named = path
     try:
-        if not path.is_file():
-            fail(f"baseline error: {named} is not a file.")
-        data = path.read_bytes()
+        data = read_regular_file(path)  # a FIFO or a device is refused, never waited on
+    except (FileNotFoundError, IsADirectoryError):
+        fail(f"baseline error: {named} is not a file.")
+    except NotARegularFileError as error:
+        fail(f"baseline error: {named} {error.strerror}.")
     except OSError as error:
-        fail(f"baseline error: can't read {named}: {(error.strerror or str(error)).lower()}.")
+        fail(f"baseline error: can't read {named}: {failure_reason(error)}.")
     absolute = Path(os.path.abspath(path))
     try:
         relative = absolute.relative_to(os.path.abspath(project_dir)).as_posix()

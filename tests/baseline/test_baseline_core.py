@@ -191,6 +191,23 @@ def test_reads_a_hand_written_unsorted_baseline() -> None:
     assert [(e.code, e.count) for e in parsed.entries] == [("INW001", 3), ("INW005", 1)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        good().replace('"entries": [', '"entries": [' + "[" * 5_000, 1),  # and never closed
+    ],
+    ids=["arrays", "objects", "inside entries"],
+)
+def test_nesting_too_deep_to_read_is_a_baseline_error(text: str) -> None:
+    error = problem(text, file="deep.json")
+    assert error.render() == (
+        "deep.json: the baseline nests arrays or objects too deeply to read; an inwards "
+        "baseline is an object of entries, three levels deep."
+    )
+
+
 def test_a_byte_order_mark_is_accepted() -> None:
     assert parse_baseline(b"\xef\xbb\xbf" + good().encode()).accepted == 2
 
