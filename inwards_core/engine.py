@@ -24,6 +24,7 @@ from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.runtime import ActiveRule
 from inwards_core.rules.templates import fill_template
 from inwards_core.suppressions import RuleFacts, apply_suppressions
+from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
 
 @attrs.frozen
@@ -143,8 +144,12 @@ def check_project(
     parse_many: ParseMany = parse_serially,
     full_parse: bool = False,
     clock: Callable[[], float] = time.perf_counter,
+    verify_cache: bool = False,
 ) -> Report:
     """Run every enabled rule and return the report.
+
+    With `verify_cache`, every file whose facts the cache holds is read again and compared:
+    on any difference the entries are replaced and `CachedFactsDiffer` is raised.
 
     Syntax: a whole-project run reads each file's import statements and the block headers
     around them without parsing the rest (the cost of a check is mostly parsing); a syntax
@@ -194,7 +199,9 @@ def check_project(
         selected = [chosen[file] for file in sorted(chosen)]
 
     check_syntax = full_parse or not whole_project
-    facts, unreadable = _read_facts(selected, files, cache, grammars, parse_many, check_syntax)
+    facts, unreadable = _read_facts(
+        selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache
+    )
     not_checked.extend(unreadable)
     checked = tuple(info for info in selected if info.file in facts)
     model = ProjectModel(config, index, facts, checked, whole_project)
@@ -301,11 +308,14 @@ def _read_facts(
     grammars: GrammarBinaries,
     parse_many: ParseMany,
     check_syntax: bool,
+    *,
+    verify: bool = False,
 ) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
     extractor = extractor_key(grammars, check_syntax=check_syntax)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
     misses: list[tuple[ParseJob, CacheKey]] = []
+    from_cache: dict[str, ModuleFacts] = {}  # to verify: file -> what the cache holds
     for info in selected:
         try:
             data = files.read_bytes(info.file)
@@ -319,9 +329,11 @@ def _read_facts(
             continue
         key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
         cached = cache.get(key)
-        if cached is not None:
+        if cached is not None and not verify:
             facts[info.file] = cached
         else:
+            if cached is not None:
+                from_cache[info.file] = cached
             job = ParseJob(info.file, data, info.name, info.is_package, check_syntax)
             misses.append((job, key))
     if misses:
@@ -329,4 +341,12 @@ def _read_facts(
         for (job, key), result in zip(misses, parsed, strict=True):
             facts[job.file] = result
             cache.put(key, result)
+    differ = [
+        CacheMismatch(file, facts_difference(cached, facts[file]))
+        for file, cached in sorted(from_cache.items())
+        if cached != facts[file]
+    ]
+    if differ:
+        cache.flush(prune=False)  # the fresh facts replace the entries that differed
+        raise CachedFactsDiffer(differ)
     return facts, unreadable

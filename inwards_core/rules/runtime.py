@@ -8,7 +8,9 @@ shadowed ones; `select` applies `[tool.inwards.rules]` to the active set. Every 
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
@@ -88,6 +90,9 @@ class RuleDefinition:
     key_lines: Mapping[str, int] = attrs.field(factory=dict, eq=False, repr=False)
     # `options` as the kind's options class, parsed once when the definition was read.
     parsed_options: Any = attrs.field(default=None, eq=False, repr=False)
+    # `table_digest` of the parsed table the definition was built from (which may come from
+    # the cache rather than the bytes): the rule-set fingerprint covers it.
+    table_sha256: str = attrs.field(default="", eq=False, repr=False)
 
 
 @attrs.frozen
@@ -206,15 +211,36 @@ class RuleSet:
         return tuple(found)
 
     def fingerprint(self, inwards_version: str) -> str:
-        """Active definitions' bytes + kind versions + inwards version."""
+        """Active definitions' bytes and the parsed tables actually used (a table may come
+        from the cache) + kind versions + inwards version."""
         digest = hashlib.sha256(inwards_version.encode())
         for rule in self.rules:
             guidance = rule.definition.guidance_origin
+            lender = rule.guidance_from
             digest.update(
-                f"\0{rule.code}\0{rule.definition.origin.sha256}\0{rule.kind.id}"
-                f"@{rule.kind.version}\0{guidance.sha256 if guidance else ''}".encode()
+                f"\0{rule.code}\0{rule.definition.origin.sha256}"
+                f"\0{rule.definition.table_sha256}\0{rule.kind.id}@{rule.kind.version}"
+                f"\0{guidance.sha256 if guidance else ''}"
+                f"\0{lender.table_sha256 if lender else ''}".encode()
             )
         return digest.hexdigest()
+
+
+def _toml_value(value: Any) -> Any:
+    """Dates and times, the TOML values JSON has no form for, as tagged ISO text."""
+    if isinstance(value, datetime.date | datetime.time):
+        return {"\0toml": [type(value).__name__, value.isoformat()]}
+    raise TypeError(f"{type(value).__name__} is not a TOML value")
+
+
+def table_digest(table: Mapping[str, Any]) -> str:
+    """sha256 of a parsed TOML table in a canonical form (keys sorted, 1, 1.0 and true
+    distinct, NaN as NaN). Raises RecursionError for a table nested deeper than a TOML
+    parser goes."""
+    canonical = json.dumps(
+        table, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=_toml_value
+    )
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 def _string_list(value: Any) -> tuple[str, ...] | None:
@@ -264,6 +290,13 @@ def parse_definition(
             )
         if parsed_tables is not None:
             parsed_tables[sha256] = data
+    try:
+        table_sha256 = table_digest(data)
+    except RecursionError:
+        if data is known and parsed_tables is not None:
+            del parsed_tables[sha256]  # a forged cached table: read the bytes instead
+            return parse_definition(document, kinds, parsed_tables)
+        return problem("", "nests tables or arrays too deeply.")
     for key in data:
         if key not in DEFINITION_KEYS:
             return problem(
@@ -376,6 +409,7 @@ def parse_definition(
         shadow=shadow,
         key_lines=_top_level_lines(text, ("code", "name")),
         parsed_options=parsed_options,
+        table_sha256=table_sha256,
     )
 
 
