@@ -6,14 +6,18 @@ Layout::
     <project>/.inwards/cache/.gitignore                     "*"
     <project>/.inwards/cache/extraction-<16 hex>/facts.json
 
-The pack is `{"format": 1, "entries": {"<sha256 of the key>": <facts data>}}`. One file
-per namespace, because opening two thousand small files costs more than reading one.
+The pack is `{"format": 2, "entries": {"<sha256 of the key>": {"key": [digest, module,
+is_package, extractor], "facts": <facts data>}}}`: each entry records the key it was made
+for, and is a miss for any other (facts copied under another file's name are not trusted).
+One file per namespace, because opening two thousand small files costs more than reading one.
 
 The cache never makes a run fail: anything it can't read is a miss, anything it can't
-write becomes a line in `warnings`. It refuses symlinks for its directories and its pack,
-so a checked-out repository can't point it at files elsewhere. Two runs may flush at
-once: each write replaces the pack atomically, and the read-merge-write of a flush holds
-an advisory lock on the namespace folder (POSIX), so neither loses the other's entries.
+write becomes a line in `warnings`. It reads only regular files and never waits on one (a
+FIFO or a device in a cache file's place is a miss, replaced at the next write). It refuses
+symlinks for `.inwards`, its directories and its pack, so a checked-out repository can't
+point it at files elsewhere. Two runs may flush at once: each write replaces the pack
+atomically, and the read-merge-write of a flush holds an advisory lock on the namespace
+folder (POSIX), so neither loses the other's entries.
 """
 
 from __future__ import annotations
@@ -32,15 +36,22 @@ from pathlib import Path
 from typing import Any
 
 from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
+from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import CacheKey, ExtractionCache
 
 if sys.platform != "win32":
     import fcntl
 
-__all__ = ["CACHEDIR_TAG", "PACK_FORMAT", "DiskExtractionCache", "namespace_folder"]
+__all__ = [
+    "CACHEDIR_TAG",
+    "PACK_FORMAT",
+    "DiskExtractionCache",
+    "namespace_folder",
+    "symlinked_component",
+]
 
-PACK_FORMAT = 1
+PACK_FORMAT = 2
 PACK_NAME = "facts.json"
 MAX_PACK_BYTES = 512 * 1024 * 1024
 STALE_TEMP_SECONDS = 3600
@@ -54,7 +65,6 @@ CACHEDIR_TAG = (
 _GITIGNORE = "# Created by inwards: the cache is never committed.\n*\n"
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def namespace_folder(namespace: str) -> str:
@@ -62,9 +72,42 @@ def namespace_folder(namespace: str) -> str:
     return "extraction-" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:16]
 
 
+def symlinked_component(cache_dir: Path, *inside: Path) -> Path | None:
+    """The first of `.inwards`, `.inwards/cache` and the paths `inside` it that is a
+    symlink; None when each is absent or not a link. The cache neither reads nor writes
+    through a link: a checked-out repository could aim it anywhere."""
+    for path in (cache_dir.parent, cache_dir, *inside):
+        try:
+            mode = os.lstat(path).st_mode
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISLNK(mode):
+            return path
+    return None
+
+
+def _key_fields(key: CacheKey) -> list[Any]:
+    return [key.digest, key.module, key.is_package, key.extractor]
+
+
 def _entry_name(key: CacheKey) -> str:
-    fields = [key.digest, key.module, key.is_package, key.extractor]
-    return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
+    return hashlib.sha256(json.dumps(_key_fields(key)).encode("utf-8")).hexdigest()
+
+
+def _made_for(entry: Any, key: CacheKey) -> bool:
+    """Whether a pack entry records `key` as what it was made from (`is` for the flag:
+    JSON's 1 is not true)."""
+    if not isinstance(entry, dict):
+        return False
+    recorded = entry.get("key")
+    return (
+        isinstance(recorded, list)
+        and len(recorded) == 4
+        and recorded[0] == key.digest
+        and recorded[1] == key.module
+        and recorded[2] is key.is_package
+        and recorded[3] == key.extractor
+    )
 
 
 class _Refused(Exception):
@@ -88,7 +131,7 @@ class DiskExtractionCache(ExtractionCache):
         self._loaded = False
         self._refused = False
         self._rewrite = False  # the pack on disk is unusable: replace it at the next flush
-        self._on_disk: dict[str, Any] = {}  # entry name -> facts data, as last read or written
+        self._on_disk: dict[str, Any] = {}  # entry name -> entry, as last read or written
         self._decoded: dict[str, ModuleFacts] = {}
         self._added: dict[str, Any] = {}  # put since the last flush
         self._used: set[str] = set()  # gotten or put since the last flush
@@ -104,13 +147,13 @@ class DiskExtractionCache(ExtractionCache):
         name = _entry_name(key)
         facts = self._decoded.get(name)
         if facts is None:
-            data = self._added.get(name, self._on_disk.get(name))
-            if data is None:
-                return None
+            entry: Any = self._added.get(name, self._on_disk.get(name))
+            if not _made_for(entry, key):
+                return None  # absent, or made for another key: the engine puts fresh facts
             try:
-                facts = facts_from_data(data)
+                facts = facts_from_data(entry["facts"])
             except ValueError:
-                return None  # a corrupt entry is a miss; the engine will put fresh facts
+                return None  # a corrupt entry is a miss too
             self._decoded[name] = facts
         self._used.add(name)
         return facts
@@ -118,11 +161,11 @@ class DiskExtractionCache(ExtractionCache):
     def put(self, key: CacheKey, facts: ModuleFacts) -> None:
         self._load()
         name = _entry_name(key)
-        data = facts_to_data(facts)
+        entry = {"key": _key_fields(key), "facts": facts_to_data(facts)}
         self._used.add(name)
         self._decoded[name] = facts
-        if self._on_disk.get(name) != data:
-            self._added[name] = data
+        if self._on_disk.get(name) != entry:
+            self._added[name] = entry
 
     def flush(self, *, prune: bool) -> None:
         self._load()
@@ -171,48 +214,33 @@ class DiskExtractionCache(ExtractionCache):
 
     def _check_not_symlinks(self) -> None:
         """Refuse a cache whose directories or pack are symlinks; absent ones are fine."""
-        for path in (self._cache_dir.parent, self._cache_dir, self._folder, self._pack):
-            try:
-                mode = os.lstat(path).st_mode
-            except OSError:
-                continue
-            if stat.S_ISLNK(mode):
-                self._refused = True
-                self._warn(
-                    f"the extraction cache is not used: {path} is a symlink, and the cache "
-                    "follows none"
-                )
-                raise _Refused
+        linked = symlinked_component(self._cache_dir, self._folder, self._pack)
+        if linked is not None:
+            self._refused = True
+            self._warn(
+                f"the extraction cache is not used: {linked} is a symlink, and the cache "
+                "follows none"
+            )
+            raise _Refused
 
     def _read_pack(self) -> dict[str, Any]:
         """The entries of the pack on disk; {} (and a rewrite at the next flush) when it
         is absent or unusable."""
         self._check_not_symlinks()
         try:
-            descriptor = os.open(self._pack, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
+            raw = read_regular_file(self._pack, follow_symlinks=False, max_bytes=MAX_PACK_BYTES)
         except FileNotFoundError:
             return {}
-        except OSError:
-            self._rewrite = True
+        except NotARegularFileError:
+            self._rewrite = True  # a FIFO, a device, ...: never waited on, replaced at flush
             return {}
-        try:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode):
-                self._rewrite = True
-                return {}
-            if status.st_size > MAX_PACK_BYTES:
-                self._rewrite = True
+        except OSError as error:
+            self._rewrite = True
+            if error.errno == errno.EFBIG:
                 self._warn(
                     f"the extraction cache pack {self._pack} is larger than 512 MiB and was ignored"
                 )
-                return {}
-            with os.fdopen(descriptor, "rb", closefd=False) as stream:
-                raw = stream.read()
-        except OSError:
-            self._rewrite = True
             return {}
-        finally:
-            os.close(descriptor)
         try:
             document = _load_json(raw)
         except (ValueError, RecursionError):  # not JSON, truncated, not UTF-8, too deep
@@ -248,7 +276,7 @@ class DiskExtractionCache(ExtractionCache):
                     ) from None
         for name, content in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", _GITIGNORE)):
             marker = self._cache_dir / name
-            if not os.path.lexists(marker):
+            if _missing_or_special(marker):
                 write_atomically(marker, content.encode("ascii"))
 
     def _remove_stale_temp_files(self) -> None:
@@ -275,6 +303,16 @@ class DiskExtractionCache(ExtractionCache):
             self.warnings.append(message)
 
 
+def _missing_or_special(path: Path) -> bool:
+    """Absent, or a FIFO, device or socket (which a rename replaces without touching it).
+    A file of the user's stays, and a link or a directory is not ours to replace."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return True
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
 def _load_json(raw: bytes) -> Any:
     """json.loads without the garbage collector, which otherwise runs over and over while
     the parser creates containers (measured: twice as fast for a 3.5 MB pack)."""
@@ -299,7 +337,7 @@ def _locked(folder: Path) -> Iterator[None]:
         yield
         return
     try:
-        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _O_NOFOLLOW)
     except OSError:
         yield
         return

@@ -84,13 +84,23 @@ def check_command(
             help="Ignore inwards-baseline.json: report every finding.",
         ),
     ] = False,
+    verify_cache: Annotated[
+        bool,
+        typer.Option(
+            "--verify-cache",
+            help="Trust nothing in .inwards/cache: read every cached file again and parse "
+            "every cached rule definition again, and fail (exit 2, naming each entry) when "
+            "the cache differs. Use it when the cache comes from a run you don't trust. "
+            "Costs about as much as a run without the cache.",
+        ),
+    ] = False,
 ) -> None:
     """Check every import of the project against the architecture in [tool.inwards].
 
     Findings accepted by the baseline (inwards-baseline.json) don't fail the check.
 
     Exit status: 0 clean or warnings only, 1 errors, 2 usage or configuration error, an
-    unreadable baseline, or nothing checked.
+    unreadable baseline, a cache that --verify-cache found altered, or nothing checked.
     """
     raise SystemExit(
         run_check(
@@ -106,6 +116,7 @@ def check_command(
                 statistics=statistics,
                 baseline=baseline,
                 no_baseline=no_baseline,
+                verify_cache=verify_cache,
             )
         )
     )

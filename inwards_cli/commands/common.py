@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import attrs
 
@@ -20,6 +20,7 @@ from inwards_core.plugins import FamilyLoadError
 from inwards_core.ports import RootState
 from inwards_core.reporting.escaping import safe_line
 from inwards_core.rules.runtime import RuleSet
+from inwards_core.verification import CacheMismatch
 
 # Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.
 EXIT_USAGE = 2
@@ -85,6 +86,8 @@ class ResolvedRules:
     sources: LocalRuleSources
     rule_set: RuleSet
     manifest: RuleRootsManifest | None
+    # With `verify_cache`: the cached tables that differ from their definitions.
+    cache_mismatches: tuple[CacheMismatch, ...] = ()
 
 
 def resolve_rules(
@@ -93,11 +96,14 @@ def resolve_rules(
     *,
     isolated: bool,
     use_cache: bool = True,
+    verify_cache: bool = False,
 ) -> ResolvedRules:
     """Resolve core, user and project definitions with the project's `user-rules` policy.
     A family that fails to load is exit 2; definition problems are left in the rule set
     for the command to report (errors stop `check`, warnings don't). With `use_cache`, the
-    parsed definitions kept in the project's cache directory are reused."""
+    parsed definitions kept in the project's cache directory are reused; with
+    `verify_cache` too, every definition is parsed afresh and each cached table that
+    differs is a mismatch (the fresh tables replace them in the manifest)."""
     try:
         families = installed_families()
     except FamilyLoadError as error:
@@ -112,13 +118,18 @@ def resolve_rules(
     manifest = None
     if loaded is not None and use_cache:
         manifest = RuleRootsManifest.read(loaded.project_dir / CACHE_DIR)
+    fresh: dict[str, Any] | None = {} if verify_cache else None
     rule_set = load_rules(
         families,
         sources,
         user_rules=policy,
-        parsed_tables=manifest.tables if manifest is not None else None,
+        parsed_tables=fresh if fresh is not None or manifest is None else manifest.tables,
     )
-    return ResolvedRules(sources, rule_set, manifest)
+    mismatches: list[CacheMismatch] = []
+    if manifest is not None and fresh is not None:
+        mismatches = manifest.verify(fresh, sources.documents())
+        manifest.tables.update(fresh)
+    return ResolvedRules(sources, rule_set, manifest, tuple(mismatches))
 
 
 def rule_warnings(resolved: ResolvedRules) -> list[str]:

@@ -7,8 +7,9 @@ import enum
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import attrs
 
@@ -17,6 +18,7 @@ from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.common import (
+    ResolvedRules,
     build_config,
     display_from,
     fail,
@@ -43,6 +45,7 @@ from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_statistics, render_text
 from inwards_core.rules.runtime import ActiveRule, RuleSet
 from inwards_core.rules.sources import root_digests
+from inwards_core.verification import CachedFactsDiffer, CacheMismatch
 from inwards_core.version import inwards_version
 
 
@@ -68,6 +71,8 @@ class CheckArguments:
     # The baseline to read instead of inwards-baseline.json next to the config; or none.
     baseline: Path | None = None
     no_baseline: bool = False
+    # Re-derive everything read from the cache; exit 2 on any difference.
+    verify_cache: bool = False
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -126,23 +131,37 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     # Read before checking: a broken baseline stops the run at once.
     baseline = load_baseline(arguments, project_dir)
     use_cache = not cache_disabled(arguments.no_cache)
-    resolved = resolve_rules(loaded, config, isolated=arguments.isolated, use_cache=use_cache)
+    resolved = resolve_rules(
+        loaded,
+        config,
+        isolated=arguments.isolated,
+        use_cache=use_cache,
+        verify_cache=arguments.verify_cache,
+    )
+    if resolved.cache_mismatches:
+        record_rules(resolved, digests=False)  # the fresh tables replace those that differ
+        # Definitions are named as every rule message names them, not relative to here.
+        fail_verification(resolved.cache_mismatches, lambda path: path)
     try:
         prepared = prepare(config, resolved.rule_set)
     except ConfigError as error:
         fail_config(error)
     print_rule_warnings(resolved)
     adapters = bootstrap(project_dir, no_cache=arguments.no_cache)
-    report = check_project(
-        prepared.config,
-        prepared.rules,
-        files=adapters.files,
-        cache=adapters.cache,
-        grammars=adapters.grammars,
-        paths=named,
-        parse_many=adapters.parse_many,
-        full_parse=arguments.full_parse,
-    )
+    try:
+        report = check_project(
+            prepared.config,
+            prepared.rules,
+            files=adapters.files,
+            cache=adapters.cache,
+            grammars=adapters.grammars,
+            paths=named,
+            parse_many=adapters.parse_many,
+            full_parse=arguments.full_parse,
+            verify_cache=arguments.verify_cache,
+        )
+    except CachedFactsDiffer as differ:
+        fail_verification(differ.mismatches, display_from(project_dir))
     if outside:
         extra = tuple(
             NotChecked(
@@ -158,12 +177,7 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     )
     if baseline is not None:
         report = apply_baseline(report, baseline.baseline, file=baseline.shown_as)
-    if resolved.manifest is not None:
-        documents = resolved.sources.documents()
-        resolved.manifest.write(
-            root_digests(documents, resolved.rule_set.families),
-            {hashlib.sha256(d.data).hexdigest() for d in documents},
-        )
+    record_rules(resolved, digests=True)
     for warning in getattr(adapters.cache, "warnings", ()):
         warn(warning)
     return CheckOutcome(
@@ -173,6 +187,44 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         project_dir,
         rule_warnings=tuple(rule_warnings(resolved)),
     )
+
+
+def record_rules(resolved: ResolvedRules, *, digests: bool) -> None:
+    """Keep the parsed tables of the definitions in use (and, after a check, the roots'
+    digests) in the cache's rule manifest."""
+    if resolved.manifest is None:
+        return
+    documents = resolved.sources.documents()
+    resolved.manifest.write(
+        root_digests(documents, resolved.rule_set.families) if digests else None,
+        {hashlib.sha256(d.data).hexdigest() for d in documents},
+    )
+
+
+MAX_MISMATCHES_SHOWN = 20
+
+
+def fail_verification(
+    mismatches: Sequence[CacheMismatch], display: Callable[[str], str]
+) -> NoReturn:
+    """Exit 2 naming every cached entry (a file's facts, a definition's table) that
+    `--verify-cache` found different from what it was made from."""
+    differ = (
+        "entry differs from what it was"
+        if len(mismatches) == 1
+        else "entries differ from what they were"
+    )
+    lines = [f"cache error: {len(mismatches)} cached {differ} made from (--verify-cache):"]
+    for mismatch in mismatches[:MAX_MISMATCHES_SHOWN]:
+        lines.append(f"  {display(mismatch.entry)}: {mismatch.difference}")
+    if len(mismatches) > MAX_MISMATCHES_SHOWN:
+        lines.append(f"  ... and {len(mismatches) - MAX_MISMATCHES_SHOWN} more")
+    lines.append(
+        "The cache was damaged or written by another party (was it restored from an "
+        "untrusted run?). Those entries now hold what was read afresh; nothing else "
+        "was checked."
+    )
+    fail(*lines)
 
 
 @attrs.frozen
@@ -349,6 +401,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     isolated = False
     statistics = False
     no_baseline = False
+    verify_cache = False
     rest = iter(argv[1:])
     only_paths = False
     for token in rest:
@@ -366,6 +419,8 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             statistics = True
         elif token == "--no-baseline":
             no_baseline = True
+        elif token == "--verify-cache":
+            verify_cache = True
         else:
             name, equals, value = token.partition("=")
             if name not in VALUE_OPTIONS or name in values:
@@ -396,4 +451,5 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
         statistics=statistics,
         baseline=None if baseline is None else Path(baseline),
         no_baseline=no_baseline,
+        verify_cache=verify_cache,
     )

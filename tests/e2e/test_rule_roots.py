@@ -706,7 +706,7 @@ def test_the_example_shop_commits_a_project_rule(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "content", [b"{not json", b'{"schema": "inwards/rule-roots@2", "tables": []}', b"\xff\xfe"]
+    "content", [b"{not json", b'{"schema": "inwards/rule-roots@3", "tables": []}', b"\xff\xfe"]
 )
 def test_a_corrupt_rule_manifest_is_ignored_and_rewritten(roots: Roots, content: bytes) -> None:
     roots.add_project("INW011.toml", edited("INW011", severity='"warning"'))
@@ -717,4 +717,4 @@ def test_a_corrupt_rule_manifest_is_ignored_and_rewritten(roots: Roots, content:
     assert done.code == 1 and done.stderr == ""
     (finding,) = findings(json.loads(done.stdout), "INW011")
     assert finding["severity"] == "warning"
-    assert json.loads(manifest.read_bytes())["schema"] == "inwards/rule-roots@2"
+    assert json.loads(manifest.read_bytes())["schema"] == "inwards/rule-roots@3"
