@@ -340,6 +340,8 @@ def _read_facts(
         parsed = parse_many([job for job, _ in misses], grammars)
         for (job, key), result in zip(misses, parsed, strict=True):
             facts[job.file] = result
+            if from_cache.get(job.file) == result:
+                continue  # verified: the entry stands as it is
             cache.put(key, result)
     differ = [
         CacheMismatch(file, facts_difference(cached, facts[file]))
