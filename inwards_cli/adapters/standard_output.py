@@ -45,20 +45,24 @@ def guard_standard_output() -> None:
     except (AttributeError, OSError, ValueError):
         return  # no real stdout (pythonw, a test's capture): nothing to guard
     guarded = GuardedDescriptor(descriptor)
+    # Buffered as it was: PYTHONUNBUFFERED (or -u) keeps stdout and stderr in order in a log.
+    unbuffered = isinstance(getattr(current, "buffer", None), io.RawIOBase)
     sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(guarded),
+        guarded if unbuffered else io.BufferedWriter(guarded),
         encoding=current.encoding,
         errors=current.errors,
         line_buffering=bool(current.line_buffering),
+        write_through=unbuffered,
     )
     atexit.register(_flush_at_exit, guarded)
 
 
 def write_standard_output(text: str, subject: str = "the output") -> None:
     """Write and flush `text`; a failure ends the run with a message about `subject`."""
-    raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
-    if isinstance(raw, GuardedDescriptor):
-        raw.subject = subject
+    layer = getattr(sys.stdout, "buffer", None)  # the guard itself when unbuffered
+    for guarded in (layer, getattr(layer, "raw", None)):
+        if isinstance(guarded, GuardedDescriptor):
+            guarded.subject = subject
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -85,16 +89,21 @@ class GuardedDescriptor(io.RawIOBase):
         return os.isatty(self.descriptor)
 
     def write(self, data: ReadableBuffer) -> int:
+        """Write all of `data`: unbuffered, the text layer above drops what a short write
+        (a file-size limit reached half-way) leaves over."""
+        view = memoryview(data).cast("B")
         if self.failed:  # said once already; the rest goes nowhere
-            return memoryview(data).nbytes
-        while True:
+            return view.nbytes
+        written = 0
+        while written < view.nbytes:
             try:
-                return os.write(self.descriptor, data)
+                written += os.write(self.descriptor, view[written:])
             except BlockingIOError:  # a parent left the descriptor non-blocking
                 _wait_until_writable(self.descriptor)
             except OSError as error:
                 self.failed = True
                 stop(error, self.subject)
+        return written
 
 
 def stop(error: OSError, subject: str) -> NoReturn:
