@@ -65,7 +65,9 @@ class ProjectFiles(Protocol):
     def listing(self, under: str) -> ProjectListing:
         """List everything below `under` (POSIX, relative to the project dir; "" or "."
         for the whole project). Hidden directories, `__pycache__` and virtual
-        environments are left out. Symlinks are followed; a loop is a problem, not a hang.
+        environments are left out. Symlinks inside the project directory are followed and
+        each real directory is listed once; a link that leads out of the project, a second
+        path to a listed directory and a loop are problems, not followed.
         """
         ...
 
