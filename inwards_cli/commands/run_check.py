@@ -7,9 +7,8 @@ import enum
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NoReturn
 
 import attrs
 
@@ -17,6 +16,7 @@ from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
+from inwards_cli.commands.cache_verification import fail_verification
 from inwards_cli.commands.common import (
     ResolvedRules,
     build_config,
@@ -45,7 +45,7 @@ from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_statistics, render_text
 from inwards_core.rules.runtime import ActiveRule, RuleSet
 from inwards_core.rules.sources import root_digests
-from inwards_core.verification import CachedFactsDiffer, CacheMismatch
+from inwards_core.verification import CachedFactsDiffer
 from inwards_core.version import inwards_version
 
 
@@ -199,32 +199,6 @@ def record_rules(resolved: ResolvedRules, *, digests: bool) -> None:
         root_digests(documents, resolved.rule_set.families) if digests else None,
         {hashlib.sha256(d.data).hexdigest() for d in documents},
     )
-
-
-MAX_MISMATCHES_SHOWN = 20
-
-
-def fail_verification(
-    mismatches: Sequence[CacheMismatch], display: Callable[[str], str]
-) -> NoReturn:
-    """Exit 2 naming every cached entry (a file's facts, a definition's table) that
-    `--verify-cache` found different from what it was made from."""
-    differ = (
-        "entry differs from what it was"
-        if len(mismatches) == 1
-        else "entries differ from what they were"
-    )
-    lines = [f"cache error: {len(mismatches)} cached {differ} made from (--verify-cache):"]
-    for mismatch in mismatches[:MAX_MISMATCHES_SHOWN]:
-        lines.append(f"  {display(mismatch.entry)}: {mismatch.difference}")
-    if len(mismatches) > MAX_MISMATCHES_SHOWN:
-        lines.append(f"  ... and {len(mismatches) - MAX_MISMATCHES_SHOWN} more")
-    lines.append(
-        "The cache was damaged or written by another party (was it restored from an "
-        "untrusted run?). Those entries now hold what was read afresh; nothing else "
-        "was checked."
-    )
-    fail(*lines)
 
 
 @attrs.frozen
