@@ -26,7 +26,7 @@ from pathlib import Path, PurePath
 
 import attrs
 
-from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
+from inwards_cli.adapters.reading import NotARegularFileError, is_regular_file, read_regular_file
 from inwards_core.ports import (
     VIRTUALENV_MARKER,
     ListingProblem,
@@ -145,10 +145,12 @@ class LocalProjectFiles(ProjectFiles):
             identity = next(reversed(above))  # `start`'s own, the last one found
             first = _Pending(start, absolute, identity, None, link_target, named_by_caller=True)
             self._walk(first, _Walk(collected, above))
-        else:
+        elif is_regular_file(absolute):
             collected.files.append(start)
             if link_target is not None:
                 collected.symlinks.append((start, link_target))
+        else:
+            collected.problem(start, f"{start} is neither a file nor a directory")
         return collected.freeze()
 
     def read_bytes(self, path: str) -> bytes:

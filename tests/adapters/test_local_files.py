@@ -252,6 +252,11 @@ def test_fifos_are_not_listed(project: Path) -> None:
             "pkg/to_pipe.py is a symlink to something that is neither a file nor a directory",
         ),
     )
+    named = LocalProjectFiles(project).listing("pkg/pipe.py")
+    assert named.files == ()
+    assert named.problems == (
+        ListingProblem("pkg/pipe.py", "pkg/pipe.py is neither a file nor a directory"),
+    )
 
 
 def test_under_a_symlinked_directory_records_the_link(project: Path) -> None:
