@@ -15,7 +15,7 @@ import attrs
 from inwards_core.config.model import Config
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.extraction import EXTRACTOR_ID
-from inwards_core.facts import ModuleFacts
+from inwards_core.facts import FileProblemKind, ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.model import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
@@ -342,7 +342,10 @@ def _read_facts(
             facts[job.file] = result
             if from_cache.get(job.file) == result:
                 continue  # verified: the entry stands as it is
-            cache.put(key, result)
+            # A file stopped by a limit is tried again next run (the limit may have been
+            # the machine's load, not the file).
+            if result.problem is None or result.problem.kind is not FileProblemKind.LIMIT:
+                cache.put(key, result)
     differ = [
         CacheMismatch(file, facts_difference(cached, facts[file]))
         for file, cached in sorted(from_cache.items())

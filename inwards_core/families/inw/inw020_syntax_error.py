@@ -6,6 +6,14 @@ imports) can parse, at the place the parser stopped. inwards still reads every i
 statement of the file that parses on its own, and checks those with the other rules, so a
 half-typed file can't hide an outward import.
 
+It also reports a file that could not be read within the limits: each file is read in a
+worker process with a budget of CPU time and memory (5 s and 512 MB for a file of up to
+1 MB; each further MB adds 2 s and 128 MB, up to 60 s and 4 GB). A file that uses it up,
+crashes a parser, or has a shape a parser can't read in bounded time (syntax newer than
+Python 3.11 together with brackets nested over 100 deep, or over 100 prefix operators in a
+row) is reported at its first line, naming the limit, and the run goes on with the other
+files. Such a file is read again on the next run: it is never cached.
+
 How much of a file is parsed depends on the run, because parsing is most of the cost of a
 check:
 
@@ -45,15 +53,33 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
             continue
         facts = model.facts.get(info.file)
         problem = facts.problem if facts else None
-        if problem is None or problem.kind is not FileProblemKind.SYNTAX:
+        if problem is None:
             continue
-        yield Violation(
-            file=info.file,
-            module=info.name,
-            span=problem.span,
-            message=f"This file doesn't parse: {problem.message}.",
-            params={"error": problem.message},
-        )
+        if problem.kind is FileProblemKind.SYNTAX:
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=problem.span,
+                message=f"This file doesn't parse: {problem.message}.",
+                params={"error": problem.message},
+            )
+        elif problem.kind is FileProblemKind.LIMIT:
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=problem.span,
+                message=f"This file could not be read within the limits: {problem.message}.",
+                params={"error": problem.message},
+                summary="Split the file, or simplify what makes it costly to read.",
+                steps=(
+                    "Look for what the message names: a huge generated expression, brackets "
+                    "or operators nested very deep, a file of many megabytes.",
+                    "Generate data as data (JSON, a table) rather than as one Python "
+                    "expression, or split the file into smaller modules.",
+                    "Until it can be read whole, only the import statements inwards could "
+                    "read on their own are checked.",
+                ),
+            )
 
 
 KIND = CheckKind(
@@ -76,6 +102,19 @@ EXAMPLES = (
                 "NAME = 'unfinished  # expect: INW020\n"
             ),
             "shop/infrastructure/db.py": "",
+        },
+    ),
+    Example(
+        title="A file that can't be read within the limits is reported, not waited for",
+        good=False,
+        files={
+            "shop/domain/order.py": (
+                "import importlib  # expect: INW020\n"
+                "type Amount = int\n"
+                "DEEP = " + "(" * 101 + "0" + ")" * 101 + "\n"
+                "rates = importlib.import_module('shop.domain.rates')\n"
+            ),
+            "shop/domain/rates.py": "",
         },
     ),
     Example(
