@@ -8,18 +8,62 @@ other command line, help, and every usage error go through the typer application
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
 
+DEBUG_VARIABLE = "INWARDS_DEBUG"
+EXIT_INTERNAL_ERROR = 2  # a run that broke is no verdict: never 0 or 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
 
 def main(argv: list[str] | None = None) -> None:
+    """Run the command line; an error of inwards itself is one line and exit status 2."""
+    try:
+        _run(argv)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        _stop(EXIT_INTERRUPTED, "inwards: interrupted")
+    except BaseException as error:
+        _internal_error(error)
+
+
+def _internal_error(error: BaseException) -> None:
+    if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+        import traceback
+
+        with contextlib.suppress(Exception):
+            traceback.print_exception(error, file=sys.stderr)
+    detail = str(error).replace("\n", " ")
+    if len(detail) > 200:
+        detail = detail[:200] + "…"
+    _stop(
+        EXIT_INTERNAL_ERROR,
+        f"inwards: internal error ({type(error).__name__}{': ' + detail if detail else ''}). "
+        f"This is a bug in inwards, not a finding. Please report it with the command you ran "
+        f"and the traceback ({DEBUG_VARIABLE}=1 prints it).",
+    )
+
+
+def _stop(code: int, message: str) -> None:
+    with contextlib.suppress(Exception):
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    os._exit(code)  # no teardown: it may be what broke
+
+
+def _run(argv: list[str] | None) -> None:
     from inwards_cli.adapters.standard_output import guard_standard_output
 
     guard_standard_output()  # a report that can't be written is exit 2, never a truncated 0
     # A check is a short-lived batch that builds many small immutable objects and frees
     # almost nothing: the cyclic collector only costs time here (about half of a warm run).
     gc.disable()
+    from inwards_cli.adapters.entry_points import forget_working_directory
+
+    forget_working_directory()
     args = sys.argv[1:] if argv is None else argv
     if args == ["--version"]:
         from inwards_core.version import inwards_version

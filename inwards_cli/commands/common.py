@@ -105,7 +105,7 @@ def resolve_rules(
     `verify_cache` too, every definition is parsed afresh and each cached table that
     differs is a mismatch (the fresh tables replace them in the manifest)."""
     try:
-        families = installed_families()
+        families = installed_families(loaded.project_dir if loaded is not None else None)
     except FamilyLoadError as error:
         fail(f"error: {error}")
     policy = config.user_rules if config is not None else "on"
