@@ -18,6 +18,7 @@ _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 _O_NOCTTY = getattr(os, "O_NOCTTY", 0)
+_CHUNK = 16 * 1024 * 1024
 
 
 class NotARegularFileError(OSError):
@@ -59,7 +60,9 @@ def read_regular_file(
         chunks: list[bytes] = []
         size = 0
         while True:
-            chunk = os.read(descriptor, max(status.st_size - size, 0) + 65536)
+            # Never ask for more than a chunk at once: a sparse file may claim terabytes.
+            wanted = min(max(status.st_size - size, 0) + 65536, _CHUNK)
+            chunk = os.read(descriptor, wanted)
             if not chunk:
                 break
             chunks.append(chunk)
