@@ -361,6 +361,7 @@ def emit(text: str, output_file: Path | None) -> None:
 
 
 VALUE_OPTIONS = ("--format", "--max-diagnostics", "--config", "--output-file", "--baseline")
+SHORT_OPTIONS = {"-o": "--output-file"}  # only as `-o VALUE`; other spellings go to typer
 
 
 def fast_arguments(argv: list[str]) -> CheckArguments | None:
@@ -395,6 +396,11 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             no_baseline = True
         elif token == "--verify-cache":
             verify_cache = True
+        elif token in SHORT_OPTIONS:
+            name, value = SHORT_OPTIONS[token], next(rest, "")
+            if name in values or not value or value.startswith("-"):
+                return None
+            values[name] = value
         else:
             name, equals, value = token.partition("=")
             if name not in VALUE_OPTIONS or name in values:

@@ -98,3 +98,15 @@ def test_statistics_count_findings_per_rule(violations: Path) -> None:
     first, second = (int(line.split()[0]) for line in table.strip().split("\n")[:2])
     assert first >= second  # most first
     assert "INW006   unassigned-module (2 warnings)" in table
+
+
+def test_the_short_output_option_takes_the_fast_path() -> None:
+    """`-o FILE` is as common as `--output-file FILE`: it must not pay for typer."""
+    from inwards_cli.commands.run_check import fast_arguments
+
+    parsed = fast_arguments(["check", "-o", "report.txt", "src"])
+    assert parsed is not None
+    assert parsed.output_file == Path("report.txt") and parsed.paths == (Path("src"),)
+    assert fast_arguments(["check", "-o"]) is None  # typer says what is missing
+    assert fast_arguments(["check", "-o", "a", "--output-file", "b"]) is None  # twice
+    assert fast_arguments(["check", "-oreport.txt"]) is None  # typer's spelling, typer's job
