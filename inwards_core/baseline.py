@@ -26,6 +26,9 @@ from inwards_core.model import BaselineEntry, Finding, Report, Severity
 
 SCHEMA = "inwards/baseline@1"
 BASELINE_FILE_NAME = "inwards-baseline.json"
+# Far above any real baseline (1,000 accepted findings take about 200 KB); a bigger file
+# is refused before it is read, so a sparse one claiming terabytes costs nothing.
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
 
 _TOP_KEYS = ("schema", "entries")
 _ENTRY_KEYS = ("code", "module", "message", "count")

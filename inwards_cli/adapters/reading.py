@@ -56,7 +56,7 @@ def read_regular_file(
         if not stat.S_ISREG(status.st_mode):
             raise NotARegularFileError(path, _kind(status.st_mode))
         if max_bytes is not None and status.st_size > max_bytes:
-            raise OSError(errno.EFBIG, f"is larger than {max_bytes} bytes", os.fspath(path))
+            raise _too_big(path, max_bytes)
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -68,10 +68,16 @@ def read_regular_file(
             chunks.append(chunk)
             size += len(chunk)
             if max_bytes is not None and size > max_bytes:
-                raise OSError(errno.EFBIG, f"is larger than {max_bytes} bytes", os.fspath(path))
+                raise _too_big(path, max_bytes)
         return b"".join(chunks)
     finally:
         os.close(descriptor)
+
+
+def _too_big(path: str | os.PathLike[str], max_bytes: int) -> OSError:
+    mebibytes, rest = divmod(max_bytes, 1024 * 1024)
+    limit = f"{mebibytes} MiB" if mebibytes and not rest else f"{max_bytes} bytes"
+    return OSError(errno.EFBIG, f"is larger than {limit}", os.fspath(path))
 
 
 def is_regular_file(path: str | Path) -> bool:

@@ -18,6 +18,7 @@ from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOp
 from inwards_cli.commands.run_check import CheckArguments, check
 from inwards_core.baseline import (
     BASELINE_FILE_NAME,
+    MAX_BASELINE_BYTES,
     BaselineError,
     baseline_of_report,
     parse_baseline,
@@ -86,7 +87,7 @@ def _previous(target: Path) -> bytes | None:
     """The baseline being replaced: a regular file only. A link is not read (it is refused
     when written), nor is a FIFO or a device, which could block or never end."""
     try:
-        return read_regular_file(target, follow_symlinks=False)
+        return read_regular_file(target, follow_symlinks=False, max_bytes=MAX_BASELINE_BYTES)
     except OSError:
         return None
 

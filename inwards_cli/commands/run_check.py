@@ -32,6 +32,7 @@ from inwards_cli.commands.common import (
 from inwards_core.api import prepare
 from inwards_core.baseline import (
     BASELINE_FILE_NAME,
+    MAX_BASELINE_BYTES,
     Baseline,
     BaselineError,
     apply_baseline,
@@ -227,7 +228,8 @@ def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaselin
     else:
         named = path
     try:
-        data = read_regular_file(path)  # a FIFO or a device is refused, never waited on
+        # A FIFO or a device is refused, never waited on.
+        data = read_regular_file(path, max_bytes=MAX_BASELINE_BYTES)
     except (FileNotFoundError, IsADirectoryError):
         fail(f"baseline error: {named} is not a file.")
     except NotARegularFileError as error:

@@ -282,3 +282,13 @@ def unsearchable(folder: Path) -> Iterator[Path]:
         yield folder
     finally:
         folder.chmod(0o755)
+
+
+def test_a_baseline_claiming_100_gb_is_refused_unread(project: Path) -> None:
+    """A sparse file costs nothing to make; reading it whole would take the machine."""
+    with open(project / "inwards-baseline.json", "wb") as sparse:
+        sparse.truncate(100 * 1024**3)
+    result = run("check", cwd=project, budget=QUICK)
+    clean_exit(result, 2)
+    assert result.stdout == ""
+    assert "inwards-baseline.json: is larger than 64 MiB" in result.stderr
