@@ -36,7 +36,9 @@ def _internal_error(error: BaseException) -> None:
 
         with contextlib.suppress(Exception):
             traceback.print_exception(error, file=sys.stderr)
-    detail = str(error).replace("\n", " ")
+    from inwards_core.reporting.escaping import printable
+
+    detail = printable(str(error))  # it may quote a path or a value from the project
     if len(detail) > 200:
         detail = detail[:200] + "…"
     _stop(
