@@ -46,6 +46,13 @@ def fail_config(error: ConfigError) -> NoReturn:
     fail(*lines)
 
 
+def write_text(text: str) -> None:
+    """Human-readable output on stdout (tables, status, rule pages), each line made safe:
+    it quotes definition paths, summaries and guidance, which may be project text."""
+    lines = text.split("\n")
+    sys.stdout.write("\n".join(safe_line(line) for line in lines))
+
+
 def warn(line: str) -> None:
     """One `warning:` line on stderr, project text in it escaped (see `fail`)."""
     sys.stderr.write(f"warning: {safe_line(line)}\n")

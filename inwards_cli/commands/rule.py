@@ -18,6 +18,7 @@ from inwards_cli.commands.common import (
     resolve_rules,
     rule_warnings,
     warn,
+    write_text,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.api import load_rules
@@ -70,9 +71,9 @@ def rule_command(
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     elif full:
         page = render_rule_page(found, examples_with)
-        sys.stdout.write(page.removeprefix(GENERATED_NOTE + "\n\n"))
+        write_text(page.removeprefix(GENERATED_NOTE + "\n\n"))
     else:
-        sys.stdout.write(render_rule_summary(found))
+        write_text(render_rule_summary(found))
 
 
 def _resolve(config: Path | None, isolated: bool) -> ResolvedRules:

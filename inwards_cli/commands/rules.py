@@ -23,6 +23,7 @@ from inwards_cli.commands.common import (
     print_rule_warnings,
     resolve_rules,
     warn,
+    write_text,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_cli.config_file import LoadedConfig
@@ -35,6 +36,7 @@ from inwards_cli.definition_files import (
 from inwards_core.api import prepare
 from inwards_core.config.model import ConfigError, RuleSettings
 from inwards_core.model import RootKind
+from inwards_core.reporting.escaping import printable
 from inwards_core.rules.listing import origin_data as _origin_data
 from inwards_core.rules.listing import rules_document
 from inwards_core.rules.runtime import (
@@ -122,7 +124,9 @@ def rules_command(
             + "\n"
         )
         return
-    rows = [("CODE", "NAME", "STATE", "SEVERITY", "ORIGIN", "DECIDED BY", "DEFINITION")]
+    rows: list[tuple[str, ...]] = [
+        ("CODE", "NAME", "STATE", "SEVERITY", "ORIGIN", "DECIDED BY", "DEFINITION")
+    ]
     for rule in active:
         decided = rule.decided_by
         if rule.severity_decided_by != "default":
@@ -138,10 +142,11 @@ def rules_command(
                 _definition_cell(rule.rule.definition),
             )
         )
+    rows = [tuple(map(printable, row)) for row in rows]  # widths as they will show
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        sys.stdout.write("  ".join([*cells, row[-1]]).rstrip() + "\n")
+        write_text("  ".join([*cells, row[-1]]).rstrip() + "\n")
 
 
 def _find_chain(rule_set: RuleSet, code_or_name: str) -> tuple[str, tuple[RuleDefinition, ...]]:
@@ -257,7 +262,7 @@ def explain_command(
         out.extend(f"  {n}. {step}" for n, step in enumerate(guidance.steps, 1))
         if guidance.docs:
             out.append(f"  docs: {guidance.docs}")
-    sys.stdout.write("\n".join(out) + "\n")
+    write_text("\n".join(out) + "\n")
 
 
 def _root_directory(resolved: ResolvedRules, target: TargetRoot) -> Path:

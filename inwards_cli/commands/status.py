@@ -12,6 +12,7 @@ from inwards_cli.commands.common import (
     build_config,
     find_optional_config,
     resolve_rules,
+    write_text,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.config.model import RuleSettings
@@ -59,7 +60,7 @@ def status_command(
         document["configProblems"] = settings_problems
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         return
-    sys.stdout.write(render_status(status, settings_problems, has_project=loaded is not None))
+    write_text(render_status(status, settings_problems, has_project=loaded is not None))
 
 
 def _shadow_summary(root: RootStatus) -> str:

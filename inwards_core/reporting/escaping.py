@@ -49,8 +49,9 @@ def printable(text: str) -> str:
 
 
 # What CI runners read as a command at the start of an output line, after any white space:
-# GitHub Actions `::error ...::`, `::stop-commands::`; Azure Pipelines `##vso[...]`.
-_COMMAND_STARTS = ("::", "##")
+# GitHub Actions `::error ...::`, `::stop-commands::`; Azure Pipelines `##vso[...]` and
+# `##[group]`-style formatting. A plain `## ` (a Markdown heading of a rule page) is none.
+_COMMAND_STARTS = ("::", "##vso[", "##[")
 
 
 def safe_line(line: str) -> str:
