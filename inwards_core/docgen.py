@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from inwards_core.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
+from inwards_core.reporting.escaping import printable
 from inwards_core.reporting.text import render_text
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
 from inwards_core.rules.listing import origin_data
@@ -140,7 +141,8 @@ def _rule_head(rule: ResolvedRule) -> list[str]:
     defaults, where its definition comes from and, for a shadow, what it replaces."""
     definition = rule.definition
     runs_on = "the whole project only" if rule.kind.scope is Scope.PROJECT else "every checked file"
-    out = [f"# {definition.code} {definition.name}", "", definition.summary, ""]
+    # A user or project definition's text may hold anything: shown escaped (`printable`).
+    out = [f"# {definition.code} {definition.name}", "", printable(definition.summary), ""]
     if definition.description.strip():
         out += [definition.description.strip(), ""]
     out += [
@@ -312,11 +314,11 @@ def _guidance_markdown(rule: ResolvedRule) -> str:
         "Printed under each finding; `{...}` are filled in from the finding. Shadow the "
         "definition to rewrite it for your team.",
         "",
-        f"- Summary: {guidance.summary or '(none: the kind prints its own short fix)'}",
-        *(f"{n}. {step}" for n, step in enumerate(guidance.steps, 1)),
+        f"- Summary: {printable(guidance.summary) or '(none: the kind prints its own short fix)'}",
+        *(f"{n}. {printable(step)}" for n, step in enumerate(guidance.steps, 1)),
     ]
     if guidance.docs:
-        lines += ["", f"Docs: {guidance.docs}"]
+        lines += ["", f"Docs: {printable(guidance.docs)}"]
     return "\n".join(lines)
 
 

@@ -212,7 +212,7 @@ def explain_command(
         return
     out: list[str] = []
     head = chain[0]
-    out.append(f"{code} {head.name}: {head.summary}")
+    out.append(f"{code} {head.name}: {printable(head.summary)}")
     if resolved_rule is not None and selected is not None:
         definition = resolved_rule.definition
         state = "on" if selected.enabled else "off"
@@ -258,10 +258,10 @@ def explain_command(
     if resolved_rule is not None:
         guidance = resolved_rule.definition.guidance
         out.append("")
-        out.append(f"Guidance: {guidance.summary}")
-        out.extend(f"  {n}. {step}" for n, step in enumerate(guidance.steps, 1))
+        out.append(f"Guidance: {printable(guidance.summary)}")
+        out.extend(f"  {n}. {printable(step)}" for n, step in enumerate(guidance.steps, 1))
         if guidance.docs:
-            out.append(f"  docs: {guidance.docs}")
+            out.append(f"  docs: {printable(guidance.docs)}")
     write_text("\n".join(out) + "\n")
 
 

@@ -275,3 +275,25 @@ def test_a_good_template_fills_only_names(tmp_path: Path) -> None:
     assert run.code == 1, run.output
     assert "3. Braces {statement} stay; shop.adapters is filled." in run.stdout
     assert "1. Delete `import shop.adapters`." in run.stdout
+
+
+def test_rules_status_and_rule_pages_escape_what_they_quote(tmp_path: Path) -> None:
+    """The other commands print definition paths, summaries and guidance: project text."""
+    project = hostile_project(tmp_path)
+    rules = project / ".inwards" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "ACME001.toml").write_text(
+        'code = "ACME001"\nname = "no-os"\n'
+        'summary = "evil \\u001b[2J\\n::error::x \\u202e"\n'
+        'check = "inw.forbidden"\n[options]\nmodules = ["shop.domain"]\nforbidden = ["os"]\n'
+        '[guidance]\nsummary = "\\u001b]0;title\\u0007"\n',
+        encoding="utf-8",
+    )
+    for args in (("rules",), ("rules", "explain", "ACME001"), ("rule", "ACME001"), ("status",)):
+        run = run_limited(*args, cwd=project, budget=BUDGET)
+        assert run.code == 0, run.output
+        assert not RAW.search(run.stdout), (args, run.stdout)
+        assert not any(line.lstrip().startswith("::") for line in run.stdout.splitlines())
+    shown = run_limited("rules", "explain", "ACME001", cwd=project, budget=BUDGET).stdout
+    assert "ACME001 no-os: evil \\x1b[2J\\n::error::x \\u202e\n" in shown  # one line
+    assert "Guidance: \\x1b]0;title\\x07\n" in shown
