@@ -38,7 +38,8 @@ class ImportFact:
     - `level`: number of leading dots of a relative import (0 when absolute).
     - `span`: where the imported name stands (the dotted name of IMPORT, the name after
       `import` for FROM, the `*` for STAR); 1-based, end exclusive.
-    - `statement`: the statement's source in one line, whitespace collapsed, for fix texts.
+    - `statement`: the statement's source in one line, whitespace collapsed, for fix texts;
+      cut to 200 characters (`inwards_core.quoting`), as messages quote it.
     - `type_checking`: inside the body of `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`).
     - `in_function`: inside a function body (deferred import).
     - `lazy`: a PEP 810 `lazy import`.
@@ -65,6 +66,7 @@ class DynamicImportFact:
     `__import__`, `importlib.util.find_spec`, ...). `target` is the absolute module name when
     it could be read (literal or constant-folded, relative names resolved with a literal
     `package=`); `None` when it can't, and then `reason` says why (`a variable`, ...).
+    `statement` is the call's source in one line, cut as `ImportFact.statement` is.
     """
 
     loader: str

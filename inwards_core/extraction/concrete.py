@@ -15,7 +15,12 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from inwards_core.extraction.static import resolve_relative
-from inwards_core.extraction.text import SourceLines, by_position, normalise_newlines, one_line
+from inwards_core.extraction.text import (
+    SourceLines,
+    by_position,
+    normalise_newlines,
+    statement_text,
+)
 from inwards_core.facts import ImportFact, ImportStyle
 from inwards_core.model import Span
 from inwards_core.ports import GrammarBinaries
@@ -142,7 +147,7 @@ class _ImportCollector(cst.CSTVisitor):
             last = names[-1]
         end_where = self._range(last) if last is not None else where
         end = self._offset(end_where.end.line, end_where.end.column)
-        return one_line(self._text[start:end])
+        return statement_text(self._text, start, end)
 
     # -- imports -----------------------------------------------------------------------
 

@@ -30,7 +30,12 @@ from inwards_core.extraction.static import (
     is_type_checking_test,
     resolve_relative,
 )
-from inwards_core.extraction.text import STRING_BODY, char_column, one_line
+from inwards_core.extraction.text import (
+    STRING_BODY,
+    ForwardPositions,
+    LineColumns,
+    statement_text,
+)
 from inwards_core.facts import ImportFact, ImportStyle
 from inwards_core.model import Span
 from inwards_core.ports import GrammarBinaries
@@ -60,7 +65,9 @@ _IMPORT_HEAD = re.compile(r"( *)(?:(lazy) +)?")
 _FROM_HEAD = re.compile(r"( *)(?:(lazy) +)?from(?=[ .])[ .\w]*")
 _TAIL = re.compile(r"[^\n\\;#()'\"]*")
 _CONTINUED_TAIL = re.compile(r"(?:[^\n\\;#()'\"]|\\\n)*")
-_PARENTHESIZED = re.compile(r"\((?:[^()#'\"\\;]|#[^\n]*)*\)")
+# Possessive: a comment could otherwise end at any of its characters, and an unclosed
+# `(` followed by a few comment lines backtracked exponentially (8 lines: 30 s).
+_PARENTHESIZED = re.compile(r"\((?:[^()#'\"\\;]++|#[^\n]*+)*+\)")
 _SPACES = re.compile(r"[ \t]*")
 _INDENT = re.compile(r" *")
 _TAB_INDENT = re.compile(r"^ *\t", re.M)
@@ -156,6 +163,7 @@ class _BatchLocator:
         self.lines: list[str] = []
         # per batch line: (offset in the file of batch column 0, file line, file column 0)
         self.bases: list[tuple[int, int, int]] = []
+        self._columns: dict[int, LineColumns] = {}
 
     def add(self, text: str, statement: _Statement, snippet: str) -> None:
         base = statement.keyword
@@ -174,7 +182,10 @@ class _BatchLocator:
             self.bases.append((0, 0, 0))
 
     def locate(self, line: int, byte_column: int) -> tuple[int, int, int]:
-        column = char_column(self.lines[line - 1], byte_column)
+        columns = self._columns.get(line)
+        if columns is None:
+            columns = self._columns[line] = LineColumns(self.lines[line - 1])
+        column = columns.column(byte_column)
         base, file_line, file_column = self.bases[line - 1]
         return base + column, file_line, file_column + column + 1
 
@@ -189,6 +200,10 @@ class Skeleton:
         self.strings: list[tuple[int, int]] = []
         self.keywords: list[int] = []
         self._headers: dict[tuple[int, int], _Header | None] = {}
+        # Per line start: the nearest line of code above with less indentation (start,
+        # first character, end), or None; see `_line_above`.
+        self._above: dict[int, tuple[int, int, int] | None] = {}
+        self._header_at: dict[int, _Header] = {}  # by the offset of its keyword
 
     # -- the one pass ------------------------------------------------------------------
 
@@ -240,13 +255,20 @@ class Skeleton:
         found: list[_Statement] = []
         line = 1
         counted = 0
+        line_start = 0
+        previous: int | None = None
         for found_at in self.keywords:
-            line_start = text.rfind("\n", 0, found_at) + 1
-            prefix = text[line_start:found_at]
-            head = _IMPORT_HEAD.fullmatch(prefix)
+            # Line starts are found from the previous keyword on, and a keyword on the same
+            # line as the previous one starts no statement (`import` can't be a name), so
+            # each part of the text is looked at once, however long its lines.
+            newline = text.rfind("\n", 0 if previous is None else previous, found_at)
+            same_line = newline < 0 and previous is not None
+            line_start = newline + 1 if newline >= 0 else line_start
+            previous = found_at
+            head = None if same_line else _IMPORT_HEAD.fullmatch(text, line_start, found_at)
             is_from = False
-            if head is None:
-                head = _FROM_HEAD.fullmatch(prefix)
+            if head is None and not same_line:
+                head = _FROM_HEAD.fullmatch(text, line_start, found_at)
                 is_from = True
             if head is None or (line_start >= 2 and text[line_start - 2] == "\\"):
                 if self.strict:
@@ -326,19 +348,10 @@ class Skeleton:
         """The block header whose body holds the logical line at `line_start`: the
         nearest logical line above with a smaller indentation."""
         text = self.text
-        end = line_start - 1
-        while end >= 0:
-            start = text.rfind("\n", 0, end) + 1
-            first = _end(_INDENT, text, start)
-            if first == end or text[first] == "#" or first - start >= indent:
-                end = start - 1
-                continue
-            if self.in_string(start):
-                end = start - 1
-                continue
-            break
-        else:
+        above = self._line_above(line_start, indent)
+        if above is None:
             return None
+        start, first, end = above
         if start >= 2 and text[start - 2] == "\\":
             return None
         if text[first] in ")]}":
@@ -350,16 +363,60 @@ class Skeleton:
                 return None
         if text[end - 1 : end] == "\\":
             return None
+        known = self._header_at.get(first)
+        if known is not None:
+            return known  # one header, however many statements its body holds
         word = _HEADER.match(text, first)
         if word is None:
             return None
-        return _Header(
+        header = _Header(
             start=first,
             end=end,
             line_start=start,
             indent=first - start,
             word=" ".join(word.group(1).split()),
         )
+        self._header_at[first] = header
+        return header
+
+    def _line_above(self, line_start: int, indent: int) -> tuple[int, int, int] | None:
+        """The nearest line of code above `line_start` indented less than `indent`: (its
+        start, its first character, its end); None at the top of the file.
+
+        Each answer is kept for the line asked about, when `indent` is that line's own.
+        A line passed on the way that has such an answer is jumped over to it: the lines
+        between are all indented at least as deep, so nothing there can be the answer.
+        Without that, a thousand imports in one function body each walked back over all
+        those before them."""
+        text = self.text
+        end = line_start - 1
+        found: tuple[int, int, int] | None = None
+        while end >= 0:
+            start = text.rfind("\n", 0, end) + 1
+            first = _end(_INDENT, text, start)
+            if first == end or text[first] == "#":
+                end = start - 1
+                continue
+            if first - start >= indent:
+                if start not in self._above:
+                    end = start - 1
+                    continue
+                jump = self._above[start]
+                if jump is None:
+                    break
+                if jump[1] - jump[0] < indent:
+                    found = jump
+                    break
+                end = jump[2]  # look at that line next: it may have an answer too
+                continue
+            if self.in_string(start):
+                end = start - 1
+                continue
+            found = (start, first, end)
+            break
+        if _end(_INDENT, text, line_start) - line_start == indent:
+            self._above[line_start] = found
+        return found
 
     def _logical_start(self, start: int, end: int) -> tuple[int, int] | None:
         """Where the logical line holding the closing bracket at `start` begins."""
@@ -477,13 +534,13 @@ def _plain_read(
     if not snippet.isascii() or "#" in snippet or "\\" in snippet:
         return None
 
+    # Names come in order: each is placed from the previous one on, never from the start
+    # of the statement again (that was quadratic in the number of names).
+    positions = ForwardPositions(snippet, statement.line, statement.column + 1)
+
     def span_of(start: int, end: int) -> Span:
-        breaks = snippet.count("\n", 0, start)
-        if not breaks:
-            column = statement.column + start + 1
-            return Span(statement.line, column, statement.line, column + end - start)
-        column = start - snippet.rfind("\n", 0, start)
-        return Span(statement.line + breaks, column, statement.line + breaks, column + end - start)
+        line, column = positions.position(start)
+        return Span(line, column, line, column + end - start)
 
     read: list[_Plain] = []
     if snippet.startswith("import"):
@@ -526,7 +583,7 @@ def _plain_read(
 
 def _plain_facts(text: str, statement: _Statement, read: list[_Plain]) -> list[ImportFact]:
     context = _context(statement)
-    statement_text = one_line(text[statement.start : statement.end])
+    shown = statement_text(text, statement.start, statement.end)
     return [
         ImportFact(
             style=style,
@@ -535,7 +592,7 @@ def _plain_facts(text: str, statement: _Statement, read: list[_Plain]) -> list[I
             target=target,
             level=level,
             span=span,
-            statement=statement_text,
+            statement=shown,
             type_checking=context.type_checking,
             in_function=context.in_function,
             lazy=statement.lazy,

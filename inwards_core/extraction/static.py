@@ -13,12 +13,12 @@ from typing import Protocol
 import attrs
 
 from inwards_core.extraction.text import (
+    LineColumns,
     SourceLines,
-    char_column,
     dotted_end,
     name_end,
-    one_line,
     span_between,
+    statement_text,
 )
 from inwards_core.facts import ImportFact, ImportStyle
 
@@ -55,14 +55,14 @@ class WholeFileLocator:
         self._lines = lines
         self._parsed = parsed or lines
         self._shifts = shifts or {}
-        self._line_cache: dict[int, str] = {}
+        self._line_cache: dict[int, LineColumns] = {}
 
     def locate(self, line: int, byte_column: int) -> tuple[int, int, int]:
-        text = self._line_cache.get(line)
-        if text is None:
-            text = self._parsed.line_text(line)
-            self._line_cache[line] = text
-        column = char_column(text, byte_column)
+        columns = self._line_cache.get(line)
+        if columns is None:
+            columns = LineColumns(self._parsed.line_text(line))
+            self._line_cache[line] = columns
+        column = columns.column(byte_column)
         shift = self._shifts.get(line)
         if shift is not None and column >= shift[0]:
             column += shift[1]
@@ -149,7 +149,7 @@ def facts_of_statement(
     lazy = lazy_start is not None
     if lazy_start is not None:
         start = lazy_start
-    statement = one_line(text[start:end])
+    statement = statement_text(text, start, end)
     facts: list[ImportFact] = []
     if isinstance(node, ast.Import):
         for alias in node.names:

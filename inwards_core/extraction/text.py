@@ -11,6 +11,7 @@ import re
 from typing import Protocol
 
 from inwards_core.model import Span
+from inwards_core.quoting import ELLIPSIS, QUOTE_LIMIT, quoted
 
 # One string literal of any kind, without its prefix letters (they are ordinary word
 # characters to a scanner; only f/t prefixes matter and callers look back for them).
@@ -25,6 +26,7 @@ STRING_BODY = (
 # Whitespace, backslash continuations and comments between tokens, or a string literal.
 _ONE_LINE = re.compile(r"(" + STRING_BODY + r")|((?:[ \t\f\n]|\\\n|#[^\n]*)+)", re.S)
 _NEEDS_TIDYING = re.compile(r"[\t\n\f\\#]|  |[(\[{] | [)\]}]|^ | $")
+_STATEMENT_WINDOW = 4 * QUOTE_LIMIT
 _OPENERS = "([{"
 _CLOSERS = ")]}"
 
@@ -71,11 +73,92 @@ def one_line(source: str) -> str:
     return _ONE_LINE.sub(replace, source)
 
 
+def statement_text(text: str, start: int, end: int) -> str:
+    """The source from `start` to `end` as one line (`one_line`), cut to what a message may
+    quote (`quoted`): every fact's `statement`. A long piece is tidied from a window at
+    each end only: dynamic imports nested in one another each quote all of it, and
+    tidying all of each copied the text once per level."""
+    if end - start <= 2 * _STATEMENT_WINDOW:
+        return quoted(one_line(text[start:end]))
+    head = one_line(text[start : start + _STATEMENT_WINDOW])
+    tail = one_line(text[end - _STATEMENT_WINDOW : end])
+    return quoted(head + ELLIPSIS + tail)
+
+
 def char_column(line_text: str, byte_offset: int) -> int:
-    """0-based character column of a UTF-8 byte offset into `line_text`."""
+    """0-based character column of a UTF-8 byte offset into `line_text` (once: for many
+    offsets into one line, `LineColumns` answers each without going over the line again)."""
     if line_text.isascii():
         return byte_offset
     return len(line_text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+class LineColumns:
+    """0-based character columns of UTF-8 byte offsets into one line, as `char_column`
+    gives them: one pass over the line, then a binary search per offset. A statement
+    may name thousands of modules on one long line; converting each offset from the
+    start of the line again was quadratic."""
+
+    def __init__(self, line_text: str) -> None:
+        self._length = len(line_text)
+        self._ascii = line_text.isascii()  # O(1): CPython knows it
+        # Per non-ASCII character: the byte offset where it starts, its UTF-8 length, and
+        # the continuation bytes of all non-ASCII characters before it.
+        self._starts: list[int] = []
+        self._widths: list[int] = []
+        self._extra: list[int] = [0]
+        if self._ascii:
+            return
+        extra = 0
+        for match in _NON_ASCII.finditer(line_text):
+            width = len(match.group().encode("utf-8", "surrogatepass"))
+            self._starts.append(match.start() + extra)
+            self._widths.append(width)
+            extra += width - 1
+            self._extra.append(extra)
+        self._bytes = self._length + extra
+
+    def column(self, byte_offset: int) -> int:
+        if self._ascii:
+            return byte_offset
+        if byte_offset >= self._bytes:
+            return self._length
+        before = bisect.bisect_left(self._starts, byte_offset)  # characters starting before
+        extra = self._extra[before]
+        if before:
+            start, width = self._starts[before - 1], self._widths[before - 1]
+            if byte_offset < start + width:  # inside a character: it counts, as one
+                extra -= start + width - byte_offset
+        return byte_offset - extra
+
+
+class ForwardPositions:
+    """1-based line and column of offsets into `text`, asked for in increasing order:
+    line breaks are counted from the previous offset on, so placing every name of a long
+    statement costs one pass over it. `line` and `column` are the position of offset 0."""
+
+    def __init__(self, text: str, line: int = 1, column: int = 1) -> None:
+        self._text = text
+        self._first_line = line
+        self._first_column = column
+        self._counted = 0
+        self._breaks = 0
+        self._last_break = -1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if offset < self._counted:  # out of order: count again from the start
+            self._counted, self._breaks, self._last_break = 0, 0, -1
+        found = self._text.count("\n", self._counted, offset)
+        if found:
+            self._breaks += found
+            self._last_break = self._text.rfind("\n", self._counted, offset)
+        self._counted = offset
+        if not self._breaks:
+            return self._first_line, self._first_column + offset
+        return self._first_line + self._breaks, offset - self._last_break
 
 
 class SourceLines:
