@@ -146,7 +146,17 @@ def _is_wild(segment: str) -> bool:
 
 
 def _segment_regex(segment: str) -> str:
-    return "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in segment)
+    """A regex that fullmatches what the glob `segment` matches, in time linear in the
+    name times the pattern: `*a*a*a*b` as `.*a.*a.*a.*b` backtracked exponentially over a
+    long file name. Each run between two `*` takes its first occurrence (an atomic group
+    never gives it back), which is always right for runs of fixed length."""
+    chunks = [
+        "".join("." if ch == "?" else re.escape(ch) for ch in run) for run in segment.split("*")
+    ]
+    if len(chunks) == 1:
+        return chunks[0]
+    first, *middle, last = chunks
+    return first + "".join(f"(?>.*?{chunk})" for chunk in middle) + ".*" + last
 
 
 def _segment_matches(pattern: re.Pattern[str] | str, segment: str) -> bool:
