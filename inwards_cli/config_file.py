@@ -126,7 +126,7 @@ def read_config(path: Path) -> LoadedConfig:
     try:
         document = load_toml(text)
     except TomlTooDeepError as error:
-        raise fail(f"{error}.") from None
+        raise fail(f"{error}.", error.line, error.column) from None
     except tomllib.TOMLDecodeError as error:
         where = decode_error_position(error, text)
         reason = decode_error_reason(error).rstrip(".")

@@ -82,9 +82,19 @@ def type_name(value: Any) -> str:
     return "a date or time" if hasattr(value, "isoformat") else type(value).__name__
 
 
-def _known(keys: tuple[str, ...], unknown: str) -> str:
+def _closest(unknown: str, keys: tuple[str, ...]) -> str | None:
+    """The key `unknown` was probably meant to be. A name over three times as long as
+    every key is close to none (difflib's ratio is at most twice the shorter length over
+    both); difflib took seconds over a key of megabytes."""
+    if len(unknown) > 3 * max(map(len, keys), default=0):
+        return None
     close = difflib.get_close_matches(unknown, keys, n=1)
-    hint = f' Did you mean "{close[0]}"?' if close else ""
+    return close[0] if close else None
+
+
+def _known(keys: tuple[str, ...], unknown: str) -> str:
+    close = _closest(unknown, keys)
+    hint = f' Did you mean "{close}"?' if close else ""
     return f"Known keys: {', '.join(keys)}.{hint}"
 
 
@@ -439,8 +449,8 @@ class _Reader:
             if isinstance(table, Mapping):
                 options[name] = dict(table)
             else:
-                hint = difflib.get_close_matches(name, RULES_KEYS, n=1)
-                suggestion = f' Did you mean "{hint[0]}"?' if hint else ""
+                hint = _closest(name, RULES_KEYS)
+                suggestion = f' Did you mean "{hint}"?' if hint else ""
                 self.add(
                     _sub(key, name),
                     f'must be a table of options for the rule named "{name}", not '

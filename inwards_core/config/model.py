@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import attrs
 
 from inwards_core.model import Severity
+from inwards_core.quoting import MESSAGE_LIMIT, quoted
 
 
 class SourcePositions(Protocol):
@@ -31,15 +32,20 @@ class NoPositions:
         return None
 
 
+def _capped_message(message: str) -> str:
+    return quoted(message, MESSAGE_LIMIT)
+
+
 @attrs.frozen
 class ConfigProblem:
-    """One thing wrong with the configuration; `key` is the dotted key."""
+    """One thing wrong with the configuration; `key` is the dotted key. Both are capped
+    (`inwards_core.quoting`): a key or a value they quote may be megabytes long."""
 
     file: str
     line: int | None
     column: int | None
-    key: str
-    message: str
+    key: str = attrs.field(converter=quoted)
+    message: str = attrs.field(converter=_capped_message)
 
     def render(self) -> str:
         where = self.file

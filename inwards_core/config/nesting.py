@@ -11,6 +11,9 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+from inwards_core.config.positions import overlong_dotted_key
+from inwards_core.quoting import quoted
+
 __all__ = ["MAX_TOML_NESTING", "TomlTooDeepError", "load_toml"]
 
 MAX_TOML_NESTING = 100
@@ -19,18 +22,35 @@ the first. Real configuration stays under ten."""
 
 
 class TomlTooDeepError(ValueError):
-    """The document nests arrays or tables deeper than `MAX_TOML_NESTING`."""
+    """The document nests arrays or tables deeper than `MAX_TOML_NESTING`; `line` and
+    `column` say where when one dotted key is that deep on its own."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, message: str | None = None, line: int | None = None, column: int | None = None
+    ) -> None:
         super().__init__(
-            f"nests arrays or tables more than {MAX_TOML_NESTING} levels deep, "
+            message
+            or f"nests arrays or tables more than {MAX_TOML_NESTING} levels deep, "
             "which inwards does not read"
         )
+        self.line = line
+        self.column = column
 
 
 def load_toml(text: str) -> dict[str, Any]:
     """`tomllib.loads(text)`, or `TomlTooDeepError` when it nests too deeply (tomllib's
     own `TOMLDecodeError` passes through)."""
+    # Each part of a dotted key is a table level, and tomllib takes time quadratic in the
+    # parts of one key (50,000 parts: minutes): such a key is refused before parsing.
+    overlong = overlong_dotted_key(text, MAX_TOML_NESTING)
+    if overlong is not None:
+        line, column, parts, key = overlong
+        raise TomlTooDeepError(
+            f"has a dotted key of {parts} parts ({quoted(key)}): each part is a table, and "
+            f"inwards reads tables at most {MAX_TOML_NESTING} levels deep",
+            line,
+            column,
+        )
     try:
         document = tomllib.loads(text)
     except RecursionError:

@@ -12,15 +12,20 @@ it does not understand it skips to the next line rather than fail.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
-from collections.abc import Callable
 
 Segment = str | int
 Path = tuple[Segment, ...]
-_Recorder = Callable[[Path, int], None]
 
-_BARE_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_SCALAR_STOP = frozenset(",]}\n#")
+_BARE_KEY_TEXT = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+# Runs the scanner steps over at once (a key or a value may be megabytes long).
+_BARE_RUN = re.compile(r"[A-Za-z0-9_-]*")
+_SEGMENT_RUN = re.compile(r"[^.\[]*")
+_SCALAR_RUN = re.compile(r"[^,\]}\n#]*")
+_PLAIN_RUN = re.compile(r'[^"\\\n]*')
+_BLANKS = re.compile(r"[ \t\r]*")
+_BLANKS_AND_NEWLINES = re.compile(r"[ \t\r\n]*")
 _ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _ERROR_AT_END = re.compile(r"\(at end of document\)")
 
@@ -29,33 +34,73 @@ class _Skip(Exception):
     """The scanner met something it does not understand; resume at the next line."""
 
 
+class _Node:
+    """One key or array entry met in the text: where it was first met, and what is under
+    it. Keys are kept as a tree, one node per segment: a dotted key of n parts costs n
+    nodes, where a table of every prefix path cost n * n / 2 (a key of 50,000 parts
+    filled 8 GB)."""
+
+    __slots__ = ("children", "offset", "parent", "segment", "tables")
+
+    def __init__(self, parent: _Node | None, segment: Segment, offset: int) -> None:
+        self.parent = parent
+        self.segment = segment
+        self.offset = offset
+        self.children: dict[Segment, _Node] = {}
+        self.tables = 0  # `[[...]]` headers met at this key
+
+    def child(self, segment: Segment, offset: int, order: list[_Node]) -> _Node:
+        node = self.children.get(segment)
+        if node is None:
+            node = self.children[segment] = _Node(self, segment, offset)
+            order.append(node)
+        return node
+
+    def path(self) -> Path:
+        segments: list[Segment] = []
+        node: _Node | None = self
+        while node is not None and node.parent is not None:
+            segments.append(node.segment)
+            node = node.parent
+        return tuple(reversed(segments))
+
+
 class TomlPositions:
     """Positions of every key, table header and array entry of one TOML text."""
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._positions: dict[Path, tuple[int, int]] = {}
-        self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-        _Scanner(text, self._record).scan()
+        self._root = _Node(None, "", 0)
+        self._order: list[_Node] = []
+        starts = [0]
+        position = text.find("\n")
+        while position >= 0:
+            starts.append(position + 1)
+            position = text.find("\n", position + 1)
+        self._line_starts = starts
+        _Scanner(text, self._root, self._order).scan()
 
     def locate(self, key: str) -> tuple[int, int] | None:
         """Line and column of `key` (dotted, with `[n]` indices), or of the nearest
         enclosing key found in the text; None when nothing of it is."""
-        path = parse_dotted_key(key)
-        while path:
-            found = self._positions.get(path)
-            if found is not None:
-                return found
-            path = path[:-1]
-        return None
+        node = self._root
+        for segment in parse_dotted_key(key):
+            inner = node.children.get(segment)
+            if inner is None:
+                break
+            node = inner
+        return None if node is self._root else self._line_column(node.offset)
 
     def has(self, key: str) -> bool:
         """Whether `key` itself (not an enclosing key) is in the text."""
-        return parse_dotted_key(key) in self._positions
+        node: _Node | None = self._root
+        for segment in parse_dotted_key(key):
+            node = node.children.get(segment) if node is not None else None
+        return node is not None and node is not self._root
 
     def keys(self) -> tuple[str, ...]:
         """Every dotted key and array entry found, in the order the scan met them."""
-        return tuple(render_key(path) for path in self._positions)
+        return tuple(render_key(node.path()) for node in self._order)
 
     def end_of_document(self) -> tuple[int, int]:
         return self._line_column(len(self._text))
@@ -64,13 +109,65 @@ class TomlPositions:
         """Where tomllib says a `TOMLDecodeError` happened in this text."""
         return decode_error_position(error, self._text)
 
-    def _record(self, path: Path, offset: int) -> None:
-        if path not in self._positions:
-            self._positions[path] = self._line_column(offset)
-
     def _line_column(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
+
+
+# TOML text outside keys, for finding dotted keys before any parser sees the text:
+# strings (multi-line ones first) and comments are skipped whole, possessively.
+_ML_BASIC = r'"""(?:[^"\\]++|\\.|"(?!""))*+"{3,5}'
+_ML_LITERAL = r"'''(?:[^']++|'(?!''))*+'{3,5}"
+_BASIC = r'"(?:[^"\\\n]++|\\.)*+"'
+_LITERAL = r"'[^'\n]*+'"
+_DOT_PART = r"[ \t]*+\.[ \t]*+(?:[A-Za-z0-9_-]++|" + _BASIC + "|" + _LITERAL + ")"
+
+
+@functools.cache
+def _overlong_key_pattern(limit: int) -> re.Pattern[str]:
+    """Matches up to the first dot of the first dotted key of more than `limit` parts:
+    everything before it is consumed once (each dotted run as a whole, after looking at
+    most `limit` parts ahead), so the search is linear in the text."""
+    long_run = "(?:" + _DOT_PART + "){" + str(limit) + "}"
+    skipped = (
+        "(?:" + "|".join((_ML_BASIC, _ML_LITERAL, _BASIC, _LITERAL)) + r"|#[^\n]*+"
+        r"|[^\"'#.]++|(?!" + long_run + ")(?:" + _DOT_PART + r")++|(?!" + long_run + r")\."
+        r"|[\"']"
+        ")*+"
+    )
+    return re.compile(skipped + "(?=" + long_run + ")", re.S)
+
+
+_RUN_PART = re.compile(_DOT_PART, re.S)
+
+
+def overlong_dotted_key(text: str, limit: int) -> tuple[int, int, int, str] | None:
+    """The first dotted key (or table header) of more than `limit` parts, as its line,
+    column, number of parts and text; None when there is none. Meant for text no parser
+    has read yet (tomllib takes time quadratic in a dotted key's parts), so it reads no
+    more of TOML than strings, comments and dots."""
+    found = _overlong_key_pattern(limit).match(text)
+    if found is None:
+        return None
+    dot = found.end()
+    line_start = text.rfind("\n", 0, dot) + 1
+    start = dot
+    while start > line_start and text[start - 1] in " \t":
+        start -= 1
+    if start > line_start and text[start - 1] in "\"'":
+        start = max(text.rfind(text[start - 1], line_start, start - 1), line_start)
+    else:
+        before = text[line_start:start]
+        start -= len(before) - len(before.rstrip(_BARE_KEY_TEXT))
+    parts = 1
+    end = dot
+    for part in _RUN_PART.finditer(text, dot):
+        if part.start() != end:
+            break
+        parts += 1
+        end = part.end()
+    line = text.count("\n", 0, start) + 1
+    return line, start - line_start + 1, parts, text[start:end]
 
 
 def parse_dotted_key(key: str) -> Path:
@@ -99,15 +196,14 @@ def parse_dotted_key(key: str) -> Path:
             i += 1
         else:
             start = i
-            while i < n and key[i] not in ".[":
-                i += 1
+            i = _SEGMENT_RUN.match(key, i).end()  # type: ignore[union-attr]
             segments.append(key[start:i])
     return tuple(segments)
 
 
 def key_segment(name: str) -> str:
     """`name` as one segment of a dotted key: bare when TOML allows it, else quoted."""
-    if name and all(ch in _BARE_KEY_CHARS for ch in name):
+    if _BARE_RUN.fullmatch(name) and name:
         return name
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -149,14 +245,13 @@ def caret_excerpt(text: str, line: int, column: int) -> str:
 class _Scanner:
     """A small recursive-descent reader of TOML that reports positions, not values."""
 
-    def __init__(self, text: str, record: _Recorder) -> None:
+    def __init__(self, text: str, root: _Node, order: list[_Node]) -> None:
         self.text = text
         self.n = len(text)
         self.i = 0
-        self.record = record
-        self.table: Path = ()
-        # Number of `[[...]]` headers seen per array-of-tables path.
-        self.array_tables: dict[Path, int] = {}
+        self.root = root
+        self.order = order
+        self.table = root
         if text.startswith("\ufeff"):
             self.i = 1
 
@@ -199,32 +294,28 @@ class _Scanner:
 
     def _header_path(
         self, keys: list[tuple[str, int]], *, array: bool, header_start: int = 0
-    ) -> Path:
-        path: Path = ()
+    ) -> _Node:
+        node = self.root
         for position, (name, offset) in enumerate(keys):
-            path = (*path, name)
-            self.record(path, offset)
+            node = node.child(name, offset, self.order)
             last = position == len(keys) - 1
             if last and array:
-                index = self.array_tables.get(path, 0)
-                self.array_tables[path] = index + 1
-                path = (*path, index)
-                self.record(path, header_start)
-            elif path in self.array_tables:
+                node.tables += 1
+                node = node.child(node.tables - 1, header_start, self.order)
+            elif node.tables:
                 # `[a.b]` after `[[a]]` means a table inside the latest `a` entry.
-                path = (*path, self.array_tables[path] - 1)
-        return path
+                node = node.child(node.tables - 1, offset, self.order)
+        return node
 
-    def _key_value(self, table: Path) -> None:
+    def _key_value(self, table: _Node) -> None:
         keys = self._key()
-        path = table
+        node = table
         for name, offset in keys:
-            path = (*path, name)
-            self.record(path, offset)
+            node = node.child(name, offset, self.order)
         self._skip_blank()
         self._expect("=")
         self._skip_blank()
-        self._value(path)
+        self._value(node)
 
     def _end_of_line(self) -> None:
         self._skip_blank()
@@ -255,22 +346,21 @@ class _Scanner:
         if ch == "'":
             return self._literal_string()
         start = self.i
-        while self.i < self.n and self.text[self.i] in _BARE_KEY_CHARS:
-            self.i += 1
+        self.i = _BARE_RUN.match(self.text, start).end()  # type: ignore[union-attr]
         if self.i == start:
             raise _Skip
         return self.text[start : self.i]
 
     # -- values ------------------------------------------------------------------------
 
-    def _value(self, path: Path) -> None:
+    def _value(self, node: _Node) -> None:
         if self.i >= self.n:
             raise _Skip
         ch = self.text[self.i]
         if ch == "[":
-            self._array(path)
+            self._array(node)
         elif ch == "{":
-            self._inline_table(path)
+            self._inline_table(node)
         elif self.text.startswith('"""', self.i):
             self._multiline_string('"""')
         elif self.text.startswith("'''", self.i):
@@ -281,15 +371,13 @@ class _Scanner:
             self._literal_string()
         else:
             start = self.i
-            while self.i < self.n and self.text[self.i] not in _SCALAR_STOP:
-                self.i += 1
+            end = _SCALAR_RUN.match(self.text, start).end()  # type: ignore[union-attr]
             # Trailing blanks belong to no value (dates may hold an inner space).
-            while self.i > start and self.text[self.i - 1] in " \t\r":
-                self.i -= 1
+            self.i = start + len(self.text[start:end].rstrip(" \t\r"))
             if self.i == start:
                 raise _Skip
 
-    def _array(self, path: Path) -> None:
+    def _array(self, node: _Node) -> None:
         self.i += 1
         index = 0
         while True:
@@ -299,8 +387,7 @@ class _Scanner:
             if self.text[self.i] == "]":
                 self.i += 1
                 return
-            self.record((*path, index), self.i)
-            self._value((*path, index))
+            self._value(node.child(index, self.i, self.order))
             self._skip_blank(newlines=True)
             if self.i < self.n and self.text[self.i] == ",":
                 self.i += 1
@@ -311,7 +398,7 @@ class _Scanner:
             else:
                 raise _Skip
 
-    def _inline_table(self, path: Path) -> None:
+    def _inline_table(self, node: _Node) -> None:
         self.i += 1
         while True:
             # Newlines inside inline tables are TOML 1.1; accept them.
@@ -321,7 +408,7 @@ class _Scanner:
             if self.text[self.i] == "}":
                 self.i += 1
                 return
-            self._key_value(path)
+            self._key_value(node)
             self._skip_blank(newlines=True)
             if self.i < self.n and self.text[self.i] == ",":
                 self.i += 1
@@ -346,8 +433,10 @@ class _Scanner:
             if ch == "\\" and self.i + 1 < self.n:
                 parts.append(self._escape())
                 continue
-            parts.append(ch)
-            self.i += 1
+            end = _PLAIN_RUN.match(self.text, self.i).end()  # type: ignore[union-attr]
+            end = max(end, self.i + 1)
+            parts.append(self.text[self.i : end])
+            self.i = end
         raise _Skip
 
     def _escape(self) -> str:
@@ -396,10 +485,11 @@ class _Scanner:
     # -- blanks ------------------------------------------------------------------------
 
     def _skip_blank(self, *, newlines: bool = False) -> None:
+        blanks = _BLANKS_AND_NEWLINES if newlines else _BLANKS
         while self.i < self.n:
             ch = self.text[self.i]
             if ch in " \t\r" or (newlines and ch == "\n"):
-                self.i += 1
+                self.i = blanks.match(self.text, self.i).end()  # type: ignore[union-attr]
             elif ch == "#":
                 newline = self.text.find("\n", self.i)
                 self.i = self.n if newline < 0 else newline
