@@ -20,6 +20,7 @@ from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.model import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import MESSAGE_LIMIT, quoted
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.runtime import ActiveRule
 from inwards_core.rules.templates import fill_template
@@ -100,7 +101,10 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
     file, span = violation.file, violation.span
     if violation.in_definition:
         file, span, whole_project = definition_file(definition.origin), Span.start_of_file(), True
-    params = {"file": file, "module": violation.module or "", **violation.params}
+    # Every text is capped (`inwards_core.quoting`), whatever a kind quoted into it: a
+    # report repeats these once per finding.
+    given = {"file": file, "module": violation.module or "", **violation.params}
+    params = {name: quoted(str(value), MESSAGE_LIMIT) for name, value in given.items()}
     guidance = definition.guidance
     # A kind may word the shipped guidance for one variant of its findings; guidance that a
     # user or project definition wrote wins over it (that is what shadowing it is for). A
@@ -123,14 +127,20 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         file=file,
         module=violation.module,
         span=span,
-        message=violation.message,
-        fix=Fix(_fill(summary, params), tuple(_fill(step, params) for step in steps)),
+        message=_capped(violation.message),
+        fix=Fix(
+            _capped(_fill(summary, params)), tuple(_capped(_fill(step, params)) for step in steps)
+        ),
         docs=guidance.docs,
         origin=definition.origin.root,
         suppressible=definition.suppressible,
         whole_project=whole_project,
-        stable_message=violation.stable_message or violation.message,
+        stable_message=_capped(violation.stable_message or violation.message),
     )
+
+
+def _capped(text: str) -> str:
+    return quoted(text, MESSAGE_LIMIT)
 
 
 def check_project(

@@ -93,11 +93,17 @@ class Finding:
     # The stable form of the message a baseline keys on (no "Allowed direction" tail).
     stable_message: str = ""
 
-    def sort_key(self) -> tuple[bool, str, Span, int, str, str]:
+    def sort_key(self) -> tuple[bool, str, int, int, int, int, int, str, str]:
+        # The span's fields, not the Span: comparing attrs values was most of the time
+        # sorting 20,000 findings took.
+        span = self.span
         return (
             self.whole_project,
             self.file,
-            self.span,
+            span.line,
+            span.column,
+            span.end_line,
+            span.end_column,
             0 if self.severity is Severity.ERROR else 1,
             self.code,
             self.message,

@@ -15,6 +15,7 @@ from inwards_core.facts import ImportFact, ModuleFacts
 from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.model import Severity, Span
 from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import Violation
 from inwards_core.rules.options import option_name
 
@@ -68,9 +69,9 @@ def breach(source: Layer, target: Layer) -> str | None:
     message ("the outer layer ..."), or None when it doesn't."""
     kind = relation(source, target)
     if kind is Relation.OUTER:
-        return f'the outer layer "{target.name}"'
+        return f'the outer layer "{quoted(target.name)}"'
     if kind is Relation.SIBLING:
-        return f'"{target.name}", a sibling layer of "{source.name}"'
+        return f'"{quoted(target.name)}", a sibling layer of "{quoted(source.name)}"'
     return None
 
 
@@ -78,8 +79,8 @@ def direction(config: Config) -> str:
     """`domain <- application <- outbound | inbound <- bootstrap`: who may import whom."""
     ranks: dict[int, list[str]] = {}
     for layer in config.layers:
-        ranks.setdefault(layer.rank, []).append(layer.name)
-    return " <- ".join(" | ".join(names) for _, names in sorted(ranks.items()))
+        ranks.setdefault(layer.rank, []).append(quoted(layer.name))
+    return quoted(" <- ".join(" | ".join(names) for _, names in sorted(ranks.items())), LIST_LIMIT)
 
 
 def layered_files(
@@ -98,8 +99,9 @@ def layered_files(
 
 
 def imported_name(fact: ImportFact) -> str:
-    """The dotted name a reader sees as imported: `a.b` for `import a.b`, `a.b` for `from a import b`."""
-    return fact.target or fact.raw_module or "?"
+    """The dotted name a reader sees as imported: `a.b` for `import a.b`, `a.b` for `from a import b`
+    (as messages quote it)."""
+    return quoted(fact.target or fact.raw_module or "?")
 
 
 def outward_layer(index: ModuleIndex, source: Layer, name: str) -> Layer | None:
@@ -270,42 +272,44 @@ def _path_to(name: str, reached_by: Mapping[str, ImportEdge]) -> Chain:
 def chain_modules(chain: Chain) -> str:
     """`shop.domain.order:3 -> shop.common.http:1 -> requests`: each step's importer and
     line; a step that starts elsewhere than the last one ended begins a new run (`; `)."""
-    return _render_chain(chain, lambda edge: f"{edge.importer}:{edge.span.line}")
+    return _render_chain(chain, lambda edge: f"{quoted(edge.importer)}:{edge.span.line}")
 
 
 def chain_files(chain: Chain) -> str:
     """The same chain with the file and line of each import, for messages."""
-    return _render_chain(chain, lambda edge: f"{edge.importer} ({edge.file}:{edge.span.line})")
+    return _render_chain(
+        chain, lambda edge: f"{quoted(edge.importer)} ({quoted(edge.file)}:{edge.span.line})"
+    )
 
 
 def chain_names(chain: Chain) -> str:
     """The chain without lines (stable across edits): `a -> b -> requests`."""
-    return _render_chain(chain, lambda edge: edge.importer)
+    return _render_chain(chain, lambda edge: quoted(edge.importer))
 
 
 def via(chain: Chain) -> str:
     """The modules in the middle of a chain: `shop.util.fetch -> shop.util.http`."""
-    return " -> ".join(edge.target for edge in chain[:-1])
+    return quoted(" -> ".join(quoted(edge.target) for edge in chain[:-1]), LIST_LIMIT)
 
 
 def _render_chain(chain: Chain, step: Callable[[ImportEdge], str]) -> str:
     parts: list[str] = []
     for position, edge in enumerate(chain):
         if position and chain[position - 1].target != edge.importer:
-            parts.append(f"{chain[position - 1].target}; ")
+            parts.append(f"{quoted(chain[position - 1].target)}; ")
         parts.append(f"{step(edge)} -> ")
-    return "".join(parts) + (chain[-1].target if chain else "")
+    return quoted("".join(parts) + (quoted(chain[-1].target) if chain else ""), LIST_LIMIT)
 
 
 def chain_params(chain: Chain) -> dict[str, str]:
     """The guidance parameters every chain finding fills."""
     first = chain[0]
     return {
-        "module": first.importer,
+        "module": quoted(first.importer),
         "statement": first.statement,
         "chain": chain_modules(chain),
         "via": via(chain),
-        "imported": chain[-1].target,
+        "imported": quoted(chain[-1].target),
     }
 
 
@@ -322,7 +326,7 @@ def chain_violation(
         message=f"{stable} Chain: {chain_files(chain)}.",
         stable_message=stable,
         params={**chain_params(chain), **params},
-        fallback_summary=f'Cut the chain from "{source}" to "{target}".',
+        fallback_summary=f'Cut the chain from "{quoted(source)}" to "{quoted(target)}".',
         fallback_steps=(
             f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
             "one in a module in the middle.",
@@ -332,11 +336,11 @@ def chain_violation(
 
 def direct_params(edge: ImportEdge) -> dict[str, str]:
     return {
-        "module": edge.importer,
+        "module": quoted(edge.importer),
         "statement": edge.statement,
-        "chain": f"{edge.importer}:{edge.span.line} -> {edge.target}",
+        "chain": f"{quoted(edge.importer)}:{edge.span.line} -> {quoted(edge.target)}",
         "via": "",
-        "imported": edge.target,
+        "imported": quoted(edge.target),
     }
 
 
@@ -356,18 +360,19 @@ def dead_entries(model: ProjectModel, option: str, entries: Sequence[str]) -> It
         if covers_some_module(model, entry):
             continue
         key = f"options.{option}[{position}]"
+        shown = quoted(entry)
         yield Violation(
             file="",
             module=None,
             span=Span.start_of_file(),
-            message=f'`{key}` is "{entry}", which matches no module of this project, so the '
+            message=f'`{key}` is "{shown}", which matches no module of this project, so the '
             "rule checks nothing there.",
             severity=Severity.WARNING,
             in_definition=True,
-            params={"entry": entry, "option": key, "module": "", "statement": "", "chain": ""},
-            summary=f'Fix or remove "{entry}" in `{key}` of the rule definition.',
+            params={"entry": shown, "option": key, "module": "", "statement": "", "chain": ""},
+            summary=f'Fix or remove "{shown}" in `{key}` of the rule definition.',
             steps=(
-                f'Check the spelling of "{entry}" against the packages of this project.',
+                f'Check the spelling of "{shown}" against the packages of this project.',
                 "If the code moved, point the entry at its new package; if it is gone, "
                 "delete the entry.",
             ),

@@ -36,6 +36,7 @@ from inwards_core.families.inw.common import (
     layered_files,
 )
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 
 
@@ -52,7 +53,7 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             if where is None:
                 continue
             shown = imported_name(fact)
-            stable = f'Layer "{layer.name}" imports "{shown}" from {where}.'
+            stable = f'Layer "{quoted(layer.name)}" imports "{shown}" from {where}.'
             yield Violation(
                 file=info.file,
                 module=info.name,
@@ -60,12 +61,12 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                 message=f"{stable} Imports may only point inwards: {flow}.",
                 stable_message=stable,
                 params={
-                    "layer": layer.name,
-                    "target_layer": target.name,
+                    "layer": quoted(layer.name),
+                    "target_layer": quoted(target.name),
                     "imported": shown,
                     "statement": fact.statement,
-                    "module": info.name,
-                    "ports": f"{_package_of(info.name, layer.name)}.ports",
+                    "module": quoted(info.name),
+                    "ports": quoted(f"{_package_of(info.name, layer.name)}.ports"),
                 },
             )
 

@@ -39,6 +39,7 @@ from inwards_core.config.model import Config, Layer
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import ScopedOptions, layered_files
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 
 DEFAULT_DENY = (
@@ -103,16 +104,17 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             why = refusal(config, layer, name, kind)
             if why is None:
                 continue
-            library = why[5:] if why.startswith("deny:") else name.split(".")[0]
+            library = quoted(why[5:] if why.startswith("deny:") else name.split(".")[0])
             elsewhere = [n for n in allowed_layers(config, name, kind) if n != layer.name]
+            shown_layer = quoted(layer.name)
             rule_text = (
-                f'"{layer.name}" denies it'
+                f'"{shown_layer}" denies it'
                 if why.startswith("deny:")
-                else f'it is not in the allow-libraries of "{layer.name}"'
+                else f'it is not in the allow-libraries of "{shown_layer}"'
             )
             stable = (
-                f'Layer "{layer.name}" imports "{name}" from the {kind} library "{library}", '
-                f"which it may not use."
+                f'Layer "{shown_layer}" imports "{quoted(name)}" from the {kind} library '
+                f'"{library}", which it may not use.'
             )
             yield Violation(
                 file=info.file,
@@ -121,11 +123,12 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                 message=f"{stable[:-1]}: {rule_text}.",
                 stable_message=stable,
                 params={
-                    "layer": layer.name,
+                    "layer": shown_layer,
                     "library": library,
-                    "imported": name,
+                    "imported": quoted(name),
                     "statement": statement,
-                    "allowed_in": ", ".join(f'"{n}"' for n in elsewhere) or "no layer yet",
+                    "allowed_in": quoted(", ".join(f'"{quoted(n)}"' for n in elsewhere), LIST_LIMIT)
+                    or "no layer yet",
                 },
             )
 

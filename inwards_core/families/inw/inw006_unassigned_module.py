@@ -36,6 +36,7 @@ from inwards_core.examples import Example
 from inwards_core.families.inw.common import ScopedOptions, imported_name, layered_files
 from inwards_core.model import Severity, Span
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 
 
@@ -51,7 +52,7 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             if fact.module is None or not index.exists(fact.module if fact.name else name):
                 continue  # a module that doesn't exist is unknown-first-party's
             shown = imported_name(fact)
-            stable = f'Layer "{layer.name}" imports "{shown}", which belongs to no layer.'
+            stable = f'Layer "{quoted(layer.name)}" imports "{shown}", which belongs to no layer.'
             yield Violation(
                 file=info.file,
                 module=info.name,
@@ -59,10 +60,10 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                 message=f"{stable} No layer rule checks what that code imports.",
                 stable_message=stable,
                 params={
-                    "layer": layer.name,
+                    "layer": quoted(layer.name),
                     "imported": shown,
                     "statement": fact.statement,
-                    "target": name,
+                    "target": quoted(name),
                 },
             )
     if not model.whole_project:
@@ -71,40 +72,40 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
         if not options.applies_to(package.name):
             continue
         what = "Package" if package.is_package else "Module"
-        message = (
-            f'{what} "{package.name}" belongs to no layer, so no layer rule checks its imports.'
-        )
+        name = quoted(package.name)
+        message = f'{what} "{name}" belongs to no layer, so no layer rule checks its imports.'
         yield Violation(
             file=package.file,
             module=package.name,
             span=Span.start_of_file(),
             message=message,
             severity=Severity.WARNING,
-            summary=f'Put "{package.name}" in a layer, or list it in `ignore`.',
+            summary=f'Put "{name}" in a layer, or list it in `ignore`.',
             steps=(
-                f'If "{package.name}" is part of the application, add it (or the package holding it) '
+                f'If "{name}" is part of the application, add it (or the package holding it) '
                 "to the `modules` of the layer it belongs to in [tool.inwards].",
-                f'If it is deliberately outside the layers (tests, scripts, migrations), add "{package.name.split(".")[-1]}" '
+                f'If it is deliberately outside the layers (tests, scripts, migrations), add "{quoted(package.name.split(".")[-1])}" '
                 "to `ignore` in [tool.inwards].",
             ),
-            params={"imported": package.name, "layer": "", "statement": "", "target": package.name},
+            params={"imported": name, "layer": "", "statement": "", "target": name},
         )
     for layer, position in index.unmatched_patterns():
         entry = layer.modules[position]
         key = f"{layer.key}.modules[{position}]"
         line, column = config.locate(key)
+        shown, layer_name = quoted(entry), quoted(layer.name)
         yield Violation(
             file=config.file,
             module=None,
             span=Span(line, column, line, column + len(entry) + 2),
-            message=f'"{entry}" (layer "{layer.name}") matches no module of this project.',
+            message=f'"{shown}" (layer "{layer_name}") matches no module of this project.',
             severity=Severity.WARNING,
-            summary=f'Fix or remove the entry "{entry}" of layer "{layer.name}".',
+            summary=f'Fix or remove the entry "{shown}" of layer "{layer_name}".',
             steps=(
-                f'Check the spelling of "{entry}" against the packages under root "{config.root}".',
+                f'Check the spelling of "{shown}" against the packages under root "{quoted(config.root)}".',
                 "If the code moved, point the entry at its new package; if it is gone, delete the entry.",
             ),
-            params={"imported": entry, "layer": layer.name, "statement": "", "target": entry},
+            params={"imported": shown, "layer": layer_name, "statement": "", "target": shown},
         )
     for layer in index.empty_layers():
         line, column = config.locate(layer.key)
@@ -112,13 +113,13 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             file=config.file,
             module=None,
             span=Span(line, column, line, column + 1),
-            message=f'Layer "{layer.name}" owns no module: none of its `modules` entries matches any code.',
-            summary=f'Give layer "{layer.name}" the packages it should own.',
+            message=f'Layer "{quoted(layer.name)}" owns no module: none of its `modules` entries matches any code.',
+            summary=f'Give layer "{quoted(layer.name)}" the packages it should own.',
             steps=(
-                f'Add the packages of "{layer.name}" to its `modules` in [tool.inwards], '
+                f'Add the packages of "{quoted(layer.name)}" to its `modules` in [tool.inwards], '
                 "or remove the layer if the architecture no longer has it.",
             ),
-            params={"imported": "", "layer": layer.name, "statement": "", "target": ""},
+            params={"imported": "", "layer": quoted(layer.name), "statement": "", "target": ""},
         )
 
 

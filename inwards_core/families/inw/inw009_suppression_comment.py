@@ -25,13 +25,14 @@ A reason can't contain a double quote.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from inwards_core.examples import Example
 from inwards_core.facts import SuppressionProblem
 from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
 from inwards_core.model import Severity
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, Scope, Violation
 
 _PROBLEMS = {
@@ -46,15 +47,15 @@ _PROBLEMS = {
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
     for verdict in model.suppression_verdicts:
         comment = verdict.comment
-        params = {"codes": ", ".join(comment.codes)}
+        params = {"codes": _listed(comment.codes)}
         reasons: list[str] = []
         if comment.problem is not None:
             reasons.append(_PROBLEMS[comment.problem])
         if verdict.unknown:
-            reasons.append(f"{', '.join(verdict.unknown)} is not a rule code.")
+            reasons.append(f"{_listed(verdict.unknown)} is not a rule code.")
         if verdict.unsuppressible:
             reasons.append(
-                f"{', '.join(verdict.unsuppressible)} can't be suppressed inline; "
+                f"{_listed(verdict.unsuppressible)} can't be suppressed inline; "
                 "use the baseline or fix the code."
             )
         if reasons:
@@ -66,7 +67,7 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
                 params=params,
             )
         elif verdict.unused:
-            codes = ", ".join(verdict.unused)
+            codes = _listed(verdict.unused)
             yield Violation(
                 file=verdict.file,
                 module=verdict.module,
@@ -80,6 +81,10 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
                     "so it can't hide a new problem on this line later.",
                 ),
             )
+
+
+def _listed(codes: Iterable[str]) -> str:
+    return quoted(", ".join(codes), LIST_LIMIT)
 
 
 KIND = CheckKind(

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import ScopedOptions, layered_files, outward_layer
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 
 
@@ -39,9 +40,10 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     for info, layer, facts in layered_files(model, options):
         for fact in facts.imports:
             if fact.module is None:
-                top = info.name.split(".")[0]
+                top = quoted(info.name.split(".")[0])
+                raw_module = quoted(fact.raw_module)
                 message = (
-                    f'The relative import "{fact.raw_module}" climbs above the top-level '
+                    f'The relative import "{raw_module}" climbs above the top-level '
                     f'package "{top}".'
                 )
                 yield Violation(
@@ -50,13 +52,13 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     span=fact.span,
                     message=message,
                     params={
-                        "imported": fact.raw_module,
+                        "imported": raw_module,
                         "statement": fact.statement,
                         "closest": "",
-                        "layer": layer.name,
+                        "layer": quoted(layer.name),
                     },
                     steps=(
-                        f"Count the dots of `{fact.statement}`: `{info.name}` sits "
+                        f"Count the dots of `{fact.statement}`: `{quoted(info.name)}` sits "
                         f"{info.name.count('.')} package(s) below `{top}`.",
                         "Or write the import absolutely (`from "
                         f"{top}.… import …`), which can't climb too far.",
@@ -73,18 +75,20 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                 continue
             parent, segment = missing
             closest = index.closest_modules(probed)
+            parent, segment = quoted(parent), quoted(segment)
             where = f'"{parent}" has no "{segment}"' if parent else f'there is no "{segment}"'
-            message = f'"{probed}" is not a module of this project: {where}.'
+            message = f'"{quoted(probed)}" is not a module of this project: {where}.'
             yield Violation(
                 file=info.file,
                 module=info.name,
                 span=fact.span,
                 message=message,
                 params={
-                    "imported": probed,
+                    "imported": quoted(probed),
                     "statement": fact.statement,
-                    "closest": ", ".join(f"`{c}`" for c in closest) or "none",
-                    "layer": layer.name,
+                    "closest": quoted(", ".join(f"`{quoted(c)}`" for c in closest), LIST_LIMIT)
+                    or "none",
+                    "layer": quoted(layer.name),
                 },
             )
 

@@ -34,6 +34,7 @@ import attrs
 from inwards_core.examples import Example
 from inwards_core.families.inw.common import ScopedOptions, breach, direction, layered_files
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 
 
@@ -50,16 +51,16 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
     for info, layer, facts in layered_files(model, options):
         for dyn in facts.dynamic_imports:
             params = {
-                "layer": layer.name,
+                "layer": quoted(layer.name),
                 "loader": dyn.loader,
                 "statement": dyn.statement,
-                "imported": dyn.target or "",
+                "imported": quoted(dyn.target or ""),
             }
             if dyn.target is None:
                 if not options.report_unreadable or layer.rank >= outermost:
                     continue
                 message = (
-                    f'Layer "{layer.name}" imports a module whose name inwards can\'t read '
+                    f'Layer "{params["layer"]}" imports a module whose name inwards can\'t read '
                     f"({dyn.reason or 'not a constant'}) through {dyn.loader}."
                 )
                 yield Violation(
@@ -84,8 +85,8 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
             if where is None:
                 continue
             stable = (
-                f'Layer "{layer.name}" imports "{dyn.target}" from {where} through a dynamic '
-                f"import ({dyn.loader})."
+                f'Layer "{params["layer"]}" imports "{params["imported"]}" from {where} through '
+                f"a dynamic import ({dyn.loader})."
             )
             yield Violation(
                 file=info.file,
@@ -93,7 +94,7 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
                 span=dyn.span,
                 message=f"{stable} Imports may only point inwards: {flow}.",
                 stable_message=stable,
-                params={**params, "target_layer": target_layer.name},
+                params={**params, "target_layer": quoted(target_layer.name)},
             )
 
 

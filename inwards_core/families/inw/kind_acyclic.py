@@ -48,6 +48,7 @@ from inwards_core.families.inw.common import (
     require_options,
 )
 from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Scope, Violation
 
 
@@ -96,8 +97,8 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
                 steps[(cycle[i], cycle[(i + 1) % len(cycle)])] for i in range(len(cycle))
             )
             first = chain[0]
-            around = " -> ".join((*cycle, cycle[0]))
-            stable = f'Import cycle among the children of "{package}": {around}.'
+            around = quoted(" -> ".join(map(quoted, (*cycle, cycle[0]))), LIST_LIMIT)
+            stable = f'Import cycle among the children of "{quoted(package)}": {around}.'
             yield Violation(
                 file=first.file,
                 module=first.importer,
@@ -105,17 +106,17 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
                 message=f"{stable} Imports: {chain_files(chain)}.",
                 stable_message=stable,
                 params={
-                    "package": package,
+                    "package": quoted(package),
                     "cycle": around,
-                    "module": first.importer,
-                    "imported": first.target,
+                    "module": quoted(first.importer),
+                    "imported": quoted(first.target),
                     "statement": first.statement,
                     "chain": chain_modules(chain),
                 },
                 fallback_summary=f"Break the cycle {around}.",
                 fallback_steps=(
                     f"Remove one step of the cycle, for example `{first.statement}` in "
-                    f"{first.importer}: move what both children need into one of them or a "
+                    f"{quoted(first.importer)}: move what both children need into one of them or a "
                     "new child.",
                 ),
             )

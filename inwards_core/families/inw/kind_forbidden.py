@@ -59,6 +59,7 @@ from inwards_core.families.inw.common import (
     via,
 )
 from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 
 ARROW = "->"
@@ -68,12 +69,14 @@ def _check_allow(value: tuple[str, ...]) -> str | None:
     for entry in value:
         sides = [side.strip() for side in entry.split(ARROW)]
         if len(sides) > 2:
-            return f'"{entry}" has more than one "{ARROW}"; write "importer {ARROW} imported".'
+            return (
+                f'"{quoted(entry)}" has more than one "{ARROW}"; write "importer {ARROW} imported".'
+            )
         for side in sides:
             try:
                 parse_module_pattern(side)
             except ValueError as error:
-                return f'"{entry}": {error}.'
+                return f'"{quoted(entry)}": {error}.'
     return None
 
 
@@ -147,14 +150,15 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
             entry = forbidden_entry(edge.target)
             if entry is None or not follows(edge) or pattern_of(entry).matches(info.name):
                 continue  # code inside a forbidden entry may import its own subtree
+            shown_source, shown_entry = quoted(source), quoted(entry)
             yield Violation(
                 file=info.file,
                 module=info.name,
                 span=edge.span,
-                message=f'"{info.name}" imports "{edge.target}": "{source}" may not import '
-                f'"{entry}".',
-                params={**direct_params(edge), "source": source, "forbidden": entry},
-                fallback_summary=f'Keep "{entry}" out of "{source}".',
+                message=f'"{quoted(info.name)}" imports "{quoted(edge.target)}": '
+                f'"{shown_source}" may not import "{shown_entry}".',
+                params={**direct_params(edge), "source": shown_source, "forbidden": shown_entry},
+                fallback_summary=f'Keep "{shown_entry}" out of "{shown_source}".',
                 fallback_steps=(f"Delete `{edge.statement}`.",),
             )
 
@@ -179,9 +183,10 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
 
 
 def _chain_violation(source: str, entry: str, chain: Chain) -> Violation:
+    source, entry = quoted(source), quoted(entry)
     stable = (
-        f'"{chain[0].importer}" reaches "{chain[-1].target}" through {via(chain)}: '
-        f'"{source}" may not import "{entry}", not even through other modules.'
+        f'"{quoted(chain[0].importer)}" reaches "{quoted(chain[-1].target)}" through '
+        f'{via(chain)}: "{source}" may not import "{entry}", not even through other modules.'
     )
     return chain_violation(chain, stable, source, entry, {"source": source, "forbidden": entry})
 

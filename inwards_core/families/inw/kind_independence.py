@@ -50,6 +50,7 @@ from inwards_core.families.inw.common import (
 )
 from inwards_core.model import Severity, Span
 from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 
 
@@ -98,17 +99,18 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
             target = owner(edge.target, units) if edge.first_party else None
             if source is None or target is None or target == source:
                 continue
+            shown_source, shown_target = quoted(source), quoted(target)
             stable = (
-                f'"{info.name}" imports "{edge.target}" from "{target}": "{source}" and '
-                f'"{target}" must stay independent of each other.'
+                f'"{quoted(info.name)}" imports "{quoted(edge.target)}" from "{shown_target}": '
+                f'"{shown_source}" and "{shown_target}" must stay independent of each other.'
             )
             yield Violation(
                 file=info.file,
                 module=info.name,
                 span=edge.span,
                 message=stable,
-                params={**direct_params(edge), "source": source, "target": target},
-                fallback_summary=f'Keep "{source}" and "{target}" independent.',
+                params={**direct_params(edge), "source": shown_source, "target": shown_target},
+                fallback_summary=f'Keep "{shown_source}" and "{shown_target}" independent.',
                 fallback_steps=(
                     f"Delete `{edge.statement}`; move what both need outside the two units.",
                 ),
@@ -136,7 +138,7 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
             file="",
             module=None,
             span=Span.start_of_file(),
-            message=f'`options.modules` stands for one unit only ("{ordered[0]}"): '
+            message=f'`options.modules` stands for one unit only ("{quoted(ordered[0])}"): '
             "independence needs two or more.",
             severity=Severity.WARNING,
             in_definition=True,
@@ -146,8 +148,9 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
 
 
 def _chain_violation(source: str, target: str, chain: Chain) -> Violation:
+    source, target = quoted(source), quoted(target)
     stable = (
-        f'"{chain[0].importer}" reaches "{target}" through {via(chain)}: "{source}" and '
+        f'"{quoted(chain[0].importer)}" reaches "{target}" through {via(chain)}: "{source}" and '
         f'"{target}" must stay independent, not even through other modules.'
     )
     return chain_violation(chain, stable, source, target, {"source": source, "target": target})

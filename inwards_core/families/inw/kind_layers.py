@@ -61,6 +61,7 @@ from inwards_core.families.inw.common import (
 from inwards_core.index import ModuleInfo
 from inwards_core.model import Severity, Span
 from inwards_core.project import ImportEdge, ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 
 SIBLINGS = "|"
@@ -79,9 +80,9 @@ def _check_layers(value: tuple[str, ...]) -> str | None:
             try:
                 parse_module_pattern(name)
             except ValueError as error:
-                return f'"{entry}": {error}.'
+                return f'"{quoted(entry)}": {error}.'
             if name in seen:
-                return f'lists "{name}" twice; a module belongs to one layer.'
+                return f'lists "{quoted(name)}" twice; a module belongs to one layer.'
             seen.add(name)
     return None
 
@@ -111,6 +112,11 @@ class _Layer:
     name: str  # as written in `layers`
     rank: int  # 0 is innermost: the index of its entry in `layers`
     pattern: ModulePattern
+
+    @property
+    def shown(self) -> str:
+        """The name as messages quote it."""
+        return quoted(self.name)
 
 
 def _patterns(options: LayersOptions, container: str | None) -> tuple[_Layer, ...]:
@@ -149,7 +155,8 @@ GUIDANCE_PARAMS = {
 
 
 def _flow(options: LayersOptions) -> str:
-    return " <- ".join(" | ".join(_names(entry)) for entry in options.layers)
+    flow = " <- ".join(" | ".join(map(quoted, _names(entry))) for entry in options.layers)
+    return quoted(flow, LIST_LIMIT)
 
 
 def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
@@ -164,9 +171,9 @@ def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
 
 def _breach(source: _Layer, target: _Layer) -> str | None:
     if target.rank > source.rank:
-        return f'the outer layer "{target.name}"'
+        return f'the outer layer "{target.shown}"'
     if target.rank == source.rank and target.name != source.name:
-        return f'"{target.name}", a sibling layer of "{source.name}"'
+        return f'"{target.shown}", a sibling layer of "{source.shown}"'
     return None
 
 
@@ -179,7 +186,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
         containers = [None]
     for container in containers:
         layers = _patterns(options, container)
-        of = f' of "{container}"' if container else ""
+        of = f' of "{quoted(container)}"' if container else ""
         members: dict[str, list[ModuleInfo]] = {}
         for info in model.checked:
             layer = _layer_of(info.name, layers) if info.file in model.facts else None
@@ -192,7 +199,9 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
                     where = None if target is None else _breach(layer, target)
                     if target is None or where is None:
                         continue
-                    stable = f'Layer "{layer.name}"{of} imports "{edge.target}" from {where}.'
+                    stable = (
+                        f'Layer "{layer.shown}"{of} imports "{quoted(edge.target)}" from {where}.'
+                    )
                     yield Violation(
                         file=info.file,
                         module=info.name,
@@ -201,16 +210,16 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
                         stable_message=stable,
                         params={
                             **direct_params(edge),
-                            "layer": layer.name,
-                            "target_layer": target.name,
-                            "container": container or "",
+                            "layer": layer.shown,
+                            "target_layer": target.shown,
+                            "container": quoted(container or ""),
                         },
-                        fallback_summary=f'Invert the dependency of "{layer.name}" on '
-                        f'"{target.name}".',
+                        fallback_summary=f'Invert the dependency of "{layer.shown}" on '
+                        f'"{target.shown}".',
                         fallback_steps=(
                             f"Delete `{edge.statement}`.",
-                            f'Declare a typing.Protocol in "{layer.name}" for what the code '
-                            f'needs, and implement it in "{target.name}".',
+                            f'Declare a typing.Protocol in "{layer.shown}" for what the code '
+                            f'needs, and implement it in "{target.shown}".',
                         ),
                     )
         if options.indirect and model.whole_project:
@@ -227,7 +236,7 @@ def _chains(
     container: str | None,
     flow: str,
 ) -> Iterator[Violation]:
-    of = f' of "{container}"' if container else ""
+    of = f' of "{quoted(container)}"' if container else ""
     for layer in layers:
 
         def hit(edge: ImportEdge, layer: _Layer = layer) -> str | None:
@@ -247,7 +256,7 @@ def _chains(
             if chain is None:
                 continue
             stable = (
-                f'Layer "{layer.name}"{of} reaches the layer "{target.name}" through '
+                f'Layer "{layer.shown}"{of} reaches the layer "{target.shown}" through '
                 f"{via(chain)}: imports may only point inwards ({flow}), not even "
                 "through other modules."
             )
@@ -256,7 +265,11 @@ def _chains(
                 stable,
                 layer.name,
                 target.name,
-                {"layer": layer.name, "target_layer": target.name, "container": container or ""},
+                {
+                    "layer": layer.shown,
+                    "target_layer": target.shown,
+                    "container": quoted(container or ""),
+                },
             )
 
 
@@ -270,22 +283,22 @@ def _missing_layers(
             continue
         key = f"options.layers[{layer.rank}]"
         where = (
-            f'container "{container}" has no layer "{layer.name}"'
+            f'container "{quoted(container)}" has no layer "{layer.shown}"'
             if container
-            else (f'"{layer.name}" matches no module of this project')
+            else (f'"{layer.shown}" matches no module of this project')
         )
         yield Violation(
             file="",
             module=None,
             span=Span.start_of_file(),
-            message=f"`{key}`: {where} (no module {layer.pattern.text}), so the rule checks "
-            "nothing there.",
+            message=f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
+            "checks nothing there.",
             severity=Severity.WARNING,
             in_definition=True,
-            params={"layer": layer.name, "container": container or "", "option": key},
-            summary=f'Fix "{layer.name}" in `{key}`, or the package it should name.',
+            params={"layer": layer.shown, "container": quoted(container or ""), "option": key},
+            summary=f'Fix "{layer.shown}" in `{key}`, or the package it should name.',
             steps=(
-                f'Check the spelling of "{layer.name}" against the packages of this project.',
+                f'Check the spelling of "{layer.shown}" against the packages of this project.',
                 "A container without this layer can be left out of `containers`.",
             ),
         )

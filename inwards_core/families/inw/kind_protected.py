@@ -41,6 +41,7 @@ from inwards_core.families.inw.common import (
     require_options,
 )
 from inwards_core.project import ProjectModel
+from inwards_core.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 
 
@@ -77,7 +78,8 @@ GUIDANCE_PARAMS = {
 
 
 def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]:
-    allowed = ", ".join(f'"{entry}"' for entry in options.importers)
+    allowed = quoted(", ".join(f'"{quoted(entry)}"' for entry in options.importers), LIST_LIMIT)
+    importers = quoted(", ".join(map(quoted, options.importers)), LIST_LIMIT)
     for info in model.checked:
         if first_match(info.name, options.importers) is not None:
             continue
@@ -85,27 +87,24 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
             entry = first_match(edge.target, options.modules) if edge.first_party else None
             if entry is None or pattern_of(entry).matches(info.name):
                 continue
-            inside = f'code inside "{entry}"'
+            shown = quoted(entry)
+            inside = f'code inside "{shown}"'
             who = f"{allowed} and {inside}" if allowed else inside
             what = (
-                f'the protected module "{entry}"'
+                f'the protected module "{shown}"'
                 if edge.target == entry
-                else f'"{edge.target}", inside the protected "{entry}"'
+                else f'"{quoted(edge.target)}", inside the protected "{shown}"'
             )
             yield Violation(
                 file=info.file,
                 module=info.name,
                 span=edge.span,
-                message=f'"{info.name}" imports {what}: only {who} may import it.',
-                params={
-                    **direct_params(edge),
-                    "protected": entry,
-                    "importers": ", ".join(options.importers),
-                },
-                fallback_summary=f'Import what "{entry}" exposes to everyone instead.',
+                message=f'"{quoted(info.name)}" imports {what}: only {who} may import it.',
+                params={**direct_params(edge), "protected": shown, "importers": importers},
+                fallback_summary=f'Import what "{shown}" exposes to everyone instead.',
                 fallback_steps=(
                     f"Delete `{edge.statement}` and use the public interface instead.",
-                    f'If "{info.name}" really needs it, add it to `importers` in the rule.',
+                    f'If "{quoted(info.name)}" really needs it, add it to `importers` in the rule.',
                 ),
             )
     yield from dead_entries(model, "modules", options.modules)
