@@ -208,7 +208,11 @@ def _parents(name: str) -> Iterable[str]:
         index = name.find(".", index + 1)
 
 
-def _edit_distance(left: str, right: str) -> int:
+def _edit_distance(left: str, right: str, limit: int | None = None) -> int:
+    """Levenshtein distance; with `limit`, any answer over it may come back as `limit + 1`
+    (the rows stop once every cell is past it)."""
+    if limit is not None and abs(len(left) - len(right)) > limit:
+        return limit + 1
     previous = list(range(len(right) + 1))
     for i, left_char in enumerate(left, start=1):
         current = [i]
@@ -221,7 +225,17 @@ def _edit_distance(left: str, right: str) -> int:
                 )
             )
         previous = current
+        if limit is not None and min(previous) > limit:
+            return limit + 1
     return previous[-1]
+
+
+# How much comparing (characters of the missing name times characters of a candidate,
+# summed) one index spends on suggesting close modules: each unknown import compared with
+# every module of its package, in pure Python, took seconds per thousand findings. Past
+# it, findings suggest none; a name longer than any module's is not a typo of one.
+_CLOSEST_BUDGET = 5_000_000
+_CLOSEST_MAX_LENGTH = 100
 
 
 class ModuleIndex:
@@ -229,6 +243,8 @@ class ModuleIndex:
 
     __slots__ = (
         "_children",
+        "_closest_cache",
+        "_closest_spent",
         "_dead",
         "_entries",
         "_existing",
@@ -276,6 +292,8 @@ class ModuleIndex:
         self._owner_cache: dict[str, tuple[Layer, int] | None] = {}
         self._exists_cache: dict[str, bool] = {}
         self._first_party_cache: dict[str, bool] = {}
+        self._closest_cache: dict[tuple[str, str, int], tuple[str, ...]] = {}
+        self._closest_spent = 0
         self._generated = _SegmentRuns(config.generated, wildcards=True)
         self._ignored = _SegmentRuns(config.ignore, wildcards=False)
         self._namespace_packages = tuple(n for n in config.namespace_packages if n)
@@ -489,11 +507,27 @@ class ModuleIndex:
         if missing is None or limit <= 0:
             return ()
         parent, segment = missing
-        ranked = sorted(
-            self._children.get(parent, ()),
-            key=lambda child: (_edit_distance(segment, child), child),
-        )
-        return tuple(f"{parent}.{child}" if parent else child for child in ranked[:limit])
+        key = (parent, segment, limit)
+        known = self._closest_cache.get(key)
+        if known is None:
+            known = self._closest_cache[key] = self._closest(parent, segment, limit)
+        return known
+
+    def _closest(self, parent: str, segment: str, limit: int) -> tuple[str, ...]:
+        children = sorted(self._children.get(parent, ()))
+        cost = len(segment) * sum(map(len, children))
+        if len(segment) > _CLOSEST_MAX_LENGTH or self._closest_spent + cost > _CLOSEST_BUDGET:
+            return ()
+        self._closest_spent += cost
+        best: list[tuple[int, str]] = []  # the `limit` closest so far, in order
+        for child in children:
+            bound = best[-1][0] if len(best) == limit else None
+            distance = _edit_distance(segment, child, bound)
+            if bound is None or distance <= bound:
+                best.append((distance, child))
+                best.sort()
+                del best[limit:]
+        return tuple(f"{parent}.{child}" if parent else child for _, child in best)
 
     # -- configuration against the tree -------------------------------------------------
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from inwards_core.facts import ImportFact, ImportStyle
 from inwards_core.model import Span
 
@@ -176,3 +178,19 @@ def test_closest_modules_ranks_by_edit_distance() -> None:
     assert idx.closest_modules("shop.apix") == ("shop.api", "shop.domain")
     assert idx.closest_modules("shop.domain.order") == ()
     assert idx.closest_modules("shop.domain.x", limit=0) == ()
+
+
+def test_closest_modules_cost_is_bounded() -> None:
+    """Each unknown import was compared with every module of its package, in Python: a
+    thousand findings took seconds, a long name minutes. Answers are kept per name, a name
+    longer than 100 characters is no typo, and past a budget of comparing no more are
+    looked for."""
+    files = [f"shop/domain/module_number_{n}.py" for n in range(200)] + ["shop/__init__.py"]
+    idx = index(files, ("domain", ["shop.domain"]))
+    started = time.perf_counter()
+    assert idx.closest_modules("shop.domain.x" + "y" * 1_000_000) == ()
+    answers = [idx.closest_modules(f"shop.domain.module_numbr_{n}") for n in range(5_000)]
+    assert time.perf_counter() - started < 3
+    assert answers[0][0] == "shop.domain.module_number_0"
+    assert answers[-1] == ()  # past the budget
+    assert idx.closest_modules("shop.domain.module_numbr_0") == answers[0]  # kept
