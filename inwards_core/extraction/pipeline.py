@@ -323,7 +323,7 @@ def _extract(
         if skeleton is not None and (not check_syntax or _parses(text, grammars, module)):
             return ModuleFacts(
                 imports=tuple(sorted(skeleton, key=by_position)),
-                suppressions=suppression_comments(text),
+                suppressions=suppression_comments(text, read=True),
                 grammar="skeleton",
                 line_count=line_count,
             )
@@ -333,7 +333,9 @@ def _extract(
     return ModuleFacts(
         imports=tuple(sorted(full.imports, key=by_position)),
         dynamic_imports=dynamic,
-        suppressions=suppression_comments(text, full.concrete),
+        suppressions=suppression_comments(
+            text, full.concrete, read=full.grammar == "ast" and full.problem is None
+        ),
         problem=full.problem,
         grammar=full.grammar,
         line_count=line_count,

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 import pytest
 
 from inwards_core.extraction.skeleton import read_skeleton, recover_imports
+from inwards_core.extraction.suppressions import suppression_comments
 from inwards_core.extraction.text import (
     ForwardPositions,
     LineColumns,
@@ -180,3 +181,28 @@ def test_a_dynamic_import_quotes_at_most_the_limit() -> None:
     source = "__import__('shop.adapters', None, None, [" + "'x', " * 100_000 + "])\n"
     facts = read(source)
     assert [len(dyn.statement) for dyn in facts.dynamic_imports] == [QUOTE_LIMIT]
+
+
+TRICKY_COMMENTS = [
+    "x = 1  # inwards: ignore[INW001] reason='a'\n",
+    "s = '# inwards: not a comment'  # inwards: ignore[INW001]\n",
+    's = """\n# inwards: in a string\n"""  # inwards: after\n',
+    "s = r'\\'' '#'  # inwards: ignore[INW005] reason=\"x\"\n",
+    "s = 'a\\\nb'  # inwards: ignore[INW001] reason=\"x\"\n",
+    "def f():\n    # inwards: ignore[INW001]\n    return f'{1}#'  # inwards: x\n",
+]
+
+
+@pytest.mark.parametrize("source", TRICKY_COMMENTS)
+def test_comments_of_a_parsed_file_are_the_tokenizer_s(source: str) -> None:
+    compile(source, "<test>", "exec")
+    assert suppression_comments(source, read=True) == suppression_comments(source)
+    assert suppression_comments(source)  # each holds a directive
+
+
+def test_a_directive_after_a_long_line_of_code_is_found_in_linear_time() -> None:
+    """The tokenizer made an object of each of a 10 MB line's 3 million tokens (15 s)."""
+    source = "x = [" + "a, " * 1_000_000 + ']  # inwards: ignore[INW001] reason="x"\n'
+    with within(1):
+        [comment] = suppression_comments(source, read=True)
+    assert comment.span.line == 1 and comment.codes == ("INW001",)
