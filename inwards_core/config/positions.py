@@ -146,6 +146,8 @@ def overlong_dotted_key(text: str, limit: int) -> tuple[int, int, int, str] | No
     column, number of parts and text; None when there is none. Meant for text no parser
     has read yet (tomllib takes time quadratic in a dotted key's parts), so it reads no
     more of TOML than strings, comments and dots."""
+    if text.count(".") < limit:
+        return None  # too few dots anywhere (the usual case: no pattern to compile)
     found = _overlong_key_pattern(limit).match(text)
     if found is None:
         return None

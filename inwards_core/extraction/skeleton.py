@@ -534,13 +534,21 @@ def _plain_read(
     if not snippet.isascii() or "#" in snippet or "\\" in snippet:
         return None
 
-    # Names come in order: each is placed from the previous one on, never from the start
-    # of the statement again (that was quadratic in the number of names).
-    positions = ForwardPositions(snippet, statement.line, statement.column + 1)
+    line, first_column = statement.line, statement.column + 1
+    if "\n" in snippet:
+        # Names come in order: each is placed from the previous one on, never from the
+        # start of the statement again (that was quadratic in the number of names).
+        positions = ForwardPositions(snippet, line, first_column)
 
-    def span_of(start: int, end: int) -> Span:
-        line, column = positions.position(start)
-        return Span(line, column, line, column + end - start)
+        def span_of(start: int, end: int) -> Span:
+            at, column = positions.position(start)
+            return Span(at, column, at, column + end - start)
+
+    else:
+
+        def span_of(start: int, end: int) -> Span:
+            column = first_column + start
+            return Span(line, column, line, column + end - start)
 
     read: list[_Plain] = []
     if snippet.startswith("import"):

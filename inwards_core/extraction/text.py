@@ -79,7 +79,8 @@ def statement_text(text: str, start: int, end: int) -> str:
     each end only: dynamic imports nested in one another each quote all of it, and
     tidying all of each copied the text once per level."""
     if end - start <= 2 * _STATEMENT_WINDOW:
-        return quoted(one_line(text[start:end]))
+        shown = one_line(text[start:end])
+        return shown if len(shown) <= QUOTE_LIMIT else quoted(shown)
     head = one_line(text[start : start + _STATEMENT_WINDOW])
     tail = one_line(text[end - _STATEMENT_WINDOW : end])
     return quoted(head + ELLIPSIS + tail)
