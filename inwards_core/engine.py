@@ -20,7 +20,7 @@ from inwards_core.index import ModuleIndex, ModuleInfo
 from inwards_core.model import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.project import ProjectModel
-from inwards_core.quoting import MESSAGE_LIMIT, quoted
+from inwards_core.quoting import MESSAGE_LIMIT, capped_message, quoted
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.runtime import ActiveRule
 from inwards_core.rules.templates import fill_template
@@ -127,20 +127,17 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         file=file,
         module=violation.module,
         span=span,
-        message=_capped(violation.message),
+        message=capped_message(violation.message),
         fix=Fix(
-            _capped(_fill(summary, params)), tuple(_capped(_fill(step, params)) for step in steps)
+            capped_message(_fill(summary, params)),
+            tuple(capped_message(_fill(step, params)) for step in steps),
         ),
         docs=guidance.docs,
         origin=definition.origin.root,
         suppressible=definition.suppressible,
         whole_project=whole_project,
-        stable_message=_capped(violation.stable_message or violation.message),
+        stable_message=capped_message(violation.stable_message or violation.message),
     )
-
-
-def _capped(text: str) -> str:
-    return quoted(text, MESSAGE_LIMIT)
 
 
 def check_project(

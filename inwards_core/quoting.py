@@ -37,3 +37,8 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     head = kept - kept // 3
     tail = kept - head
     return text[:head] + ELLIPSIS + text[len(text) - tail :]
+
+
+def capped_message(text: str) -> str:
+    """A whole message, fix summary or step, cut to `MESSAGE_LIMIT`."""
+    return quoted(text, MESSAGE_LIMIT)

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import attrs
 
 from inwards_core.model import Severity
-from inwards_core.quoting import MESSAGE_LIMIT, quoted
+from inwards_core.quoting import capped_message, quoted
 
 
 class SourcePositions(Protocol):
@@ -32,10 +32,6 @@ class NoPositions:
         return None
 
 
-def _capped_message(message: str) -> str:
-    return quoted(message, MESSAGE_LIMIT)
-
-
 @attrs.frozen
 class ConfigProblem:
     """One thing wrong with the configuration; `key` is the dotted key. Both are capped
@@ -45,7 +41,7 @@ class ConfigProblem:
     line: int | None
     column: int | None
     key: str = attrs.field(converter=quoted)
-    message: str = attrs.field(converter=_capped_message)
+    message: str = attrs.field(converter=capped_message)
 
     def render(self) -> str:
         where = self.file

@@ -8,9 +8,10 @@ import time
 
 from inwards_core.api import check_sources, load_config_text, load_rules, prepare
 from inwards_core.engine import to_finding
-from inwards_core.model import Finding, Span
+from inwards_core.model import Finding, RootKind, Span
 from inwards_core.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
 from inwards_core.rules.kinds import Violation
+from inwards_core.rules.runtime import DefinitionProblem
 
 LONG = "l" * 100_000
 
@@ -78,3 +79,11 @@ def test_a_kind_that_quotes_whole_is_capped_by_the_engine() -> None:
     made = to_finding(rule, violation, whole_project=False)
     assert all(len(text) <= MESSAGE_LIMIT for text in texts(made))
     assert made.message.startswith("xxx") and "…" in made.message
+
+
+def test_definition_problems_quote_a_bounded_piece() -> None:
+    problem = DefinitionProblem(
+        RootKind.PROJECT, ".inwards/rules/X.toml", 3, "k" * 10**6, "m" * 10**6
+    )
+    assert len(problem.key) == QUOTE_LIMIT and len(problem.message) == MESSAGE_LIMIT
+    assert len(problem.render()) < QUOTE_LIMIT + MESSAGE_LIMIT + 100
