@@ -50,7 +50,8 @@ _NEWER_LINE = re.compile(
 _TEMPLATE_STRING = re.compile(r"(?<!\w)(?:[tT][rR]?|[rR][tT])['\"]")
 _NEWER_MESSAGES = frozenset({"multiple exception types must be parenthesized"})
 _LIBCST_MAX_CHARS = 2_000_000
-_HUGE_LINE = re.compile(r"[^\n]{10000}")
+# Anchored at line starts: unanchored, every position of a long line would be tried again.
+_HUGE_LINE = re.compile(r"^[^\n]{10000}", re.M)
 _LIBCST_STACK = 256 * 1024 * 1024
 # libcst's parser needs time and memory that grow with the square of an expression's
 # depth (8,000 nested unary minuses: 12 s and 3.5 GB). Deeper than these it is not asked:
