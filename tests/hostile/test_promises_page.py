@@ -1,0 +1,32 @@
+"""docs/hostile-input.md states the limits inwards enforces: they must be the code's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from inwards_core.extraction import limits, pipeline
+
+PAGE = (Path(__file__).resolve().parents[2] / "docs" / "hostile-input.md").read_text("utf-8")
+
+
+def test_the_budget_table_is_the_codes() -> None:
+    assert f"| up to 1 MB | {limits.BASE_SECONDS:g} s | {limits.BASE_MEMORY_MB} MB |" in PAGE
+    assert (
+        f"| each further MB | + {limits.SECONDS_PER_EXTRA_MB:g} s "
+        f"| + {limits.MEMORY_MB_PER_EXTRA_MB} MB |"
+    ) in PAGE
+    assert f"| at most | {limits.MAX_SECONDS:g} s | {limits.MAX_MEMORY_MB // 1024} GB |" in PAGE
+
+
+def test_the_shape_limits_are_the_codes() -> None:
+    depth = pipeline._LIBCST_MAX_BRACKET_DEPTH
+    run = pipeline._LIBCST_MAX_PREFIX_RUN
+    assert f"brackets nested more than {depth} deep, or more than {run} prefix operators" in PAGE
+
+
+def test_every_test_file_the_page_names_exists() -> None:
+    named = set(re.findall(r"tests/hostile/(\w+\.py)", PAGE))
+    assert named, "the page names the tests that keep its promises"
+    for name in named:
+        assert (Path(__file__).parent / name).exists(), name
