@@ -104,6 +104,13 @@ class ExtractionCache(Protocol):
 # -- GrammarBinaries ---------------------------------------------------------------------
 
 
+class ParserRefused(Exception):
+    """Raised by `GrammarBinaries.parse_concrete` of an adapter that won't run libcst's
+    native parser where it is (a crash there would take the whole run with it). `extract`
+    lets it through, so that its caller can read the file where a crash costs only that
+    file (the CLI: a worker process)."""
+
+
 class GrammarBinaries(Protocol):
     """The parsers extractors may use, each with a stable id that goes into cache keys."""
 
@@ -120,7 +127,8 @@ class GrammarBinaries(Protocol):
         ...
 
     def parse_concrete(self, text: str) -> libcst.Module:
-        """libcst's native parser (a concrete tree). Raises libcst.ParserSyntaxError."""
+        """libcst's native parser (a concrete tree). Raises libcst.ParserSyntaxError, or
+        `ParserRefused` where the adapter won't run it."""
         ...
 
 

@@ -35,7 +35,7 @@ from inwards_core.facts import (
     ModuleFacts,
 )
 from inwards_core.model import Span
-from inwards_core.ports import GrammarBinaries
+from inwards_core.ports import GrammarBinaries, ParserRefused
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -352,7 +352,8 @@ def extract(
     fast: bool = True,
     check_syntax: bool = True,
 ) -> ModuleFacts:
-    """Everything the extractors read from one file's bytes. Pure; never raises.
+    """Everything the extractors read from one file's bytes. Pure; never raises, except
+    `ParserRefused` when `grammars` refuses the concrete parser this file needs.
 
     `module` is the file's dotted module name, `is_package` whether it is an
     `__init__` file (relative imports start from the module itself then).
@@ -365,6 +366,8 @@ def extract(
     """
     try:
         return _extract(data, module, is_package, grammars, fast, check_syntax)
+    except ParserRefused:
+        raise  # the caller reads this file elsewhere (see `ParserRefused`)
     except (MemoryError, RecursionError) as error:
         # Out of the memory the caller allows a file (see `limits`), or of the stack.
         detail = "of stack, on deep nesting" if isinstance(error, RecursionError) else ""

@@ -1,0 +1,374 @@
+"""Worker processes that a hostile file can't take down (POSIX: they are forked).
+
+Each file is parsed one at a time under the budget `inwards_core.extraction.limits` sets
+for its size:
+
+- CPU time: a profiling timer (ITIMER_PROF) is armed before each file, so the kernel
+  stops a worker that uses up the file's seconds (SIGPROF); a worker that stalls without
+  using CPU is killed after three times that in wall time.
+- Memory: the worker's address space (RLIMIT_AS, Linux) may grow by the file's budget;
+  past it allocations fail (a MemoryError becomes the file's problem) or the parser aborts.
+- A worker that dies, for whatever reason, costs only the file it was reading: that file
+  is reported (INW020, naming the limit), a new worker takes the rest of its batch.
+
+Workers end with their parent: the parent holds the only write end of each worker's
+request pipe, so a worker waiting for work reads end-of-file when the parent is gone, and
+on Linux the kernel also kills them when the parent dies (PR_SET_PDEATHSIG). They never
+write to the terminal or the report (standard output and error point at /dev/null) and
+never dump core into the project.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import struct
+import sys
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import attrs
+
+from inwards_core.engine import ParseJob, parse_job, parse_serially
+from inwards_core.extraction.limits import LimitReason, ReadBudget, budget_for, limit_problem
+from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.ports import GrammarBinaries
+
+MAX_BATCH = 32
+# Room in a worker's address space beyond a file's memory budget, for what parsing maps
+# besides the heap: libcst's thread reserves a 256 MB stack and a malloc arena.
+ADDRESS_SPACE_HEADROOM = 384 * 1024 * 1024
+# A worker that stalls without using CPU is killed after this many times its CPU budget.
+WALL_CLOCK_FACTOR = 3.0
+
+_HEADER = struct.Struct("<Q")
+_PR_SET_PDEATHSIG = 1
+
+
+def parse_in_workers(
+    jobs: Sequence[ParseJob], grammars: GrammarBinaries, workers: int
+) -> list[ModuleFacts]:
+    """Facts for every job, in order, parsed by up to `workers` forked workers; a file that
+    exceeds its budget or crashes its worker gets a LIMIT problem instead."""
+    # Imported before forking, so that workers share it instead of each importing it.
+    import inwards_core.extraction.pipeline  # noqa: F401
+
+    return _Supervisor(jobs, grammars, max(1, workers)).run()
+
+
+# -- frames on pipes ------------------------------------------------------------------
+
+
+def _write_frame(descriptor: int, payload: bytes) -> None:
+    view = memoryview(_HEADER.pack(len(payload)) + payload)
+    while view:
+        written = os.write(descriptor, view)
+        view = view[written:]
+
+
+def _read_exactly(descriptor: int, size: int) -> bytes | None:
+    """`size` bytes, or None at end of file (the writer is gone)."""
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(descriptor, min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(descriptor: int) -> bytes | None:
+    header = _read_exactly(descriptor, _HEADER.size)
+    if header is None:
+        return None
+    return _read_exactly(descriptor, _HEADER.unpack(header)[0])
+
+
+# -- the worker -----------------------------------------------------------------------
+
+
+def _worker_main(requests: int, results: int, grammars: GrammarBinaries, parent: int) -> NoReturn:
+    """Parse batches of jobs until the parent closes the request pipe. Never returns."""
+    try:
+        _prepare_worker(parent)
+        while True:
+            frame = _read_frame(requests)
+            if frame is None:
+                break
+            batch: list[tuple[int, Any]] = pickle.loads(frame)
+            for index, fields in batch:
+                job = ParseJob(*fields)
+                _limit_next_file(budget_for(len(job.data)))
+                facts = parse_job(job, grammars)
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                payload = pickle.dumps((index, facts_to_data(facts)), protocol=5)
+                _write_frame(results, payload)
+    finally:
+        os._exit(0)  # never run the parent's exit handlers or flush its buffers
+
+
+def _prepare_worker(parent: int) -> None:
+    if sys.platform == "linux":
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass  # the end-of-file on the request pipe still ends the worker
+    if os.getppid() != parent:
+        os._exit(0)  # the parent died before the death signal was armed
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent cleans up
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    _set_soft_limit(_resource().RLIMIT_CORE, 0)
+    import faulthandler
+
+    faulthandler.disable()  # a host (pytest) may have pointed it at its own stderr
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+
+
+def _resource() -> Any:
+    import resource
+
+    return resource
+
+
+def _set_soft_limit(which: int, soft: int) -> None:
+    resource = _resource()
+    try:
+        _, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        resource.setrlimit(which, (soft, hard))
+    except (OSError, ValueError):
+        pass  # not supported here (macOS and RLIMIT_AS): the wall clock still applies
+
+
+def _limit_next_file(budget: ReadBudget) -> None:
+    # The profiling timer counts this process's CPU time; its signal, left at its default
+    # action, ends the process even in the middle of native code.
+    signal.setitimer(signal.ITIMER_PROF, budget.seconds)
+    mapped = _address_space()
+    if mapped is not None:
+        room = budget.memory_mb * 1024 * 1024 + ADDRESS_SPACE_HEADROOM
+        _set_soft_limit(_resource().RLIMIT_AS, mapped + room)
+
+
+def _address_space() -> int | None:
+    """The bytes this process has mapped (Linux), or None where that can't be read."""
+    try:
+        with open("/proc/self/statm", "rb") as stream:
+            pages = int(stream.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+# -- the supervisor -------------------------------------------------------------------
+
+
+@attrs.define
+class _Worker:
+    pid: int
+    requests: int  # write end of the worker's request pipe
+    results: int  # read end of the worker's result pipe
+    batch: deque[int] = attrs.Factory(deque)  # job indexes sent and not yet answered
+    started: float = 0.0  # when the job at batch[0] started
+    killed_for_time: bool = False
+
+
+class _Supervisor:
+    def __init__(self, jobs: Sequence[ParseJob], grammars: GrammarBinaries, workers: int) -> None:
+        self._jobs = jobs
+        self._grammars = grammars
+        self._target = workers
+        self._pending: deque[int] = deque(range(len(jobs)))
+        self._results: list[ModuleFacts | None] = [None] * len(jobs)
+        self._workers: dict[int, _Worker] = {}  # by result descriptor
+
+    def run(self) -> list[ModuleFacts]:
+        try:
+            while self._pending or any(w.batch for w in self._workers.values()):
+                if not self._dispatch():
+                    self._parse_rest_here()
+                    break
+                self._wait()
+        finally:
+            self._stop_all()
+        return [facts if facts is not None else ModuleFacts() for facts in self._results]
+
+    # -- giving out work --
+
+    def _dispatch(self) -> bool:
+        """Start workers and hand idle ones a batch; False when no worker can start."""
+        while self._pending and len(self._workers) < self._target:
+            try:
+                self._spawn()
+            except OSError:
+                if not self._workers:
+                    return False
+                break  # out of processes or descriptors: go on with those running
+        for worker in list(self._workers.values()):
+            if worker.batch:
+                continue
+            if not self._pending:
+                self._retire(worker)
+                continue
+            size = max(1, min(MAX_BATCH, len(self._pending) // (self._target * 4)))
+            indexes = [self._pending.popleft() for _ in range(min(size, len(self._pending)))]
+            batch = [(index, _fields(self._jobs[index])) for index in indexes]
+            worker.batch.extend(indexes)
+            worker.started = time.monotonic()
+            try:
+                _write_frame(worker.requests, pickle.dumps(batch, protocol=5))
+            except OSError:
+                self._reap(worker)  # it died before reading: blames the batch's first file
+        return True
+
+    def _spawn(self) -> None:
+        request_read, request_write = os.pipe()
+        result_read, result_write = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the worker: keep only its own ends of its own pipes
+            os.close(request_write)
+            os.close(result_read)
+            for other in self._workers.values():
+                os.close(other.requests)
+                os.close(other.results)
+            _worker_main(request_read, result_write, self._grammars, parent)
+        os.close(request_read)
+        os.close(result_write)
+        self._workers[result_read] = _Worker(pid, request_write, result_read)
+
+    # -- collecting results --
+
+    def _wait(self) -> None:
+        busy = [w for w in self._workers.values() if w.batch]
+        if not busy:
+            return
+        now = time.monotonic()
+        deadline = min(w.started + self._wall_seconds(w) for w in busy)
+        ready, _, _ = select.select([w.results for w in busy], [], [], max(0.0, deadline - now))
+        for descriptor in ready:
+            worker = self._workers.get(descriptor)
+            if worker is not None:
+                self._receive(worker)
+        now = time.monotonic()
+        for worker in [w for w in self._workers.values() if w.batch]:
+            if now > worker.started + self._wall_seconds(worker):
+                worker.killed_for_time = True
+                _kill(worker.pid)
+                self._reap(worker)
+
+    def _wall_seconds(self, worker: _Worker) -> float:
+        budget = budget_for(len(self._jobs[worker.batch[0]].data))
+        return budget.seconds * WALL_CLOCK_FACTOR
+
+    def _receive(self, worker: _Worker) -> None:
+        try:
+            frame = _read_frame(worker.results)
+        except OSError:
+            frame = None
+        if frame is None:
+            self._reap(worker)
+            return
+        index, data = pickle.loads(frame)
+        self._results[index] = facts_from_data(data)
+        if worker.batch and worker.batch[0] == index:
+            worker.batch.popleft()
+        worker.started = time.monotonic()
+
+    def _reap(self, worker: _Worker) -> None:
+        """A worker ended (or was killed) while it had work: blame the file it was
+        reading, give the rest of its batch back."""
+        status = _wait_for(worker.pid)
+        self._forget(worker)
+        if not worker.batch:
+            return
+        culprit = worker.batch.popleft()
+        self._pending.extendleft(reversed(worker.batch))
+        worker.batch.clear()
+        budget = budget_for(len(self._jobs[culprit].data))
+        reason, detail = _why_it_ended(status, budget, worker.killed_for_time)
+        self._results[culprit] = ModuleFacts(problem=limit_problem(budget, reason, detail))
+
+    def _retire(self, worker: _Worker) -> None:
+        """An idle worker with nothing left to do: end-of-file tells it to exit."""
+        self._forget(worker)
+        _wait_for(worker.pid)
+
+    def _forget(self, worker: _Worker) -> None:
+        self._workers.pop(worker.results, None)
+        for descriptor in (worker.requests, worker.results):
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+
+    def _stop_all(self) -> None:
+        for worker in list(self._workers.values()):
+            if worker.batch:  # interrupted: don't wait for it
+                _kill(worker.pid)
+            self._forget(worker)
+            _wait_for(worker.pid)
+
+    def _parse_rest_here(self) -> None:
+        """No worker could be started at all: parse in this process, without limits."""
+        rest = list(self._pending)
+        self._pending.clear()
+        for index, facts in zip(
+            rest, parse_serially([self._jobs[i] for i in rest], self._grammars), strict=True
+        ):
+            self._results[index] = facts
+
+
+def _fields(job: ParseJob) -> tuple[str, bytes, str, bool, bool]:
+    # A plain tuple pickles several times faster than an attrs instance.
+    return (job.file, job.data, job.module, job.is_package, job.check_syntax)
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _wait_for(pid: int) -> int:
+    while True:
+        try:
+            return os.waitpid(pid, 0)[1]
+        except ChildProcessError:
+            return 0
+        except InterruptedError:
+            continue
+
+
+def _why_it_ended(
+    status: int, budget: ReadBudget, killed_for_time: bool
+) -> tuple[LimitReason, str]:
+    if killed_for_time:
+        return LimitReason.STALLED, f"no result after {budget.seconds * WALL_CLOCK_FACTOR:g} s"
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number in (signal.SIGPROF, signal.SIGXCPU):
+            return LimitReason.TIME, ""
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        if number == signal.SIGABRT:
+            # Native code aborts when an allocation fails under the memory limit.
+            return LimitReason.MEMORY, f"the parser aborted, {name}"
+        if number == signal.SIGKILL:
+            return LimitReason.MEMORY, f"{name}, most likely the system's out-of-memory killer"
+        return LimitReason.CRASH, name
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+    return LimitReason.CRASH, f"its worker ended with status {code}"

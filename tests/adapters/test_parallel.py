@@ -1,0 +1,56 @@
+"""parse_in_processes gives the facts parse_serially gives, wherever it reads a file: small
+plain files in this process, libcst's files and big ones in a worker, big runs in several
+workers; and a file that kills its worker costs only itself."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from inwards_cli.adapters.parallel import IN_PROCESS_MAX_BYTES, parse_in_processes
+from inwards_core.engine import ParseJob, parse_serially
+from inwards_core.extraction.grammars import StandardGrammars
+from inwards_core.facts import FileProblemKind
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="workers need fork")
+
+GRAMMARS = StandardGrammars()
+PLAIN = b"import os\nfrom shop.domain import order\n"
+NEWER = b"type Amount = int\nimport os\nfrom shop.adapters import db\n"
+BIG = b"import json\n" + b"# padding\n" * (IN_PROCESS_MAX_BYTES // 10 + 1)
+KILLER = b"# __import__\ntype X = int\nx = (\n" + b"lambda:\n" * 4000 + b"1)\n"
+
+
+def job(name: str, data: bytes) -> ParseJob:
+    return ParseJob(f"shop/{name}.py", data, f"shop.{name}", False)
+
+
+def test_every_path_gives_the_serial_facts() -> None:
+    jobs = [job("plain", PLAIN), job("newer", NEWER), job("big", BIG)]
+    facts = parse_in_processes(jobs, GRAMMARS)
+    assert facts == parse_serially(jobs, GRAMMARS)
+    assert [f.grammar for f in facts] == ["skeleton", "libcst", "skeleton"]
+
+
+def test_a_big_run_in_several_workers_gives_the_serial_facts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("INWARDS_WORKERS", "2")
+    jobs = [job(f"m{i}", PLAIN if i % 3 else NEWER) for i in range(320)]
+    assert parse_in_processes(jobs, GRAMMARS) == parse_serially(jobs, GRAMMARS)
+
+
+@pytest.mark.parametrize("files", [3, 320])
+def test_a_file_that_kills_its_worker_costs_only_itself(
+    monkeypatch: pytest.MonkeyPatch, files: int
+) -> None:
+    monkeypatch.setenv("INWARDS_WORKERS", "2")
+    jobs = [job(f"m{i}", PLAIN) for i in range(files)]
+    jobs[1] = job("killer", KILLER)
+    facts = parse_in_processes(jobs, GRAMMARS)
+    problem = facts[1].problem
+    assert problem is not None and problem.kind is FileProblemKind.LIMIT
+    assert "ran out of memory" in problem.message
+    others = [f for i, f in enumerate(facts) if i != 1]
+    assert others == parse_serially([j for i, j in enumerate(jobs) if i != 1], GRAMMARS)
