@@ -6,13 +6,14 @@ imports) can parse, at the place the parser stopped. inwards still reads every i
 statement of the file that parses on its own, and checks those with the other rules, so a
 half-typed file can't hide an outward import.
 
-It also reports a file that could not be read within the limits: each file is read in a
-worker process with a budget of CPU time and memory (5 s and 512 MB for a file of up to
-1 MB; each further MB adds 2 s and 128 MB, up to 60 s and 4 GB). A file that uses it up,
-crashes a parser, or has a shape a parser can't read in bounded time (syntax newer than
-Python 3.11 together with brackets nested over 100 deep, or over 100 prefix operators in a
-row) is reported at its first line, naming the limit, and the run goes on with the other
-files. Such a file is read again on the next run: it is never cached.
+It also reports a file that could not be read within the limits. Each file is read with a
+budget of CPU time and memory (5 s and 512 MB for a file of up to 1 MB; each further MB adds
+2 s and 128 MB, up to 60 s and 4 GB), in a worker process wherever a parser could come near
+it (see docs/hostile-input.md). A file that uses it up, crashes a parser, or has a shape a
+parser can't read in bounded time (syntax newer than Python 3.11 together with brackets
+nested over 100 deep, or over 100 prefix operators in a row) is reported at its first line,
+naming the limit, and the run goes on with the other files. Such a file is read again on
+the next run: it is never cached.
 
 How much of a file is parsed depends on the run, because parsing is most of the cost of a
 check:
