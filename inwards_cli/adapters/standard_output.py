@@ -19,7 +19,6 @@ import contextlib
 import errno
 import io
 import os
-import signal
 import sys
 from typing import TYPE_CHECKING, NoReturn
 
@@ -35,9 +34,8 @@ _SIGPIPE_STATUS = 128 + 13
 
 def guard_standard_output() -> None:
     """Make a failed write to stdout an error that ends the run (see the module doc).
-    A file-size limit then fails the write (EFBIG) instead of killing us."""
-    if hasattr(signal, "SIGXFSZ"):
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    A file-size limit fails the write (EFBIG) instead of killing us: CPython ignores
+    SIGXFSZ from the start (as it ignores SIGPIPE), so no `signal` import is paid here."""
     current = sys.stdout
     try:
         descriptor = current.fileno()
@@ -122,6 +120,8 @@ def stop(error: OSError, subject: str) -> NoReturn:
 def _end_by_sigpipe() -> NoReturn:
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
+    import signal  # only on this rare path
+
     sigpipe = getattr(signal, "SIGPIPE", None)
     if sigpipe is not None:
         signal.signal(sigpipe, signal.SIG_DFL)  # Python ignores it from the start

@@ -13,6 +13,8 @@ encoders and keep the text exact.
 
 from __future__ import annotations
 
+import functools
+
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
@@ -36,7 +38,12 @@ _UNSAFE = (
     *range(0x2066, 0x206A),  # bidi isolates (LRI, RLI, FSI, PDI)
     *range(0xD800, 0xE000),  # lone surrogates: unprintable, and an encoder would fail on them
 )
-_TABLE = {code: _NAMED.get(chr(code)) or _escape(code) for code in _UNSAFE}
+
+
+@functools.cache
+def _table() -> dict[int, str]:
+    # Built on first need: most runs never meet a character to escape.
+    return {code: _NAMED.get(chr(code)) or _escape(code) for code in _UNSAFE}
 
 
 def printable(text: str) -> str:
@@ -45,7 +52,7 @@ def printable(text: str) -> str:
     so the escapes are for reading, not for decoding."""
     if text.isprintable():  # the common case, and every character escaped here fails it
         return text
-    return text.translate(_TABLE)
+    return text.translate(_table())
 
 
 # What CI runners read as a command at the start of an output line, after any white space:
