@@ -63,7 +63,7 @@ def _run(argv: list[str] | None) -> None:
     # A check is a short-lived batch that builds many small immutable objects and frees
     # almost nothing: the cyclic collector only costs time here (about half of a warm run).
     gc.disable()
-    from inwards_cli.adapters.entry_points import forget_working_directory
+    from inwards_cli.adapters.python_path import forget_working_directory
 
     forget_working_directory()
     args = sys.argv[1:] if argv is None else argv

@@ -5,11 +5,8 @@ importlib.metadata does the same, but importing it costs more than a whole one-f
 may take; this reads only `*.dist-info/entry_points.txt` on `sys.path`, in path order, the
 first distribution of a name winning, as importlib.metadata does.
 
-Only the installed environment is searched, never the checked project: `python -m
-inwards_cli` puts the working directory first on `sys.path`, and a checkout holding
-`evil-1.0.dist-info/entry_points.txt` would otherwise have its plugin imported and run.
-`installed_paths` drops the working directory and every entry inside the project, except
-the interpreter's own site-packages (a virtualenv inside the project is installed code).
+Only the installed environment is searched, never the checked project (see
+`python_path.installed_paths`).
 """
 
 from __future__ import annotations
@@ -17,12 +14,12 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import site
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import attrs
+
+from inwards_cli.adapters.python_path import installed_paths
 
 GROUP = "inwards"
 _NORMALISE = re.compile(r"[-_.]+")
@@ -69,47 +66,6 @@ def _distributions(paths: Iterable[str]) -> Iterator[tuple[str, str, str]]:
                 stem = name.rsplit(".", 1)[0]
                 distribution, _, version = stem.partition("-")
                 yield os.path.join(entry or ".", name), distribution, version.partition("-")[0]
-
-
-def _real(path: str) -> str:
-    return os.path.realpath(path or os.curdir)
-
-
-def _inside(path: str, directory: str) -> bool:
-    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
-
-
-def _site_directories() -> set[str]:
-    # `site` computes these from sys.prefix; `sysconfig` would say the same and costs 1 ms.
-    folders = [*site.getsitepackages(), site.getusersitepackages()]
-    return {_real(folder) for folder in folders if folder}
-
-
-def installed_paths(project_dir: Path | None = None) -> list[str]:
-    """The entries of `sys.path` that hold installed code: not the working directory
-    (`''`, or its path, as `python -m` and `python -c` add it), nor anything inside the
-    checked project, but the interpreter's site-packages wherever they are."""
-    site_directories = _site_directories()
-    excluded = [_real(os.curdir)]
-    if project_dir is not None:
-        excluded.append(_real(str(project_dir)))
-    kept: list[str] = []
-    for entry in sys.path:
-        real = _real(entry)
-        if real in site_directories or not any(_inside(real, top) for top in excluded):
-            kept.append(entry)
-    return kept
-
-
-def forget_working_directory() -> None:
-    """Take the working directory off `sys.path` (where `python -m inwards_cli` puts it), so
-    that no module of the checked project can stand in for one inwards imports later (a
-    plugin, libcst). Kept when inwards itself runs from there (a source checkout)."""
-    here = _real(os.curdir)
-    ours = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # holds inwards_cli
-    if ours == here:
-        return
-    sys.path[:] = [entry for entry in sys.path if _real(entry) != here]
 
 
 def entry_points(group: str = GROUP, paths: Iterable[str] | None = None) -> list[EntryPoint]:
