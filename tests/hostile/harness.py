@@ -22,7 +22,7 @@ from typing import IO
 import attrs
 import pytest
 
-from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable
+from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable, write_tree
 
 LAYERED_CONFIG = """\
 [tool.inwards]
@@ -127,11 +127,4 @@ def layered_project(
         "src/shop/adapters/__init__.py": "",
         **files,
     }
-    for name, content in tree.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
+    return write_tree(root, tree)

@@ -47,6 +47,17 @@ from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
 from inwards_core.project import ProjectModel
 from inwards_core.rules.kinds import CheckKind, Violation
 
+_REPORTED = frozenset({FileProblemKind.SYNTAX, FileProblemKind.LIMIT})
+_LIMIT_SUMMARY = "Split the file, or simplify what makes it costly to read."
+_LIMIT_STEPS = (
+    "Look for what the message names: a huge generated expression, brackets or operators "
+    "nested very deep, a file of many megabytes.",
+    "Generate data as data (JSON, a table) rather than as one Python expression, or split "
+    "the file into smaller modules.",
+    "Until it can be read whole, only the import statements inwards could read on their own "
+    "are checked.",
+)
+
 
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
     for info in model.checked:
@@ -54,33 +65,23 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
             continue
         facts = model.facts.get(info.file)
         problem = facts.problem if facts else None
-        if problem is None:
+        if problem is None or problem.kind not in _REPORTED:
             continue
-        if problem.kind is FileProblemKind.SYNTAX:
-            yield Violation(
-                file=info.file,
-                module=info.name,
-                span=problem.span,
-                message=f"This file doesn't parse: {problem.message}.",
-                params={"error": problem.message},
-            )
-        elif problem.kind is FileProblemKind.LIMIT:
-            yield Violation(
-                file=info.file,
-                module=info.name,
-                span=problem.span,
-                message=f"This file could not be read within the limits: {problem.message}.",
-                params={"error": problem.message},
-                summary="Split the file, or simplify what makes it costly to read.",
-                steps=(
-                    "Look for what the message names: a huge generated expression, brackets "
-                    "or operators nested very deep, a file of many megabytes.",
-                    "Generate data as data (JSON, a table) rather than as one Python "
-                    "expression, or split the file into smaller modules.",
-                    "Until it can be read whole, only the import statements inwards could "
-                    "read on their own are checked.",
-                ),
-            )
+        over_limits = problem.kind is FileProblemKind.LIMIT
+        yield Violation(
+            file=info.file,
+            module=info.name,
+            span=problem.span,
+            message=(
+                f"This file could not be read within the limits: {problem.message}."
+                if over_limits
+                else f"This file doesn't parse: {problem.message}."
+            ),
+            params={"error": problem.message},
+            # The definition's guidance is about syntax; a limit has a fix of its own.
+            summary=_LIMIT_SUMMARY if over_limits else None,
+            steps=_LIMIT_STEPS if over_limits else None,
+        )
 
 
 KIND = CheckKind(
