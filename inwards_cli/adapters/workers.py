@@ -201,6 +201,7 @@ class _Worker:
     deadline: float = 0.0  # when the job at batch[0] counts as stalled
     killed_for_time: bool = False
     received: bytearray = attrs.Factory(bytearray)  # results read, not yet taken
+    outgoing: bytearray = attrs.Factory(bytearray)  # requests not yet taken by the pipe
 
 
 class _Supervisor:
@@ -250,11 +251,23 @@ class _Supervisor:
             worker.batch.extend(indexes)
             if idle:
                 self._started(worker)
+            payload = pickle.dumps(batch, protocol=5)
+            worker.outgoing += _HEADER.pack(len(payload)) + payload
+            self._send(worker)
+        return True
+
+    def _send(self, worker: _Worker) -> None:
+        """Write what the pipe takes now, never waiting: a worker blocked writing its
+        results while this process blocked writing its next batch would be a deadlock."""
+        while worker.outgoing:
             try:
-                _write_frame(worker.requests, pickle.dumps(batch, protocol=5))
+                written = os.write(worker.requests, worker.outgoing)
+            except BlockingIOError:
+                return  # the pipe is full: the rest goes when select says it may
             except OSError:
                 self._reap(worker)  # it died before reading: blames its current file
-        return True
+                return
+            del worker.outgoing[:written]
 
     def _spawn(self) -> None:
         request_read, request_write = os.pipe()
@@ -271,6 +284,7 @@ class _Supervisor:
         os.close(request_read)
         os.close(result_write)
         _widen(request_write)
+        os.set_blocking(request_write, False)
         self._workers[result_read] = _Worker(pid, request_write, result_read)
 
     # -- collecting results --
@@ -281,8 +295,14 @@ class _Supervisor:
             return
         now = time.monotonic()
         deadline = min(w.deadline for w in busy)
-        ready, _, _ = select.select([w.results for w in busy], [], [], max(0.0, deadline - now))
-        for descriptor in ready:
+        sending = {w.requests: w for w in busy if w.outgoing}
+        readable, writable, _ = select.select(
+            [w.results for w in busy], list(sending), [], max(0.0, deadline - now)
+        )
+        for descriptor in writable:
+            if sending[descriptor].results in self._workers:
+                self._send(sending[descriptor])
+        for descriptor in readable:
             worker = self._workers.get(descriptor)
             if worker is not None:
                 self._receive(worker)

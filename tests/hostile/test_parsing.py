@@ -229,3 +229,17 @@ def test_what_held_up_still_does_a_50_mb_file_and_100_000_imports(tmp_path: Path
         assert run.code == 1, run.output
         assert "src/shop/domain/many.py:100001:" in run.stdout
         assert limit_findings(run.stdout) == []
+
+
+def test_big_files_with_many_imports_never_deadlock_the_workers(tmp_path: Path) -> None:
+    """Batches bigger than a pipe holds, answered by more facts than a pipe holds: the
+    supervisor never waits on a write while a worker waits on its own (a run on sympy
+    once hung this way)."""
+    imports = "".join(f"from shop.domain.m{i} import name{i}\n" for i in range(400))
+    padding = "# " + "x" * 70 + "\n"
+    body = imports + padding * 600  # about 60 KB, 400 imports a file
+    files: dict[str, str | bytes] = {f"src/shop/domain/m{i}.py": body for i in range(360)}
+    layered_project(tmp_path, files)
+    run = run_limited("check", "--no-cache", "--full-parse", cwd=tmp_path, budget=Budget(120, 3072))
+    assert run.code == 1, run.output  # INW010: the imported names are no modules
+    assert "in 362 files" in run.stdout
