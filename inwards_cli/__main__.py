@@ -1,3 +1,3 @@
-from inwards_cli.app import main
+from inwards_cli.main import main
 
 main()

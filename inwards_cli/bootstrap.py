@@ -12,9 +12,9 @@ from inwards_cli.adapters.entry_points import load_plugins
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
-from inwards_core.caches import NullExtractionCache
+from inwards_core.adapters.caches import NullExtractionCache
+from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.engine import ParseMany, extractor_key
-from inwards_core.extraction.grammars import StandardGrammars
 from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import Family

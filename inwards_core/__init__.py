@@ -31,6 +31,8 @@ if TYPE_CHECKING:
         load_rules,
         prepare,
     )
+    from inwards_core.authoring.docgen import render_rule_page
+    from inwards_core.authoring.examples import Example, example_problems, run_example
     from inwards_core.baseline import (
         Baseline,
         BaselineError,
@@ -39,12 +41,10 @@ if TYPE_CHECKING:
         parse_baseline,
         serialise_baseline,
     )
-    from inwards_core.config.model import Config, ConfigError, ConfigProblem, Layer
-    from inwards_core.docgen import render_rule_page
-    from inwards_core.examples import Example, example_problems, run_example
-    from inwards_core.facts import DynamicImportFact, ImportFact, ImportStyle, ModuleFacts
-    from inwards_core.index import ModuleIndex, ModuleInfo
-    from inwards_core.model import (
+    from inwards_core.config.values import Config, ConfigError, ConfigProblem, Layer
+    from inwards_core.index.modules import ModuleIndex, ModuleInfo
+    from inwards_core.model.facts import DynamicImportFact, ImportFact, ImportStyle, ModuleFacts
+    from inwards_core.model.findings import (
         BaselineEntry,
         Finding,
         Fix,
@@ -58,9 +58,9 @@ if TYPE_CHECKING:
     )
     from inwards_core.plugins import FamilyLoadError, PluginHost, hookimpl
     from inwards_core.ports import RootReport, RootState, RuleDocument, RuleSources
-    from inwards_core.project import ProjectModel
     from inwards_core.rules.kinds import CheckKind, Family, ReadScope, Scope, Violation
     from inwards_core.rules.options import OptionsError
+    from inwards_core.rules.project import ProjectModel
     from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet, resolve
     from inwards_core.version import inwards_version
 
@@ -75,33 +75,33 @@ _HOMES = {
     "load_config_text": "inwards_core.api",
     "load_rules": "inwards_core.api",
     "prepare": "inwards_core.api",
-    "Config": "inwards_core.config.model",
-    "ConfigError": "inwards_core.config.model",
-    "ConfigProblem": "inwards_core.config.model",
-    "Layer": "inwards_core.config.model",
+    "Config": "inwards_core.config.values",
+    "ConfigError": "inwards_core.config.values",
+    "ConfigProblem": "inwards_core.config.values",
+    "Layer": "inwards_core.config.values",
     # For authors of rule families: what a check kind reads, examples, docs pages.
-    "render_rule_page": "inwards_core.docgen",
-    "Example": "inwards_core.examples",
-    "example_problems": "inwards_core.examples",
-    "run_example": "inwards_core.examples",
-    "DynamicImportFact": "inwards_core.facts",
-    "ImportFact": "inwards_core.facts",
-    "ImportStyle": "inwards_core.facts",
-    "ModuleFacts": "inwards_core.facts",
-    "ModuleIndex": "inwards_core.index",
-    "ModuleInfo": "inwards_core.index",
-    "Finding": "inwards_core.model",
-    "Fix": "inwards_core.model",
-    "NotChecked": "inwards_core.model",
-    "Origin": "inwards_core.model",
-    "Report": "inwards_core.model",
-    "RootKind": "inwards_core.model",
-    "Severity": "inwards_core.model",
-    "Span": "inwards_core.model",
-    "SuppressedFinding": "inwards_core.model",
+    "render_rule_page": "inwards_core.authoring.docgen",
+    "Example": "inwards_core.authoring.examples",
+    "example_problems": "inwards_core.authoring.examples",
+    "run_example": "inwards_core.authoring.examples",
+    "DynamicImportFact": "inwards_core.model.facts",
+    "ImportFact": "inwards_core.model.facts",
+    "ImportStyle": "inwards_core.model.facts",
+    "ModuleFacts": "inwards_core.model.facts",
+    "ModuleIndex": "inwards_core.index.modules",
+    "ModuleInfo": "inwards_core.index.modules",
+    "Finding": "inwards_core.model.findings",
+    "Fix": "inwards_core.model.findings",
+    "NotChecked": "inwards_core.model.findings",
+    "Origin": "inwards_core.model.findings",
+    "Report": "inwards_core.model.findings",
+    "RootKind": "inwards_core.model.findings",
+    "Severity": "inwards_core.model.findings",
+    "Span": "inwards_core.model.findings",
+    "SuppressedFinding": "inwards_core.model.findings",
     "FamilyLoadError": "inwards_core.plugins",
     "PluginHost": "inwards_core.plugins",
-    "ProjectModel": "inwards_core.project",
+    "ProjectModel": "inwards_core.rules.project",
     "hookimpl": "inwards_core.plugins",
     "CheckKind": "inwards_core.rules.kinds",
     "Family": "inwards_core.rules.kinds",
@@ -120,7 +120,7 @@ _HOMES = {
     "RuleDocument": "inwards_core.ports",
     "RuleSources": "inwards_core.ports",
     "Baseline": "inwards_core.baseline",
-    "BaselineEntry": "inwards_core.model",
+    "BaselineEntry": "inwards_core.model.findings",
     "BaselineError": "inwards_core.baseline",
     "apply_baseline": "inwards_core.baseline",
     "build_baseline": "inwards_core.baseline",

@@ -12,14 +12,15 @@ from typing import Any
 
 import attrs
 
+from inwards_core.adapters.caches import NullExtractionCache
+from inwards_core.adapters.grammars import StandardGrammars
+from inwards_core.adapters.packaged_rules import PackagedRuleSources
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
-from inwards_core.caches import NullExtractionCache
 from inwards_core.config.load import build_config
-from inwards_core.config.model import Config, ConfigError, ConfigProblem, SourcePositions
 from inwards_core.config.positions import TomlPositions
+from inwards_core.config.values import Config, ConfigError, ConfigProblem, SourcePositions
 from inwards_core.engine import ParseMany, check_project, parse_serially
-from inwards_core.extraction.grammars import StandardGrammars
-from inwards_core.model import Report
+from inwards_core.model.findings import Report
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RuleSources
 from inwards_core.rules.kinds import Family
@@ -31,7 +32,6 @@ from inwards_core.rules.runtime import (
     select,
     validate_rule_settings,
 )
-from inwards_core.rules.sources import PackagedRuleSources
 
 
 def load_config(
@@ -152,7 +152,7 @@ def check_sources(
 
     Raises `TypeError` for a path or contents of the wrong type, or `paths` given as one
     string, and `ValueError` for two paths that name one file (`a/b.py`, `./a/b.py`)."""
-    from inwards_core.testing import InMemoryProjectFiles
+    from inwards_core.adapters.in_memory import InMemoryProjectFiles
 
     files = InMemoryProjectFiles(
         require_mapping("sources", sources, "paths to contents"), argument="sources"

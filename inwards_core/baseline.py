@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from inwards_core.model import BaselineEntry, Finding, Report, Severity
+from inwards_core.model.findings import BaselineEntry, Finding, Report, Severity
 
 SCHEMA = "inwards/baseline@1"
 BASELINE_FILE_NAME = "inwards-baseline.json"

@@ -12,19 +12,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
-from inwards_core.config.model import Config
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
+from inwards_core.config.values import Config
 from inwards_core.extraction import EXTRACTOR_ID
-from inwards_core.facts import FileProblemKind, ModuleFacts
-from inwards_core.index import ModuleIndex, ModuleInfo
-from inwards_core.model import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
+from inwards_core.index.modules import ModuleIndex, ModuleInfo
+from inwards_core.model.facts import FileProblemKind, ModuleFacts
+from inwards_core.model.findings import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
+from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
-from inwards_core.project import ProjectModel
-from inwards_core.quoting import MESSAGE_LIMIT, capped_message, quoted
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
+from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.runtime import ActiveRule
 from inwards_core.rules.templates import fill_template
-from inwards_core.suppressions import RuleFacts, apply_suppressions
+from inwards_core.suppression_verdicts import RuleFacts, apply_suppressions
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
 
@@ -101,7 +101,7 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
     file, span = violation.file, violation.span
     if violation.in_definition:
         file, span, whole_project = definition_file(definition.origin), Span.start_of_file(), True
-    # Every text is capped (`inwards_core.quoting`), whatever a kind quoted into it: a
+    # Every text is capped (`inwards_core.model.quoting`), whatever a kind quoted into it: a
     # report repeats these once per finding.
     given = {"file": file, "module": violation.module or "", **violation.params}
     params = {name: quoted(str(value), MESSAGE_LIMIT) for name, value in given.items()}

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
-from inwards_core.facts import ModuleFacts
-from inwards_core.model import RootKind
+from inwards_core.model.facts import ModuleFacts
+from inwards_core.model.findings import RootKind
 
 if TYPE_CHECKING:
     import libcst

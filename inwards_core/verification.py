@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from inwards_core.facts import (
+from inwards_core.model.facts import (
     DynamicImportFact,
     FileProblem,
     FileProblemKind,

@@ -10,7 +10,7 @@ import pytest
 
 import inwards_core
 from inwards_core import check_sources
-from inwards_core.testing import InMemoryProjectFiles, InMemoryRuleSources
+from inwards_core.adapters.in_memory import InMemoryProjectFiles, InMemoryRuleSources
 
 PYPROJECT = """\
 [tool.inwards]

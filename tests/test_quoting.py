@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inwards_core.quoting import ELLIPSIS, QUOTE_LIMIT, quoted
+from inwards_core.model.quoting import ELLIPSIS, QUOTE_LIMIT, quoted
 
 
 def test_short_text_is_kept_whole() -> None:

@@ -37,7 +37,7 @@ from typing import Any
 
 from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
-from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import CacheKey, ExtractionCache
 
 if sys.platform != "win32":

@@ -27,7 +27,7 @@ import attrs
 from inwards_cli.adapters.atomic import write_atomically
 from inwards_cli.adapters.disk_cache import symlinked_component
 from inwards_cli.adapters.reading import read_regular_file
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RuleDocument
 from inwards_core.verification import CacheMismatch, table_difference
 

@@ -26,10 +26,10 @@ import attrs
 
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.config_file import shown_path
-from inwards_core.model import RootKind
+from inwards_core.adapters.packaged_rules import packaged_documents, packaged_root
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument, RuleSources
 from inwards_core.rules.kinds import Family
-from inwards_core.rules.sources import packaged_documents, packaged_root
 
 PROJECT_RULES_DIR = Path(".inwards") / "rules"
 USER_RULES_OVERRIDE = "INWARDS_USER_RULES_DIR"

@@ -37,7 +37,7 @@ import attrs
 
 from inwards_core.engine import ParseJob, parse_job, parse_serially
 from inwards_core.extraction.limits import LimitReason, ReadBudget, budget_for, limit_problem
-from inwards_core.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import GrammarBinaries
 
 MAX_BATCH = 32

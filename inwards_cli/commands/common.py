@@ -15,7 +15,7 @@ from inwards_cli.adapters.rule_roots import LocalRuleSources
 from inwards_cli.bootstrap import CACHE_DIR, installed_families, rule_sources
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
 from inwards_core.api import load_rules
-from inwards_core.config.model import Config, ConfigError
+from inwards_core.config.values import Config, ConfigError
 from inwards_core.plugins import FamilyLoadError
 from inwards_core.ports import RootState
 from inwards_core.reporting.escaping import safe_line

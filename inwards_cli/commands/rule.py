@@ -22,14 +22,14 @@ from inwards_cli.commands.common import (
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.api import load_rules
-from inwards_core.config.model import Config, ConfigError
-from inwards_core.docgen import (
+from inwards_core.authoring.docgen import (
     GENERATED_NOTE,
     render_rule_page,
     render_rule_summary,
     rule_page_document,
 )
-from inwards_core.model import RootKind
+from inwards_core.config.values import Config, ConfigError
+from inwards_core.model.findings import RootKind
 from inwards_core.rules.runtime import ResolvedRule, RuleSet
 
 

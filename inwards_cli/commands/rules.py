@@ -34,8 +34,8 @@ from inwards_cli.definition_files import (
     write_definition,
 )
 from inwards_core.api import prepare
-from inwards_core.config.model import ConfigError, RuleSettings
-from inwards_core.model import RootKind
+from inwards_core.config.values import ConfigError, RuleSettings
+from inwards_core.model.findings import RootKind
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.listing import origin_data as _origin_data
 from inwards_core.rules.listing import rules_document

@@ -15,8 +15,8 @@ from inwards_cli.commands.common import (
     write_text,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
-from inwards_core.config.model import RuleSettings
-from inwards_core.model import RootKind
+from inwards_core.config.values import RuleSettings
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 from inwards_core.reporting import plural
 from inwards_core.rules.runtime import select, validate_rule_settings

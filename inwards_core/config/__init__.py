@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from inwards_core.config.load import TOP_LEVEL_KEYS, build_config
-from inwards_core.config.model import (
+from inwards_core.config.positions import TomlPositions
+from inwards_core.config.values import (
     DEFAULT_GENERATED,
     Config,
     ConfigError,
@@ -13,7 +14,6 @@ from inwards_core.config.model import (
     RuleSettings,
     SourcePositions,
 )
-from inwards_core.config.positions import TomlPositions
 
 __all__ = [
     "DEFAULT_GENERATED",

@@ -14,7 +14,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from inwards_core.config.model import (
+from inwards_core.config.patterns import parse_module_pattern
+from inwards_core.config.positions import key_segment
+from inwards_core.config.values import (
     DEFAULT_GENERATED,
     Config,
     ConfigError,
@@ -23,9 +25,7 @@ from inwards_core.config.model import (
     RuleSettings,
     SourcePositions,
 )
-from inwards_core.config.patterns import parse_module_pattern
-from inwards_core.config.positions import key_segment
-from inwards_core.model import Severity
+from inwards_core.model.findings import Severity
 from inwards_core.version import inwards_version
 
 PREFIX = "tool.inwards"

@@ -12,7 +12,7 @@ import tomllib
 from typing import Any
 
 from inwards_core.config.positions import overlong_dotted_key
-from inwards_core.quoting import quoted
+from inwards_core.model.quoting import quoted
 
 __all__ = ["MAX_TOML_NESTING", "TomlTooDeepError", "load_toml"]
 

@@ -21,8 +21,8 @@ from inwards_core.extraction.text import (
     normalise_newlines,
     statement_text,
 )
-from inwards_core.facts import ImportFact, ImportStyle
-from inwards_core.model import Span
+from inwards_core.model.facts import ImportFact, ImportStyle
+from inwards_core.model.findings import Span
 from inwards_core.ports import GrammarBinaries
 
 _AnyImport = cst.Import | cst.ImportFrom | cst.LazyImport | cst.LazyImportFrom

@@ -14,8 +14,8 @@ import re
 import attrs
 
 from inwards_core.extraction.text import normalise_newlines
-from inwards_core.facts import FileProblem, FileProblemKind
-from inwards_core.model import Span
+from inwards_core.model.facts import FileProblem, FileProblemKind
+from inwards_core.model.findings import Span
 
 _BOM = b"\xef\xbb\xbf"
 # The declaration CPython looks for, on line 1 or on line 2 after a blank or comment line.

@@ -22,7 +22,7 @@ from inwards_core.extraction.static import (
     resolve_relative,
 )
 from inwards_core.extraction.text import SourceLines, by_position, statement_text
-from inwards_core.facts import DynamicImportFact
+from inwards_core.model.facts import DynamicImportFact
 
 HINTS = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
 

@@ -14,8 +14,8 @@ import math
 
 import attrs
 
-from inwards_core.facts import FileProblem, FileProblemKind
-from inwards_core.model import Span
+from inwards_core.model.facts import FileProblem, FileProblemKind
+from inwards_core.model.findings import Span
 
 MEGABYTE = 1024 * 1024
 

@@ -25,16 +25,16 @@ from inwards_core.extraction.static import (
     cut_lazy_keywords,
     imports_from_tree,
 )
-from inwards_core.extraction.suppressions import suppression_comments
+from inwards_core.extraction.suppression_comments import suppression_comments
 from inwards_core.extraction.text import STRING_BODY, SourceLines, by_position, count_lines
-from inwards_core.facts import (
+from inwards_core.model.facts import (
     DynamicImportFact,
     FileProblem,
     FileProblemKind,
     ImportFact,
     ModuleFacts,
 )
-from inwards_core.model import Span
+from inwards_core.model.findings import Span
 from inwards_core.ports import GrammarBinaries, ParserRefused
 
 if TYPE_CHECKING:

@@ -36,8 +36,8 @@ from inwards_core.extraction.text import (
     LineColumns,
     statement_text,
 )
-from inwards_core.facts import ImportFact, ImportStyle
-from inwards_core.model import Span
+from inwards_core.model.facts import ImportFact, ImportStyle
+from inwards_core.model.findings import Span
 from inwards_core.ports import GrammarBinaries
 
 # One match per thing the skeleton must look at: a run of uninteresting text (code,

@@ -20,7 +20,7 @@ from inwards_core.extraction.text import (
     span_between,
     statement_text,
 )
-from inwards_core.facts import ImportFact, ImportStyle
+from inwards_core.model.facts import ImportFact, ImportStyle
 
 # `lazy import x` / `lazy from x import y` (PEP 810) at the start of a logical line.
 _LAZY = re.compile(r"^([ \t\f]*)(lazy)([ \t\f]+)(?=(?:import|from)\b)", re.M)

@@ -10,8 +10,8 @@ import bisect
 import re
 from typing import Protocol
 
-from inwards_core.model import Span
-from inwards_core.quoting import ELLIPSIS, QUOTE_LIMIT, quoted
+from inwards_core.model.findings import Span
+from inwards_core.model.quoting import ELLIPSIS, QUOTE_LIMIT, quoted
 
 # One string literal of any kind, without its prefix letters (they are ordinary word
 # characters to a scanner; only f/t prefixes matter and callers look back for them).

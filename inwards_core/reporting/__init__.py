@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import attrs
 
-from inwards_core.model import Finding, Report, Severity
+from inwards_core.model.findings import Finding, Report, Severity
 
 DisplayPath = Callable[[str], str]
 

@@ -11,7 +11,7 @@ file-less warnings; the summary and the other trailer lines are plain log lines.
 
 from __future__ import annotations
 
-from inwards_core.model import Finding, Report, Severity
+from inwards_core.model.findings import Finding, Report, Severity
 from inwards_core.reporting import DisplayPath, limit, same_path
 from inwards_core.reporting.escaping import printable, safe_line
 from inwards_core.reporting.text import summary_line, trailer

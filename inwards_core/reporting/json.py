@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inwards_core.model import Finding, Report
+from inwards_core.model.findings import Finding, Report
 from inwards_core.reporting import DisplayPath, limit, same_path
 
 SCHEMA = "inwards/diagnostics@1"

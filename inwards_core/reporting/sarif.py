@@ -33,7 +33,7 @@ from urllib.parse import quote
 import attrs
 import sarif_om as om
 
-from inwards_core.model import Finding, Report, Severity, SuppressedFinding
+from inwards_core.model.findings import Finding, Report, Severity, SuppressedFinding
 from inwards_core.rules.runtime import ActiveRule, ResolvedRule
 from inwards_core.version import inwards_version
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inwards_core.baseline import BASELINE_FILE_NAME
-from inwards_core.model import Finding, Report, RootKind, Severity
+from inwards_core.model.findings import Finding, Report, RootKind, Severity
 from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
 from inwards_core.reporting.escaping import printable, safe_line
 

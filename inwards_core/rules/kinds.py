@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from inwards_core.model import Severity, Span
+from inwards_core.model.findings import Severity, Span
 
 if TYPE_CHECKING:
-    from inwards_core.project import ProjectModel
+    from inwards_core.rules.project import ProjectModel
 
 
 class Scope(enum.Enum):

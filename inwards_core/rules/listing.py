@@ -2,14 +2,14 @@
 
 One row per resolved rule with its state, severity, what decided each, and where its
 definition comes from; then the definitions the `user-rules` policy left out and the
-problems found. `inwards_core.schemas` describes the same fields.
+problems found. `inwards_core.authoring.schemas` describes the same fields.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet
 from inwards_core.version import inwards_version
 

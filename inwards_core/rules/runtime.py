@@ -19,12 +19,12 @@ from typing import Any
 import attrs
 
 from inwards_core.arguments import shown
-from inwards_core.config.model import ConfigProblem, RuleSettings
 from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions
-from inwards_core.model import Origin, RootKind, Severity, UserDefinitionInEffect
+from inwards_core.config.values import ConfigProblem, RuleSettings
+from inwards_core.model.findings import Origin, RootKind, Severity, UserDefinitionInEffect
+from inwards_core.model.quoting import capped_message, quoted
 from inwards_core.ports import RootReport, RuleDocument
-from inwards_core.quoting import capped_message, quoted
 from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
 from inwards_core.rules.options import OptionsError, parse_options
 from inwards_core.rules.templates import template_problem
@@ -100,7 +100,7 @@ class RuleDefinition:
 class DefinitionProblem:
     """A definition file that can't be used. In the project root this is a config error;
     in the user root a warning (the lower definition stays in force). Key and message are
-    capped (`inwards_core.quoting`): what they quote of the definition may be huge."""
+    capped (`inwards_core.model.quoting`): what they quote of the definition may be huge."""
 
     root: RootKind
     path: str

@@ -11,10 +11,10 @@ from typing import Any
 
 import attrs
 
-from inwards_core.model import RootKind, UserDefinitionInEffect
+from inwards_core.adapters.packaged_rules import root_digests
+from inwards_core.model.findings import RootKind, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RootState, RuleDocument
 from inwards_core.rules.runtime import ActiveRule, RuleSet, StaleShadow
-from inwards_core.rules.sources import root_digests
 
 STATUS_SCHEMA = "inwards/status@1"
 DISABLED_BY_CONFIG = ("rules.ignore", "not in rules.select")

@@ -26,8 +26,8 @@ from inwards_cli.adapters.disk_cache import (
     namespace_folder,
     symlinked_component,
 )
-from inwards_core.facts import ImportFact, ImportStyle, ModuleFacts, facts_to_data
-from inwards_core.model import Span
+from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts, facts_to_data
+from inwards_core.model.findings import Span
 from inwards_core.ports import CacheKey
 
 NAMESPACE = "imports-3/cpython-3.11/libcst-1.9"

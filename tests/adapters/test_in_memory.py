@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import inwards_core.testing as testing
-from inwards_core.caches import DictExtractionCache, NullExtractionCache
-from inwards_core.facts import ModuleFacts
+import inwards_core.adapters.in_memory as testing
+from inwards_core.adapters.caches import DictExtractionCache, NullExtractionCache
+from inwards_core.adapters.in_memory import InMemoryProjectFiles
+from inwards_core.model.facts import ModuleFacts
 from inwards_core.ports import CacheKey
-from inwards_core.testing import InMemoryProjectFiles
 
 KEY = CacheKey(digest="0" * 64, module="m", is_package=False, extractor="e")
 

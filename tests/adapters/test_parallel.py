@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from inwards_cli.adapters.parallel import IN_PROCESS_MAX_BYTES, parse_in_processes
+from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.engine import ParseJob, parse_serially
-from inwards_core.extraction.grammars import StandardGrammars
-from inwards_core.facts import FileProblemKind
+from inwards_core.model.facts import FileProblemKind
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="workers need fork")
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from inwards_cli.adapters.rule_manifest import MANIFEST_NAME, MANIFEST_SCHEMA, RuleRootsManifest
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RuleDocument
 
 DEFINITION = b'code = "ACME001"\nname = "acme"\ndefault = "on"\n'

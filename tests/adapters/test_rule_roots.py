@@ -10,7 +10,7 @@ import pytest
 
 from inwards_cli.adapters import rule_roots
 from inwards_cli.adapters.rule_roots import read_root
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 
 DEFINITION = b'code = "ACME001"\n'

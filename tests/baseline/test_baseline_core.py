@@ -24,7 +24,7 @@ from inwards_core.baseline import (
     parse_baseline,
     serialise_baseline,
 )
-from inwards_core.model import (
+from inwards_core.model.findings import (
     BaselineEntry,
     Finding,
     Fix,

@@ -10,20 +10,20 @@ from typing import Any
 import attrs
 import pytest
 
+from inwards_core.adapters.caches import DictExtractionCache
+from inwards_core.adapters.grammars import StandardGrammars
+from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
-from inwards_core.caches import DictExtractionCache
 from inwards_core.engine import check_project, extractor_key
-from inwards_core.extraction.grammars import StandardGrammars
-from inwards_core.facts import (
+from inwards_core.model.facts import (
     FileProblem,
     FileProblemKind,
     ImportFact,
     ImportStyle,
     ModuleFacts,
 )
-from inwards_core.model import Span
+from inwards_core.model.findings import Span
 from inwards_core.rules.runtime import table_digest
-from inwards_core.testing import InMemoryProjectFiles
 from inwards_core.verification import (
     QUOTED_CHARACTERS,
     CachedFactsDiffer,

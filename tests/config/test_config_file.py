@@ -14,9 +14,9 @@ from inwards_cli.config_file import (
     read_config,
 )
 from inwards_core.config.load import build_config
-from inwards_core.config.model import ConfigError
 from inwards_core.config.nesting import MAX_TOML_NESTING
 from inwards_core.config.positions import TomlPositions
+from inwards_core.config.values import ConfigError
 
 VALID = '[tool.inwards]\nroot = "src"\nlayers = [{ name = "domain", modules = ["shop.domain"] }]\n'
 

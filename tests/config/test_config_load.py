@@ -7,7 +7,8 @@ import pytest
 
 from inwards_core.config import load
 from inwards_core.config.load import TOP_LEVEL_KEYS, build_config
-from inwards_core.config.model import (
+from inwards_core.config.positions import TomlPositions
+from inwards_core.config.values import (
     DEFAULT_GENERATED,
     Config,
     ConfigError,
@@ -15,8 +16,7 @@ from inwards_core.config.model import (
     NoPositions,
     RuleSettings,
 )
-from inwards_core.config.positions import TomlPositions
-from inwards_core.model import Severity
+from inwards_core.model.findings import Severity
 
 LAYERS = 'layers = [{ name = "domain", modules = ["shop.domain"] }]\n'
 

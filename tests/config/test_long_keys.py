@@ -9,10 +9,10 @@ import tomllib
 import pytest
 
 from inwards_core.config.load import build_config
-from inwards_core.config.model import ConfigError
 from inwards_core.config.nesting import MAX_TOML_NESTING, TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions, overlong_dotted_key
-from inwards_core.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
+from inwards_core.config.values import ConfigError
+from inwards_core.model.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
 
 LIMIT = MAX_TOML_NESTING
 

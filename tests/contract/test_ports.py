@@ -1,6 +1,6 @@
 """One behaviour suite, run against the real adapters and the in-memory ones.
 
-Whatever a family author's test sees through `inwards_core.testing` must be what the
+Whatever a family author's test sees through `inwards_core.adapters.in_memory` must be what the
 engine sees on disk; these tests fail the moment the two drift apart.
 """
 
@@ -13,8 +13,9 @@ import pytest
 
 from inwards_cli.adapters.disk_cache import DiskExtractionCache
 from inwards_cli.adapters.local_files import LocalProjectFiles
-from inwards_core.caches import DictExtractionCache
-from inwards_core.facts import (
+from inwards_core.adapters.caches import DictExtractionCache
+from inwards_core.adapters.in_memory import InMemoryProjectFiles
+from inwards_core.model.facts import (
     DynamicImportFact,
     FileProblem,
     FileProblemKind,
@@ -24,9 +25,8 @@ from inwards_core.facts import (
     SuppressionComment,
     SuppressionProblem,
 )
-from inwards_core.model import Span
+from inwards_core.model.findings import Span
 from inwards_core.ports import CacheKey, ExtractionCache, ListingProblem, ProjectFiles
-from inwards_core.testing import InMemoryProjectFiles
 
 TREE: Mapping[str, str | bytes] = {
     "pyproject.toml": "[project]\nname = 'shop'\n",

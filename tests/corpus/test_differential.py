@@ -20,11 +20,11 @@ import attrs
 import libcst
 import pytest
 
+from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction import extract
 from inwards_core.extraction.concrete import extract_concrete
 from inwards_core.extraction.decoding import DecodedSource, decode_source
-from inwards_core.extraction.grammars import StandardGrammars
-from inwards_core.facts import ImportFact
+from inwards_core.model.facts import ImportFact
 
 GRAMMARS = StandardGrammars()
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "extraction"

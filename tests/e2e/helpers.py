@@ -75,7 +75,7 @@ def schema_validator(name: str, *, strict: bool = True) -> jsonschema.protocols.
     families shipped with inwards. `strict` closes every object of an output schema, so a
     field inwards writes but the schema doesn't describe fails the test."""
     from inwards_core.api import installed_families, load_rules
-    from inwards_core.schemas import build_schema, closed_schema
+    from inwards_core.authoring.schemas import build_schema, closed_schema
 
     families = tuple(f for f in installed_families() if f.distribution == "inwards")
     schema = build_schema(name, families, load_rules(families))
@@ -106,7 +106,7 @@ def assert_valid(instance: Any, name: str, *, strict: bool = True) -> None:
 def assert_valid_output(document: Any) -> None:
     """Validate a document inwards printed against the schema its `schema` field names
     (`inwards/diagnostics@1`, `inwards/rules@1`, ...), in its strict form."""
-    from inwards_core.schemas import schema_info
+    from inwards_core.authoring.schemas import schema_info
 
     assert isinstance(document, dict), f"not a JSON object: {document!r:.200}"
     info = schema_info(str(document.get("schema", "")))

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from inwards_core.api import installed_families
-from inwards_core.schemas import SCHEMAS, schema_info
+from inwards_core.authoring.schemas import SCHEMAS, schema_info
 from tests.e2e.helpers import REPO, run_inwards
 
 SCHEMA_DIR = REPO / "schemas"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import libcst
 
+from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction import extract
 from inwards_core.extraction.concrete import extract_concrete
 from inwards_core.extraction.decoding import DecodedSource, decode_source
-from inwards_core.extraction.grammars import StandardGrammars
-from inwards_core.facts import ImportFact, ModuleFacts
-from inwards_core.model import Span
+from inwards_core.model.facts import ImportFact, ModuleFacts
+from inwards_core.model.findings import Span
 
 GRAMMARS = StandardGrammars()
 

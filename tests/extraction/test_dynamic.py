@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from inwards_core.facts import DynamicImportFact
+from inwards_core.model.facts import DynamicImportFact
 
 from .helpers import read, span
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from inwards_core.extraction import extract
-from inwards_core.facts import ModuleFacts
+from inwards_core.model.facts import ModuleFacts
 
 from .helpers import GRAMMARS
 

@@ -16,7 +16,7 @@ from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.workers import WALL_CLOCK_FACTOR
 from inwards_core.engine import ParseJob
 from inwards_core.extraction.limits import budget_for
-from inwards_core.facts import FileProblemKind, ModuleFacts
+from inwards_core.model.facts import FileProblemKind, ModuleFacts
 
 from .helpers import GRAMMARS
 

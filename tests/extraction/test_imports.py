@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from inwards_core.facts import FileProblemKind, ImportFact, ImportStyle
+from inwards_core.model.facts import FileProblemKind, ImportFact, ImportStyle
 
 from .helpers import only, read, read_everywhere, span
 

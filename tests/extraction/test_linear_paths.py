@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 
 from inwards_core.extraction.skeleton import read_skeleton, recover_imports
-from inwards_core.extraction.suppressions import suppression_comments
+from inwards_core.extraction.suppression_comments import suppression_comments
 from inwards_core.extraction.text import (
     ForwardPositions,
     LineColumns,
@@ -22,7 +22,7 @@ from inwards_core.extraction.text import (
     one_line,
     statement_text,
 )
-from inwards_core.quoting import QUOTE_LIMIT
+from inwards_core.model.quoting import QUOTE_LIMIT
 
 from .helpers import GRAMMARS, read, read_everywhere, span
 

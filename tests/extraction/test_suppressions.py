@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from inwards_core.extraction.suppressions import parse_directive
-from inwards_core.facts import SuppressionComment, SuppressionProblem
+from inwards_core.extraction.suppression_comments import parse_directive
+from inwards_core.model.facts import SuppressionComment, SuppressionProblem
 
 from .helpers import read, span
 

@@ -50,9 +50,9 @@ from inwards_core import (  # noqa: E402
     load_config_text,
     load_rules,
 )
+from inwards_core.adapters.in_memory import InMemoryProjectFiles  # noqa: E402
+from inwards_core.adapters.packaged_rules import packaged_documents  # noqa: E402
 from inwards_core.ports import RootReport, RuleDocument, RuleSources  # noqa: E402
-from inwards_core.rules.sources import packaged_documents  # noqa: E402
-from inwards_core.testing import InMemoryProjectFiles  # noqa: E402
 
 PYPROJECT = """\
 [tool.inwards]

@@ -199,7 +199,7 @@ def test_an_internal_error_is_exit_2_and_one_line(tmp_path: Path) -> None:
         "def broken(arguments):\n"
         "    raise RuntimeError('planted for the test')\n"
         "run_check.check = broken\n"
-        "from inwards_cli.app import main\n"
+        "from inwards_cli.main import main\n"
         "main(['check'])\n"
     )
     run = run_limited("-c", script, cwd=tmp_path, budget=Budget(30), command=[python])

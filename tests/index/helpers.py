@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from inwards_core.config.model import DEFAULT_GENERATED, Config, Layer
-from inwards_core.index import ModuleIndex
+from inwards_core.config.values import DEFAULT_GENERATED, Config, Layer
+from inwards_core.index.modules import ModuleIndex
 from inwards_core.ports import ProjectListing
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inwards_core.index import ModuleIndex
+from inwards_core.index.modules import ModuleIndex
 from inwards_core.ports import ProjectListing
 
 from .helpers import config

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from inwards_core.facts import ImportFact, ImportStyle
-from inwards_core.model import Span
+from inwards_core.model.facts import ImportFact, ImportStyle
+from inwards_core.model.findings import Span
 
 from .helpers import index
 

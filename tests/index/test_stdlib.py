@@ -6,13 +6,13 @@ import sys
 
 import pytest
 
-from inwards_core import stdlib
-from inwards_core.stdlib import STDLIB_MODULES, is_stdlib
+from inwards_core.index import stdlib
+from inwards_core.index.stdlib import STDLIB_MODULES, is_stdlib
 
 
 def test_running_interpreter_stdlib_is_covered() -> None:
     missing = set(sys.stdlib_module_names) - STDLIB_MODULES
-    assert not missing, f"regenerate inwards_core/stdlib.py: {sorted(missing)}"
+    assert not missing, f"regenerate inwards_core/index/stdlib.py: {sorted(missing)}"
 
 
 def test_literal_is_sorted_and_without_duplicates() -> None:

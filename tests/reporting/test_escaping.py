@@ -9,7 +9,7 @@ import re
 import attrs
 import pytest
 
-from inwards_core.model import (
+from inwards_core.model.findings import (
     BaselineEntry,
     Finding,
     Fix,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inwards_core.model import (
+from inwards_core.model.findings import (
     Finding,
     Fix,
     NotChecked,

@@ -11,9 +11,10 @@ import attrs
 import pytest
 import sarif_om as om
 
+from inwards_core.adapters.in_memory import InMemoryRuleSources
 from inwards_core.api import installed_families, load_rules
-from inwards_core.config.model import RuleSettings
-from inwards_core.model import (
+from inwards_core.config.values import RuleSettings
+from inwards_core.model.findings import (
     BaselineEntry,
     Finding,
     Fix,
@@ -34,7 +35,6 @@ from inwards_core.reporting.sarif import (
     to_json_value,
 )
 from inwards_core.rules.runtime import ActiveRule, select
-from inwards_core.testing import InMemoryRuleSources
 from tests.reporting.sarif_check import (
     multitool_problems,
     require_multitool,
@@ -319,7 +319,7 @@ def test_nothing_checked_is_an_unsuccessful_execution() -> None:
 
 
 def test_the_run_configuration_is_recorded_where_it_differs_from_the_defaults() -> None:
-    from inwards_core.model import Severity as Level
+    from inwards_core.model.findings import Severity as Level
 
     settings = RuleSettings(ignore=("INW010",), severity={"INW001": Level.WARNING})
     active = rules(settings)

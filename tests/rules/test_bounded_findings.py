@@ -8,8 +8,8 @@ import time
 
 from inwards_core.api import check_sources, load_config_text, load_rules, prepare
 from inwards_core.engine import to_finding
-from inwards_core.model import Finding, RootKind, Span
-from inwards_core.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
+from inwards_core.model.findings import Finding, RootKind, Span
+from inwards_core.model.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
 from inwards_core.rules.kinds import Violation
 from inwards_core.rules.runtime import DefinitionProblem
 

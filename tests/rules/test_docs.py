@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from inwards_core.api import installed_families, load_rules
-from inwards_core.docgen import render_rule_page
+from inwards_core.authoring.docgen import render_rule_page
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 RULE_SET = load_rules(installed_families())

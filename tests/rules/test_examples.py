@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from inwards_core.api import installed_families, load_rules
-from inwards_core.docgen import kind_examples
-from inwards_core.examples import example_problems
+from inwards_core.authoring.docgen import kind_examples
+from inwards_core.authoring.examples import example_problems
 
 RULE_SET = load_rules(installed_families())
 CASES = [
@@ -31,7 +31,7 @@ def test_every_rule_has_a_good_and_a_bad_example() -> None:
 
 
 def test_bad_examples_report_their_own_rule() -> None:
-    from inwards_core.examples import run_example
+    from inwards_core.authoring.examples import run_example
 
     for rule in RULE_SET.rules:
         for example in kind_examples(rule):

@@ -13,16 +13,16 @@ import pytest
 
 import inwards_core.engine as engine
 from inwards_cli.definition_files import new_definition_text
+from inwards_core.adapters.in_memory import InMemoryRuleSources
+from inwards_core.adapters.packaged_rules import packaged_documents
 from inwards_core.api import installed_families, load_rules
-from inwards_core.examples import run_example
+from inwards_core.authoring.examples import run_example
 from inwards_core.families.inw import GENERIC_KIND_MODULES, KIND_MODULES
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind
 from inwards_core.rules.runtime import DefinitionProblem, parse_definition, resolve
-from inwards_core.rules.sources import packaged_documents
 from inwards_core.rules.templates import fill_template, template_problem
-from inwards_core.testing import InMemoryRuleSources
 from tests.e2e.helpers import REPO
 from tests.schemas.test_doc_examples import BLOCKS, kind_of
 

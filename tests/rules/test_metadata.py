@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from inwards_core.api import installed_families, load_rules
-from inwards_core.docgen import kind_module
+from inwards_core.authoring.docgen import kind_module
 from inwards_core.families.inw import KIND_MODULES
 
 RULE_SET = load_rules(installed_families())

@@ -7,13 +7,13 @@ import hashlib
 import attrs
 import pytest
 
+from inwards_core.adapters.in_memory import InMemoryRuleSources
+from inwards_core.adapters.packaged_rules import packaged_documents, root_digests
 from inwards_core.api import load_rules
 from inwards_core.families.inw import family
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument
 from inwards_core.rules.runtime import RuleSet, resolve
-from inwards_core.rules.sources import packaged_documents, root_digests
-from inwards_core.testing import InMemoryRuleSources
 
 FAMILIES = (family(),)
 CORE_011 = next(d for d in packaged_documents(FAMILIES) if d.path.endswith("INW011.toml"))

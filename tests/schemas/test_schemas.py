@@ -23,14 +23,25 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from inwards_core.adapters.in_memory import InMemoryRuleSources
+from inwards_core.adapters.packaged_rules import packaged_documents
 from inwards_core.api import installed_families, load_config, load_rules, prepare
+from inwards_core.authoring.docgen import rule_page_document
+from inwards_core.authoring.examples import Example, run_example
+from inwards_core.authoring.schemas import (
+    SCHEMAS,
+    build_schema,
+    build_schemas,
+    closed_schema,
+    required_options,
+    schema_info,
+    schema_text,
+)
 from inwards_core.baseline import apply_baseline, build_baseline, serialise_baseline
 from inwards_core.config.load import LAYER_KEYS, RULES_KEYS, TOP_LEVEL_KEYS
-from inwards_core.config.model import ConfigError, RuleSettings
-from inwards_core.docgen import rule_page_document
-from inwards_core.examples import Example, run_example
+from inwards_core.config.values import ConfigError, RuleSettings
 from inwards_core.families.inw import GENERIC_KIND_MODULES, KIND_MODULES
-from inwards_core.model import NotChecked, RootKind, UserDefinitionInEffect
+from inwards_core.model.findings import NotChecked, RootKind, UserDefinitionInEffect
 from inwards_core.ports import RuleDocument
 from inwards_core.reporting.json import report_document
 from inwards_core.rules.kinds import kinds_by_id
@@ -43,18 +54,7 @@ from inwards_core.rules.runtime import (
     resolve,
     select,
 )
-from inwards_core.rules.sources import packaged_documents
 from inwards_core.rules.status import rules_status, status_document
-from inwards_core.schemas import (
-    SCHEMAS,
-    build_schema,
-    build_schemas,
-    closed_schema,
-    required_options,
-    schema_info,
-    schema_text,
-)
-from inwards_core.testing import InMemoryRuleSources
 from tests.e2e.helpers import assert_valid, schema_problems
 
 REPO = Path(__file__).resolve().parents[2]

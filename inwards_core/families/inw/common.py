@@ -9,15 +9,15 @@ from typing import Any, TypeVar
 
 import attrs
 
-from inwards_core.config.model import Config, Layer
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.facts import ImportFact, ModuleFacts
-from inwards_core.index import ModuleIndex, ModuleInfo
-from inwards_core.model import Severity, Span
-from inwards_core.project import ImportEdge, ProjectModel
-from inwards_core.quoting import LIST_LIMIT, quoted
+from inwards_core.config.values import Config, Layer
+from inwards_core.index.modules import ModuleIndex, ModuleInfo
+from inwards_core.model.facts import ImportFact, ModuleFacts
+from inwards_core.model.findings import Severity, Span
+from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import Violation
 from inwards_core.rules.options import option_name
+from inwards_core.rules.project import ImportEdge, ProjectModel
 
 T = TypeVar("T")
 

@@ -24,10 +24,10 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core.examples import Example
-from inwards_core.facts import FileProblemKind
-from inwards_core.project import ProjectModel
+from inwards_core.authoring.examples import Example
+from inwards_core.model.facts import FileProblemKind
 from inwards_core.rules.kinds import CheckKind, Violation
+from inwards_core.rules.project import ProjectModel
 
 _ENCODING_PROBLEMS = frozenset({FileProblemKind.ENCODING, FileProblemKind.UNDECODABLE})
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inwards_core.examples import Example
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.common import (
     ScopedOptions,
     breach,
@@ -35,9 +35,9 @@ from inwards_core.families.inw.common import (
     imported_name,
     layered_files,
 )
-from inwards_core.project import ProjectModel
-from inwards_core.quoting import quoted
+from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation
+from inwards_core.rules.project import ProjectModel
 
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inwards_core.config.model import Config, Layer
-from inwards_core.examples import Example
+from inwards_core.authoring.examples import Example
+from inwards_core.config.values import Config, Layer
 from inwards_core.families.inw.common import ScopedOptions, layered_files
-from inwards_core.project import ProjectModel
-from inwards_core.quoting import LIST_LIMIT, quoted
+from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, Violation
+from inwards_core.rules.project import ProjectModel
 
 DEFAULT_DENY = (
     # web frameworks and task queues

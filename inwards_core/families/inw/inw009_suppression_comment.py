@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from inwards_core.examples import Example
-from inwards_core.facts import SuppressionProblem
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
-from inwards_core.model import Severity
-from inwards_core.project import ProjectModel
-from inwards_core.quoting import LIST_LIMIT, quoted
+from inwards_core.model.facts import SuppressionProblem
+from inwards_core.model.findings import Severity
+from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, Scope, Violation
+from inwards_core.rules.project import ProjectModel
 
 _PROBLEMS = {
     SuppressionProblem.MALFORMED: (

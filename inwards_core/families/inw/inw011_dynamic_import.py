@@ -31,11 +31,11 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core.examples import Example
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.common import ScopedOptions, breach, direction, layered_files
-from inwards_core.project import ProjectModel
-from inwards_core.quoting import quoted
+from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation
+from inwards_core.rules.project import ProjectModel
 
 
 @attrs.frozen

@@ -41,11 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inwards_core.examples import Example
-from inwards_core.facts import FileProblemKind
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
-from inwards_core.project import ProjectModel
+from inwards_core.model.facts import FileProblemKind
 from inwards_core.rules.kinds import CheckKind, Violation
+from inwards_core.rules.project import ProjectModel
 
 _REPORTED = frozenset({FileProblemKind.SYNTAX, FileProblemKind.LIMIT})
 _LIMIT_SUMMARY = "Split the file, or simplify what makes it costly to read."

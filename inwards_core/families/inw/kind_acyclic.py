@@ -35,7 +35,7 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from inwards_core.examples import Example
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.common import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
@@ -47,9 +47,9 @@ from inwards_core.families.inw.common import (
     module_list,
     require_options,
 )
-from inwards_core.project import ImportEdge, ProjectModel
-from inwards_core.quoting import LIST_LIMIT, quoted
+from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Scope, Violation
+from inwards_core.rules.project import ImportEdge, ProjectModel
 
 
 @attrs.frozen

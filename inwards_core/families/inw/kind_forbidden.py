@@ -41,8 +41,8 @@ from collections.abc import Iterator
 
 import attrs
 
+from inwards_core.authoring.examples import Example
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.examples import Example
 from inwards_core.families.inw.common import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
@@ -58,9 +58,9 @@ from inwards_core.families.inw.common import (
     shortest_chains,
     via,
 )
-from inwards_core.project import ImportEdge, ProjectModel
-from inwards_core.quoting import quoted
+from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+from inwards_core.rules.project import ImportEdge, ProjectModel
 
 ARROW = "->"
 

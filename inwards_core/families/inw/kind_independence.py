@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core.examples import Example
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.common import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
@@ -48,10 +48,10 @@ from inwards_core.families.inw.common import (
     shortest_chains,
     via,
 )
-from inwards_core.model import Severity, Span
-from inwards_core.project import ImportEdge, ProjectModel
-from inwards_core.quoting import quoted
+from inwards_core.model.findings import Severity, Span
+from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+from inwards_core.rules.project import ImportEdge, ProjectModel
 
 
 @attrs.frozen

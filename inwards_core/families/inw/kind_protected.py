@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core.examples import Example
+from inwards_core.authoring.examples import Example
 from inwards_core.families.inw.common import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
@@ -40,9 +40,9 @@ from inwards_core.families.inw.common import (
     pattern_of,
     require_options,
 )
-from inwards_core.project import ProjectModel
-from inwards_core.quoting import LIST_LIMIT, quoted
+from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
+from inwards_core.rules.project import ProjectModel
 
 
 @attrs.frozen

@@ -37,7 +37,7 @@ from inwards_core import (
     load_rules,
     render_rule_page,
 )
-from inwards_core.testing import InMemoryProjectFiles
+from inwards_core.adapters.in_memory import InMemoryProjectFiles
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 FAMILIES = installed_families(entry_points=False, plugins=[plugin])

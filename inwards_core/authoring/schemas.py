@@ -39,8 +39,8 @@ from inwards_core.config.load import (
     TOP_LEVEL_KEYS,
     USER_RULES_VALUES,
 )
-from inwards_core.config.model import DEFAULT_GENERATED
-from inwards_core.model import RootKind
+from inwards_core.config.values import DEFAULT_GENERATED
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 from inwards_core.reporting.json import SCHEMA as DIAGNOSTICS_SCHEMA
 from inwards_core.rules.kinds import CheckKind, Family, Scope

@@ -20,11 +20,11 @@ from types import MappingProxyType
 
 import attrs
 
-from inwards_core.config.model import Config, Layer
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.facts import ImportFact, ImportStyle
+from inwards_core.config.values import Config, Layer
+from inwards_core.index.stdlib import is_stdlib
+from inwards_core.model.facts import ImportFact, ImportStyle
 from inwards_core.ports import ProjectListing
-from inwards_core.stdlib import is_stdlib
 
 FIRST_PARTY = "first-party"
 STDLIB = "stdlib"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from inwards_core.facts import ModuleFacts
+from inwards_core.model.facts import ModuleFacts
 from inwards_core.ports import CacheKey, ExtractionCache
 
 __all__ = ["DictExtractionCache", "NullExtractionCache"]

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from inwards_core.facts import ModuleFacts, SuppressionComment
-from inwards_core.model import Finding, SuppressedFinding
+from inwards_core.model.facts import ModuleFacts, SuppressionComment
+from inwards_core.model.findings import Finding, SuppressedFinding
 
 
 @attrs.frozen

@@ -17,14 +17,14 @@ from typing import Any
 
 import attrs
 
-from inwards_core.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
+from inwards_core.authoring.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
+from inwards_core.authoring.schemas import RULE_PAGE_SCHEMA
 from inwards_core.reporting.escaping import printable
 from inwards_core.reporting.text import render_text
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
 from inwards_core.rules.listing import origin_data
 from inwards_core.rules.options import option_name, options_to_data
 from inwards_core.rules.runtime import ResolvedRule, RuleDefinition, RuleSet
-from inwards_core.schemas import RULE_PAGE_SCHEMA
 
 GENERATED_NOTE = (
     "<!-- Generated from the rule's definition and its check kind's module by "

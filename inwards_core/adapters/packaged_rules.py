@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from importlib import resources
 
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootReport, RootState, RuleDocument, RuleSources
 from inwards_core.rules.kinds import Family
 

@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 import attrs
 
-from inwards_core.model import Severity
-from inwards_core.quoting import capped_message, quoted
+from inwards_core.model.findings import Severity
+from inwards_core.model.quoting import capped_message, quoted
 
 
 class SourcePositions(Protocol):
@@ -35,7 +35,7 @@ class NoPositions:
 @attrs.frozen
 class ConfigProblem:
     """One thing wrong with the configuration; `key` is the dotted key. Both are capped
-    (`inwards_core.quoting`): a key or a value they quote may be megabytes long."""
+    (`inwards_core.model.quoting`): a key or a value they quote may be megabytes long."""
 
     file: str
     line: int | None

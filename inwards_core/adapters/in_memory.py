@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from inwards_core.adapters.caches import DictExtractionCache, NullExtractionCache
+from inwards_core.adapters.packaged_rules import packaged_documents, packaged_root
 from inwards_core.arguments import require_mapping, shown, type_name
-from inwards_core.caches import DictExtractionCache, NullExtractionCache
-from inwards_core.model import RootKind
+from inwards_core.model.findings import RootKind
 from inwards_core.ports import (
     VIRTUALENV_MARKER,
     ListingProblem,
@@ -24,7 +25,6 @@ from inwards_core.ports import (
     is_skipped_directory_name,
 )
 from inwards_core.rules.kinds import Family
-from inwards_core.rules.sources import packaged_documents, packaged_root
 
 __all__ = [
     "DictExtractionCache",

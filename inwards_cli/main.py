@@ -3,7 +3,7 @@
 A plain `inwards check ...` or `inwards --version` runs without importing typer (a one-file
 check has a budget of tens of milliseconds, and typer alone costs about a hundred); every
 other command line, help, and every usage error go through the typer application in
-`inwards_cli.cli`, which owns the interface.
+`inwards_cli.typer_app`, which owns the interface.
 """
 
 from __future__ import annotations
@@ -82,6 +82,6 @@ def _run(argv: list[str] | None) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
-    from inwards_cli.cli import app
+    from inwards_cli.typer_app import app
 
     app(args=args, prog_name="inwards")

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from inwards_core.model import Report, RootKind
+from inwards_core.model.findings import Report, RootKind
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.runtime import RuleSet, resolve
@@ -87,7 +87,7 @@ def _installed_families() -> tuple[Family, ...]:
 def example_rule_set(example: Example, families: tuple[Family, ...] | None = None) -> RuleSet:
     """The core definitions of `families` (the installed ones by default) and the
     example's own definitions as project-root documents, resolved by the one resolver."""
-    from inwards_core.rules.sources import packaged_documents
+    from inwards_core.adapters.packaged_rules import packaged_documents
 
     families = _installed_families() if families is None else families
     documents = [
@@ -108,8 +108,8 @@ def run_example(example: Example, rule_set: RuleSet | None = None) -> Report:
     (layers that own nothing, entries that match no module) are left out: an example shows
     only the files that matter to it.
     """
+    from inwards_core.adapters.in_memory import InMemoryProjectFiles
     from inwards_core.api import check, load_config_text
-    from inwards_core.testing import InMemoryProjectFiles
 
     files: dict[str, str | bytes] = {
         "pyproject.toml": example.config,

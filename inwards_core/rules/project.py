@@ -10,11 +10,11 @@ from collections.abc import Mapping
 
 import attrs
 
-from inwards_core.config.model import Config
-from inwards_core.facts import ImportFact, ModuleFacts
-from inwards_core.index import ModuleIndex, ModuleInfo
-from inwards_core.model import Span
-from inwards_core.suppressions import CommentVerdict
+from inwards_core.config.values import Config
+from inwards_core.index.modules import ModuleIndex, ModuleInfo
+from inwards_core.model.facts import ImportFact, ModuleFacts
+from inwards_core.model.findings import Span
+from inwards_core.suppression_verdicts import CommentVerdict
 
 
 @attrs.frozen

@@ -13,8 +13,8 @@ import tokenize
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from inwards_core.facts import SuppressionComment, SuppressionProblem
-from inwards_core.model import Span
+from inwards_core.model.facts import SuppressionComment, SuppressionProblem
+from inwards_core.model.findings import Span
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from inwards_core.model import Span
+from inwards_core.model.findings import Span
 
 
 class ImportStyle(enum.Enum):
@@ -39,7 +39,7 @@ class ImportFact:
     - `span`: where the imported name stands (the dotted name of IMPORT, the name after
       `import` for FROM, the `*` for STAR); 1-based, end exclusive.
     - `statement`: the statement's source in one line, whitespace collapsed, for fix texts;
-      cut to 200 characters (`inwards_core.quoting`), as messages quote it.
+      cut to 200 characters (`inwards_core.model.quoting`), as messages quote it.
     - `type_checking`: inside the body of `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`).
     - `in_function`: inside a function body (deferred import).
     - `lazy`: a PEP 810 `lazy import`.
