@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from inwards_core.authoring.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
-from inwards_core.authoring.schemas import RULE_PAGE_SCHEMA
+from inwards_core.authoring.rule_page_schema import RULE_PAGE_SCHEMA
 from inwards_core.reporting.escaping import printable
 from inwards_core.reporting.text import render_text
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope

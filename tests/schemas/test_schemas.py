@@ -28,12 +28,12 @@ from inwards_core.adapters.packaged_rules import packaged_documents
 from inwards_core.api import installed_families, load_config, load_rules, prepare
 from inwards_core.authoring.docgen import rule_page_document
 from inwards_core.authoring.examples import Example, run_example
+from inwards_core.authoring.option_schemas import required_options
 from inwards_core.authoring.schemas import (
     SCHEMAS,
     build_schema,
     build_schemas,
     closed_schema,
-    required_options,
     schema_info,
     schema_text,
 )

@@ -1,0 +1,169 @@
+"""The schema of a rule definition file (`definition`): its keys come from the constants
+`inwards_core.rules.runtime` checks against, its `[options]` from each kind's options
+class."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from inwards_core.authoring.config_schema import NOT_BLANK, described
+from inwards_core.authoring.option_schemas import (
+    kind_option_defs,
+    kinds_by_id,
+    options_ref,
+    required_options,
+)
+from inwards_core.config.load import SEVERITY_VALUES
+from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME
+from inwards_core.rules.kinds import CheckKind, Family
+from inwards_core.rules.runtime import DEFINITION_KEYS, GUIDANCE_KEYS, SHADOW_KEYS
+from inwards_core.rules.templates import TEMPLATE_PATTERN
+
+
+def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
+    string = {"type": "string"}
+    template = string | {"pattern": TEMPLATE_PATTERN}
+    return {
+        "code": {
+            "type": "string",
+            "description": "The rule's code: 2-6 letters and 3 digits (ACME001), the same as "
+            "the file's name (ACME001.toml). A new rule needs a prefix that no installed "
+            "family owns.",
+            "pattern": RULE_CODE,
+        },
+        "name": {
+            "type": "string",
+            "description": "The rule's name, kebab-case and unique among the active rules; "
+            "[tool.inwards.rules.<name>] sets its options. A shadow keeps the name of the "
+            "definition it shadows.",
+            "pattern": RULE_NAME,
+        },
+        "summary": {
+            "type": "string",
+            "description": "One line: what the rule reports.",
+            "pattern": NOT_BLANK,
+        },
+        "check": {
+            "type": "string",
+            "description": "The check kind that does the work, <family>.<kind>: "
+            + ", ".join(sorted(kinds))
+            + ", or a kind of another installed family.",
+            "pattern": NOT_BLANK,
+        },
+        "default": {
+            "enum": ["on", "opt-in"],
+            "description": '"on": the rule runs unless [tool.inwards.rules] turns it off; '
+            '"opt-in": it runs only when selected.',
+            "default": "on",
+        },
+        "severity": {
+            "enum": list(SEVERITY_VALUES),
+            "description": "The severity of its findings, unless [tool.inwards.rules.severity] "
+            "changes it. Only errors fail a check.",
+            "default": "error",
+        },
+        "suppressible": {
+            "type": "boolean",
+            "description": 'Whether an inline `# inwards: ignore[CODE] reason="..."` comment '
+            "may hide a finding of this rule.",
+            "default": True,
+        },
+        "options": {
+            "type": "object",
+            "description": "The options of the check kind named in `check`; which keys it "
+            "takes depends on the kind.",
+        },
+        "guidance": {
+            "type": "object",
+            "description": "The fix printed under each finding, for people and coding agents. "
+            "`{name}` placeholders are filled in from the finding (each kind's page lists "
+            "them); `{{` and `}}` write a brace, and no other field is allowed. Without it, "
+            "the kind's own short fix is shown.",
+            "properties": described(
+                {
+                    "summary": template | {"description": "One line: what to do."},
+                    "steps": {
+                        "type": "array",
+                        "description": "Numbered steps.",
+                        "items": template,
+                    },
+                    "docs": string | {"description": "A link or path to more documentation."},
+                },
+                GUIDANCE_KEYS,
+                "[guidance]",
+            ),
+            "additionalProperties": False,
+        },
+        "description": {
+            "type": "string",
+            "description": "A longer account of the rule, in Markdown, shown by "
+            "`inwards rule CODE`.",
+        },
+        "shadow": {
+            "type": "object",
+            "description": "Written by `inwards rules shadow`: the definition this file was "
+            "copied from. When the base changes (an upgrade), the shadow is reported as stale.",
+            "required": ["sha256"],
+            "properties": described(
+                {
+                    "root": string | {"description": "The root of the base: core or user."},
+                    "distribution": string
+                    | {"description": "The distribution that shipped the base (core)."},
+                    "version": string | {"description": "Its version."},
+                    "sha256": {
+                        "type": "string",
+                        "description": "The sha256 of the base's bytes.",
+                        "minLength": 1,
+                    },
+                    "path": string | {"description": "The base's path."},
+                },
+                SHADOW_KEYS,
+                "[shadow]",
+            ),
+            "additionalProperties": False,
+        },
+    }
+
+
+def definition_schema(families: Sequence[Family]) -> JSON:
+    kinds = kinds_by_id(families)
+    rules: list[JSON] = []
+    # A kind of an installed family must be one that family registers (a typo is caught);
+    # a kind of a family not installed here is left to the run that has it.
+    namespaces = sorted({kind_id.split(".", 1)[0] for kind_id in kinds if "." in kind_id})
+    for namespace in namespaces:
+        known = sorted(k for k in kinds if k.split(".", 1)[0] == namespace)
+        rules.append(
+            {
+                "if": {
+                    "properties": {"check": {"type": "string", "pattern": f"^{namespace}\\."}},
+                    "required": ["check"],
+                },
+                "then": {"properties": {"check": {"enum": known}}},
+            }
+        )
+    for kind_id in sorted(kinds):
+        required = required_options(kinds[kind_id])
+        options: JSON = {"$ref": options_ref(kind_id)}
+        then: JSON = {"properties": {"options": options}}
+        if required:
+            then["properties"]["options"] = {"allOf": [options, {"required": list(required)}]}
+            then["required"] = ["options"]
+        rules.append(
+            {
+                "if": {"properties": {"check": {"const": kind_id}}, "required": ["check"]},
+                "then": then,
+            }
+        )
+    return {
+        "description": "One rule definition: a TOML file named <CODE>.toml in a rule root "
+        "(shipped with a family, $XDG_CONFIG_HOME/inwards/rules, or <project>/.inwards/"
+        "rules). A definition in a higher root with the same code replaces the lower one as "
+        "a whole.",
+        "type": "object",
+        "required": ["code", "name", "summary", "check"],
+        "properties": described(_definition_properties(kinds), DEFINITION_KEYS, "a definition"),
+        "additionalProperties": False,
+        "allOf": rules,
+        "$defs": kind_option_defs(kinds),
+    }

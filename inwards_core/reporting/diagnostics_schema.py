@@ -1,0 +1,168 @@
+"""The schema of `inwards/diagnostics@1`, the document `reporting/json.py` writes."""
+
+from __future__ import annotations
+
+from inwards_core.model.json_schema import (
+    JSON,
+    ROOTS,
+    RULE_CODE,
+    RULE_NAME,
+    SEVERITIES,
+    SHA256,
+    array,
+    const,
+    integer,
+    json_object,
+    nullable,
+    text,
+    user_definitions,
+)
+from inwards_core.reporting.json import SCHEMA as DIAGNOSTICS_SCHEMA
+
+
+def _diagnostic() -> JSON:
+    position = "1-based"
+    return json_object(
+        {
+            "code": text("The rule's code, such as INW001.") | {"pattern": RULE_CODE},
+            "rule": text("The rule's name.") | {"pattern": RULE_NAME},
+            "severity": {"enum": SEVERITIES, "description": "Only errors fail a check."},
+            "origin": {
+                "enum": ROOTS,
+                "description": "The root of the rule definition that produced the finding.",
+            },
+            "file": text(
+                "The file, as a POSIX path relative to the directory inwards ran in "
+                "(pyproject.toml for findings about the configuration)."
+            ),
+            "module": nullable(text("The module's dotted name; null when the file is none.")),
+            "line": integer(f"Where the finding starts: line, {position}.", 1),
+            "column": integer(f"Where the finding starts: column, {position}.", 1),
+            "endLine": integer(f"Where it ends: line, {position}.", 1),
+            "endColumn": integer(f"Where it ends: column, {position}, exclusive.", 1),
+            "message": text("What is wrong, in one or more sentences."),
+            "fix": json_object(
+                {
+                    "summary": text("What to do, in one line."),
+                    "steps": array({"type": "string"}, "Numbered steps, in order."),
+                },
+                ["summary", "steps"],
+                description="How to fix it, from the rule definition's guidance.",
+            ),
+            "docs": text("The rule's documentation (a link or a path)."),
+        },
+        [
+            "code",
+            "rule",
+            "severity",
+            "origin",
+            "file",
+            "module",
+            "line",
+            "column",
+            "endLine",
+            "endColumn",
+            "message",
+            "fix",
+            "docs",
+        ],
+        description="One finding.",
+    )
+
+
+def _baseline_entry(description: str) -> JSON:
+    return json_object(
+        {
+            "code": text("The rule's code.") | {"pattern": RULE_CODE},
+            "module": text("The module of the findings (their file when they have no module)."),
+            "message": text(
+                "The stable form of the message: without line numbers or parts that change "
+                "with unrelated configuration."
+            ),
+            "count": integer("How many such findings are accepted.", 1),
+        },
+        ["code", "module", "message", "count"],
+        description=description,
+    )
+
+
+def diagnostics_schema() -> JSON:
+    count = "How many"
+    return json_object(
+        {
+            "schema": const(DIAGNOSTICS_SCHEMA),
+            "summary": json_object(
+                {
+                    "filesChecked": integer("How many files were checked."),
+                    "violations": integer(
+                        f"{count} errors were reported (not suppressed or "
+                        "accepted by the baseline)."
+                    ),
+                    "warnings": integer(f"{count} warnings were reported."),
+                    "durationMs": {
+                        "type": "number",
+                        "minimum": 0,
+                        "description": "How long the check took, in milliseconds; the only "
+                        "part of the document that differs between identical runs.",
+                    },
+                    "suppressed": integer(f"{count} findings inline comments hid (only when > 0)."),
+                    "omitted": integer(
+                        f"{count} findings --max-diagnostics left out (only with it)."
+                    ),
+                    "baselined": integer(
+                        f"{count} findings the baseline accepted (with a baseline)."
+                    ),
+                    "resolved": integer(
+                        f"{count} baselined findings are fixed since the baseline was written "
+                        "(whole-project runs with a baseline)."
+                    ),
+                },
+                ["filesChecked", "violations", "warnings", "durationMs"],
+                description="Counts for the whole run.",
+            ),
+            "notChecked": array(
+                json_object(
+                    {
+                        "path": text("The path, relative to the directory inwards ran in."),
+                        "message": text("Why it was not checked."),
+                    },
+                    ["path", "message"],
+                ),
+                "Paths that were named or found but not checked (only when there are some).",
+            ),
+            "notes": array(
+                {"type": "string"},
+                "Notes for people: configuration warnings, whole-project checks skipped with "
+                "PATHS (only when there are some).",
+            ),
+            "ruleSet": json_object(
+                {
+                    "fingerprint": text(
+                        "sha256 of the active definitions, their kinds' versions and the "
+                        "inwards version: it changes whenever the rules that ran change."
+                    )
+                    | {"pattern": SHA256},
+                    "userDefinitions": user_definitions(),
+                },
+                ["fingerprint", "userDefinitions"],
+                description="The effective rule set.",
+            ),
+            "baselineFile": text(
+                "The baseline that was read, relative to the directory inwards ran in "
+                "(only when there is one)."
+            ),
+            "baselineResolved": array(
+                _baseline_entry("A baseline entry that matched fewer findings than it accepts."),
+                "Baseline entries fixed since the baseline was written, so it can shrink "
+                "(whole-project runs with a baseline).",
+            ),
+            "diagnostics": array(
+                _diagnostic(),
+                "The findings, sorted by file and position; whole-project findings last. "
+                "Suppressed and baselined findings are counted in the summary, not listed.",
+            ),
+        },
+        ["schema", "summary", "diagnostics"],
+        description="What `inwards check --format json` prints. Fields are only ever added "
+        "within a version: ignore the ones you don't know.",
+    )

@@ -1,0 +1,137 @@
+"""The schema of `inwards/status@1`, the document `rules/status.py` writes."""
+
+from __future__ import annotations
+
+from inwards_core.model.json_schema import (
+    JSON,
+    ROOTS,
+    SHA256,
+    array,
+    const,
+    integer,
+    json_object,
+    nullable,
+    text,
+    user_definitions,
+)
+from inwards_core.ports import RootState
+from inwards_core.rules.runtime import USER_RULES_POLICIES
+from inwards_core.rules.status import STATUS_SCHEMA
+
+
+def status_schema() -> JSON:
+    codes = {"type": "array", "items": {"type": "string"}}
+    return json_object(
+        {
+            "schema": const(STATUS_SCHEMA),
+            "roots": array(
+                json_object(
+                    {
+                        "root": {"enum": ROOTS, "description": "Which root."},
+                        "location": text("Where it is (a directory, or the packages)."),
+                        "state": {
+                            "enum": [state.value for state in RootState],
+                            "description": "Whether it was found and read.",
+                        },
+                        "note": text("A note on its state, or empty."),
+                        "warning": text("A warning about it, or empty."),
+                        "definitions": integer("How many of its definitions are in use."),
+                        "shadowing": {
+                            "type": "object",
+                            "description": "The codes its definitions shadow, by lower root.",
+                            "propertyNames": {"enum": ROOTS},
+                            "additionalProperties": codes,
+                        },
+                        "new": codes | {"description": "Codes no lower root defines."},
+                        "problems": array({"type": "string"}, "Its unusable definitions."),
+                        "digest": text(
+                            "sha256 over its definition files (and for core, the families' "
+                            "versions)."
+                        ),
+                        "changedSinceLastCheck": nullable(
+                            {
+                                "type": "boolean",
+                                "description": "Whether the digest changed since the last "
+                                "check here; null when no check recorded one.",
+                            }
+                        ),
+                    },
+                    [
+                        "root",
+                        "location",
+                        "state",
+                        "note",
+                        "warning",
+                        "definitions",
+                        "shadowing",
+                        "new",
+                        "problems",
+                        "digest",
+                        "changedSinceLastCheck",
+                    ],
+                ),
+                "The core, user and project roots.",
+            ),
+            "families": array(
+                json_object(
+                    {
+                        "prefix": text("The code prefix the family owns."),
+                        "distribution": text("The distribution that ships it."),
+                        "version": text("Its version."),
+                        "kinds": integer("How many check kinds it registers."),
+                        "rules": integer("How many core definitions it ships."),
+                    },
+                    ["prefix", "distribution", "version", "kinds", "rules"],
+                ),
+                "The installed rule families.",
+            ),
+            "totals": json_object(
+                {
+                    "active": integer("Rules that run."),
+                    "shadowed": integer("Definitions a higher root shadows."),
+                    "optInOff": codes | {"description": "Opt-in rules not turned on."},
+                    "disabledByConfig": codes
+                    | {"description": "Rules [tool.inwards.rules] turns off."},
+                    "ignoredByPolicy": codes
+                    | {"description": "User definitions the user-rules policy leaves out."},
+                },
+                ["active", "shadowed", "optInOff", "disabledByConfig", "ignoredByPolicy"],
+                description="The effective totals.",
+            ),
+            "staleShadows": array(
+                json_object(
+                    {
+                        "code": text("The rule's code."),
+                        "root": {"enum": ROOTS, "description": "The shadow's root."},
+                        "path": text("The shadow's file."),
+                        "message": text("What changed."),
+                    },
+                    ["code", "root", "path", "message"],
+                ),
+                "Shadows whose base has changed since they were copied.",
+            ),
+            "userRules": {
+                "enum": list(USER_RULES_POLICIES),
+                "description": "The project's user-rules policy.",
+            },
+            "userDefinitions": user_definitions(),
+            "fingerprint": text("sha256 of the effective rule set.") | {"pattern": SHA256},
+            "configProblems": array(
+                {"type": "string"},
+                "What is wrong in [tool.inwards.rules] against these rules (unknown codes or "
+                "names, options a kind rejects), one line each with file, line and key.",
+            ),
+        },
+        [
+            "schema",
+            "roots",
+            "families",
+            "totals",
+            "staleShadows",
+            "userRules",
+            "userDefinitions",
+            "fingerprint",
+        ],
+        description="What `inwards status --json` prints: the rule roots and what each "
+        "contributes.",
+    )
