@@ -29,7 +29,6 @@ from inwards_cli.commands.common import (
     rule_warnings,
     warn,
 )
-from inwards_core.adapters.packaged_rules import root_digests
 from inwards_core.api import prepare
 from inwards_core.baseline import (
     BASELINE_FILE_NAME,
@@ -45,6 +44,7 @@ from inwards_core.model.findings import NotChecked, Report
 from inwards_core.reporting.github import render_github
 from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_statistics, render_text
+from inwards_core.rules.digests import root_digests
 from inwards_core.rules.runtime import ActiveRule, RuleSet
 from inwards_core.verification import CachedFactsDiffer
 from inwards_core.version import inwards_version

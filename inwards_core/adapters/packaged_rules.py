@@ -7,8 +7,7 @@ by adapters in the CLI.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from importlib import resources
 
 from inwards_core.model.findings import RootKind
@@ -53,22 +52,3 @@ class PackagedRuleSources(RuleSources):
 
 def packaged_root(families: Sequence[Family]) -> RootReport:
     return RootReport(RootKind.CORE, ", ".join(f.definitions for f in families), RootState.FOUND)
-
-
-def root_digests(
-    documents: Sequence[RuleDocument], families: Sequence[Family]
-) -> Mapping[RootKind, str]:
-    """sha256 per root over the sorted (path inside the root, sha256 of the bytes) of every
-    definition file, so adding, deleting, renaming or editing one (same size or not)
-    changes it; the core digest also covers each family's distribution and version."""
-    entries: dict[RootKind, list[str]] = {root: [] for root in RootKind}
-    for family in families:
-        entries[RootKind.CORE].append(f"family\0{family.distribution}\0{family.version}")
-    for document in documents:
-        entries[document.root].append(
-            f"file\0{document.root_relative}\0{hashlib.sha256(document.data).hexdigest()}"
-        )
-    return {
-        root: hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()
-        for root, lines in entries.items()
-    }

@@ -11,9 +11,9 @@ from typing import Any
 
 import attrs
 
-from inwards_core.adapters.packaged_rules import root_digests
 from inwards_core.model.findings import RootKind, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RootState, RuleDocument
+from inwards_core.rules.digests import root_digests
 from inwards_core.rules.runtime import ActiveRule, RuleSet, StaleShadow
 
 STATUS_SCHEMA = "inwards/status@1"

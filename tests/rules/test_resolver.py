@@ -8,11 +8,12 @@ import attrs
 import pytest
 
 from inwards_core.adapters.in_memory import InMemoryRuleSources
-from inwards_core.adapters.packaged_rules import packaged_documents, root_digests
+from inwards_core.adapters.packaged_rules import packaged_documents
 from inwards_core.api import load_rules
 from inwards_core.families.inw import family
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument
+from inwards_core.rules.digests import root_digests
 from inwards_core.rules.runtime import RuleSet, resolve
 
 FAMILIES = (family(),)
