@@ -20,7 +20,7 @@ from inwards_core.authoring.docgen import render_kind_page, render_kinds_index
 from inwards_core.authoring.examples import Example, example_problems, example_rule_set, run_example
 from inwards_core.config.values import ConfigError
 from inwards_core.families.inw import GENERIC_KIND_MODULES
-from inwards_core.families.inw.common import ONE_LAYER_CONFIG
+from inwards_core.families.inw.module_entries import ONE_LAYER_CONFIG
 from inwards_core.model.findings import Finding, Report, RootKind, Severity
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.runtime import DefinitionProblem, resolve
@@ -519,7 +519,7 @@ def test_a_named_file_no_layer_or_rule_covers_is_not_checked() -> None:
 
 
 def test_a_selector_stands_for_the_outermost_packages_it_matches() -> None:
-    from inwards_core.families.inw.common import expand
+    from inwards_core.families.inw.module_entries import expand
     from inwards_core.index.modules import ModuleIndex
     from inwards_core.ports import ProjectListing
     from inwards_core.rules.project import ProjectModel

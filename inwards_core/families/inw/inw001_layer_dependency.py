@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import (
+from inwards_core.families.inw.layering import (
     ScopedOptions,
     breach,
     direction,

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import ScopedOptions, imported_name, layered_files
+from inwards_core.families.inw.layering import ScopedOptions, imported_name, layered_files
 from inwards_core.model.findings import Severity, Span
 from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation

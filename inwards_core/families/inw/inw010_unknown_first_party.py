@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import ScopedOptions, layered_files, outward_layer
+from inwards_core.families.inw.layering import ScopedOptions, layered_files, outward_layer
 from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 from inwards_core.rules.project import ProjectModel

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 import attrs
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import ScopedOptions, breach, direction, layered_files
+from inwards_core.families.inw.layering import ScopedOptions, breach, direction, layered_files
 from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, Violation
 from inwards_core.rules.project import ProjectModel

@@ -36,12 +36,10 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import (
+from inwards_core.families.inw.import_chains import Chain, chain_files, chain_modules
+from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
-    Chain,
-    chain_files,
-    chain_modules,
     dead_entries,
     expand,
     module_list,

@@ -42,21 +42,23 @@ from collections.abc import Iterator
 import attrs
 
 from inwards_core.authoring.examples import Example
-from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.families.inw.common import (
-    DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
+from inwards_core.config.patterns import parse_module_pattern
+from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
+    chains_from_each,
+    direct_params,
+    via,
+)
+from inwards_core.families.inw.module_entries import (
+    DEAD_ENTRY_PARAMS,
+    ONE_LAYER_CONFIG,
     checked_in,
     dead_entries,
-    direct_params,
     first_match,
     module_list,
     pattern_of,
     require_options,
-    shortest_chains,
-    via,
 )
 from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
@@ -162,23 +164,19 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
                 fallback_steps=(f"Delete `{edge.statement}`.",),
             )
 
-    if options.indirect and model.whole_project:
-        for source in options.modules:
-            inside = pattern_of(source)
+    def passable(source: str, name: str) -> bool:
+        return not pattern_of(source).matches(name) and forbidden_entry(name) is None
 
-            def passable(name: str, inside: ModulePattern = inside) -> bool:
-                return not inside.matches(name) and forbidden_entry(name) is None
-
-            chains = shortest_chains(
-                model,
-                checked_in(model, (source,)),
-                hit=lambda edge: forbidden_entry(edge.target),
-                passable=passable,
-                follows=follows,
-            )
-            for entry in options.forbidden:
-                if entry in chains:
-                    yield _chain_violation(source, entry, chains[entry])
+    if options.indirect:
+        for source, entry, chain in chains_from_each(
+            model,
+            options.modules,
+            options.forbidden,
+            hit=lambda _source, edge: forbidden_entry(edge.target),
+            passable=passable,
+            follows=follows,
+        ):
+            yield _chain_violation(source, entry, chain)
     yield from dead_entries(model, "modules", options.modules)
 
 

@@ -33,22 +33,24 @@ from collections.abc import Iterator
 import attrs
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import (
-    DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
+from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
+    chains_from_each,
+    direct_params,
+    via,
+)
+from inwards_core.families.inw.module_entries import (
+    DEAD_ENTRY_PARAMS,
+    ONE_LAYER_CONFIG,
     checked_in,
     dead_entries,
-    direct_params,
+    definition_warning,
     expand,
     module_list,
     owner,
     require_options,
-    shortest_chains,
-    via,
 )
-from inwards_core.model.findings import Severity, Span
 from inwards_core.model.quoting import quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 from inwards_core.rules.project import ImportEdge, ProjectModel
@@ -116,32 +118,24 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
                 ),
             )
 
-    if options.indirect and model.whole_project:
-        for source in ordered:
+    def hit(source: str, edge: ImportEdge) -> str | None:
+        target = owner(edge.target, units) if edge.first_party else None
+        return target if target != source else None
 
-            def hit(edge: ImportEdge, source: str = source) -> str | None:
-                target = owner(edge.target, units) if edge.first_party else None
-                return target if target != source else None
-
-            chains = shortest_chains(
-                model,
-                checked_in(model, (source,)),
-                hit=hit,
-                passable=lambda name: owner(name, units) is None,
-            )
-            for target in ordered:
-                if target in chains:
-                    yield _chain_violation(source, target, chains[target])
+    if options.indirect:
+        for source, target, chain in chains_from_each(
+            model,
+            ordered,
+            ordered,
+            hit=hit,
+            passable=lambda _source, name: owner(name, units) is None,
+        ):
+            yield _chain_violation(source, target, chain)
     yield from dead_entries(model, "modules", options.modules)
     if model.whole_project and len(units) == 1:
-        yield Violation(
-            file="",
-            module=None,
-            span=Span.start_of_file(),
-            message=f'`options.modules` stands for one unit only ("{quoted(ordered[0])}"): '
+        yield definition_warning(
+            f'`options.modules` stands for one unit only ("{quoted(ordered[0])}"): '
             "independence needs two or more.",
-            severity=Severity.WARNING,
-            in_definition=True,
             summary="List every package that must stay independent in `options.modules`.",
             steps=("Add the other units, or use a selector such as `shop.contexts.*`.",),
         )

@@ -44,22 +44,25 @@ import attrs
 
 from inwards_core.authoring.examples import Example
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.families.inw.common import (
-    DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
+from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
-    covers_some_module,
-    dead_entries,
     direct_params,
-    expand,
-    module_list,
-    require_options,
     shortest_chains,
     via,
 )
+from inwards_core.families.inw.layering import breach
+from inwards_core.families.inw.module_entries import (
+    DEAD_ENTRY_PARAMS,
+    ONE_LAYER_CONFIG,
+    covers_some_module,
+    dead_entries,
+    definition_warning,
+    expand,
+    module_list,
+    require_options,
+)
 from inwards_core.index.modules import ModuleInfo
-from inwards_core.model.findings import Severity, Span
 from inwards_core.model.quoting import LIST_LIMIT, quoted
 from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
 from inwards_core.rules.project import ImportEdge, ProjectModel
@@ -169,14 +172,6 @@ def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
     return best
 
 
-def _breach(source: _Layer, target: _Layer) -> str | None:
-    if target.rank > source.rank:
-        return f'the outer layer "{target.shown}"'
-    if target.rank == source.rank and target.name != source.name:
-        return f'"{target.shown}", a sibling layer of "{source.shown}"'
-    return None
-
-
 def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
     flow = _flow(options)
     containers: Sequence[str | None]
@@ -196,7 +191,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
             for info in members.get(layer.name, ()):
                 for edge in model.import_edges(info):
                     target = _layer_of(edge.target, layers) if edge.first_party else None
-                    where = None if target is None else _breach(layer, target)
+                    where = None if target is None else breach(layer, target)
                     if target is None or where is None:
                         continue
                     stable = (
@@ -241,7 +236,7 @@ def _chains(
 
         def hit(edge: ImportEdge, layer: _Layer = layer) -> str | None:
             target = _layer_of(edge.target, layers) if edge.first_party else None
-            if target is None or _breach(layer, target) is None:
+            if target is None or breach(layer, target) is None:
                 return None
             return target.name
 
@@ -287,14 +282,9 @@ def _missing_layers(
             if container
             else (f'"{layer.shown}" matches no module of this project')
         )
-        yield Violation(
-            file="",
-            module=None,
-            span=Span.start_of_file(),
-            message=f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
+        yield definition_warning(
+            f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
             "checks nothing there.",
-            severity=Severity.WARNING,
-            in_definition=True,
             params={"layer": layer.shown, "container": quoted(container or ""), "option": key},
             summary=f'Fix "{layer.shown}" in `{key}`, or the package it should name.',
             steps=(

@@ -30,11 +30,11 @@ from collections.abc import Iterator
 import attrs
 
 from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.common import (
+from inwards_core.families.inw.import_chains import direct_params
+from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
     dead_entries,
-    direct_params,
     first_match,
     module_list,
     pattern_of,

@@ -1,0 +1,180 @@
+"""Imports as the generic kinds report them: the shortest indirect chains (with
+`indirect = true`, through any first-party module, found breadth-first in a fixed order),
+and the wording and guidance parameters of direct imports and chains."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+
+from inwards_core.families.inw.module_entries import checked_in
+from inwards_core.index.modules import ModuleInfo
+from inwards_core.model.quoting import LIST_LIMIT, quoted
+from inwards_core.rules.kinds import Violation
+from inwards_core.rules.project import ImportEdge, ProjectModel
+
+Chain = tuple[ImportEdge, ...]
+
+
+def readable(model: ProjectModel, name: str) -> ModuleInfo | None:
+    """The module named `name` when its file was read (a node a chain can go through)."""
+    info = model.index.modules.get(name)
+    if info is None or info.file not in model.facts:
+        return None
+    return info
+
+
+def shortest_chains(
+    model: ProjectModel,
+    sources: Iterable[ModuleInfo],
+    hit: Callable[[ImportEdge], str | None],
+    passable: Callable[[str], bool],
+    follows: Callable[[ImportEdge], bool] | None = None,
+) -> dict[str, Chain]:
+    """For each key `hit` gives, the shortest indirect chain (two imports or more) from a
+    source module through `passable` first-party modules to an import that `hit` keys.
+
+    Breadth-first from the sources in name order, imports in source order: the result
+    depends only on the code. Imports straight from a source are the direct findings and
+    start chains but never end one. `follows` leaves imports out of the graph (`allow`).
+    """
+    starts = sorted(sources, key=lambda info: info.name)
+    source_names = {info.name for info in starts}
+    reached_by: dict[str, ImportEdge] = {}
+    seen = set(source_names)
+    found: dict[str, Chain] = {}
+    frontier = starts
+    while frontier:
+        following: list[ModuleInfo] = []
+        for info in frontier:
+            for edge in model.import_edges(info):
+                if follows is not None and not follows(edge):
+                    continue
+                if info.name not in source_names:
+                    key = hit(edge)
+                    if key is not None and key not in found:
+                        found[key] = (*_path_to(info.name, reached_by), edge)
+                target = edge.target
+                if not edge.first_party or target in seen or not passable(target):
+                    continue
+                node = readable(model, target)
+                if node is None:
+                    continue
+                seen.add(target)
+                reached_by[target] = edge
+                following.append(node)
+        frontier = following
+    return found
+
+
+def _path_to(name: str, reached_by: Mapping[str, ImportEdge]) -> Chain:
+    steps: list[ImportEdge] = []
+    while name in reached_by:
+        edge = reached_by[name]
+        steps.append(edge)
+        name = edge.importer
+    return tuple(reversed(steps))
+
+
+def chains_from_each(
+    model: ProjectModel,
+    sources: Sequence[str],
+    ends: Sequence[str],
+    hit: Callable[[str, ImportEdge], str | None],
+    passable: Callable[[str, str], bool],
+    follows: Callable[[ImportEdge], bool] | None = None,
+) -> Iterator[tuple[str, str, Chain]]:
+    """`indirect = true` on a whole-project run: for each entry of `sources`, the shortest
+    chain from the modules it covers to each key of `ends` that `hit` gives, as
+    `(source, end, chain)` in the order of `sources` and then of `ends`. `hit` and
+    `passable` take the source entry first (see `shortest_chains`)."""
+    if not model.whole_project:
+        return
+    for source in sources:
+        chains = shortest_chains(
+            model,
+            checked_in(model, (source,)),
+            hit=functools.partial(hit, source),
+            passable=functools.partial(passable, source),
+            follows=follows,
+        )
+        for end in ends:
+            chain = chains.get(end)
+            if chain is not None:
+                yield source, end, chain
+
+
+def chain_modules(chain: Chain) -> str:
+    """`shop.domain.order:3 -> shop.common.http:1 -> requests`: each step's importer and
+    line; a step that starts elsewhere than the last one ended begins a new run (`; `)."""
+    return _render_chain(chain, lambda edge: f"{quoted(edge.importer)}:{edge.span.line}")
+
+
+def chain_files(chain: Chain) -> str:
+    """The same chain with the file and line of each import, for messages."""
+    return _render_chain(
+        chain, lambda edge: f"{quoted(edge.importer)} ({quoted(edge.file)}:{edge.span.line})"
+    )
+
+
+def chain_names(chain: Chain) -> str:
+    """The chain without lines (stable across edits): `a -> b -> requests`."""
+    return _render_chain(chain, lambda edge: quoted(edge.importer))
+
+
+def via(chain: Chain) -> str:
+    """The modules in the middle of a chain: `shop.util.fetch -> shop.util.http`."""
+    return quoted(" -> ".join(quoted(edge.target) for edge in chain[:-1]), LIST_LIMIT)
+
+
+def _render_chain(chain: Chain, step: Callable[[ImportEdge], str]) -> str:
+    parts: list[str] = []
+    for position, edge in enumerate(chain):
+        if position and chain[position - 1].target != edge.importer:
+            parts.append(f"{quoted(chain[position - 1].target)}; ")
+        parts.append(f"{step(edge)} -> ")
+    return quoted("".join(parts) + (quoted(chain[-1].target) if chain else ""), LIST_LIMIT)
+
+
+def chain_params(chain: Chain) -> dict[str, str]:
+    """The guidance parameters every chain finding fills."""
+    first = chain[0]
+    return {
+        "module": quoted(first.importer),
+        "statement": first.statement,
+        "chain": chain_modules(chain),
+        "via": via(chain),
+        "imported": quoted(chain[-1].target),
+    }
+
+
+def chain_violation(
+    chain: Chain, stable: str, source: str, target: str, params: Mapping[str, str]
+) -> Violation:
+    """A finding for an indirect chain from `source` to `target`, located at its first
+    import; the message ends with every step's file and line."""
+    first = chain[0]
+    return Violation(
+        file=first.file,
+        module=first.importer,
+        span=first.span,
+        message=f"{stable} Chain: {chain_files(chain)}.",
+        stable_message=stable,
+        params={**chain_params(chain), **params},
+        fallback_summary=f'Cut the chain from "{quoted(source)}" to "{quoted(target)}".',
+        fallback_steps=(
+            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
+            "one in a module in the middle.",
+        ),
+    )
+
+
+def direct_params(edge: ImportEdge) -> dict[str, str]:
+    """The guidance parameters of a direct import, filled as for a chain of one step."""
+    return {
+        "module": quoted(edge.importer),
+        "statement": edge.statement,
+        "chain": f"{quoted(edge.importer)}:{edge.span.line} -> {quoted(edge.target)}",
+        "via": "",
+        "imported": quoted(edge.target),
+    }

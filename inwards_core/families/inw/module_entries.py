@@ -1,0 +1,178 @@
+"""Options that name modules, as the generic kinds (inw.forbidden, inw.independence,
+inw.layers, inw.protected, inw.acyclic) take them: validating, matching and expanding the
+entries, and the warnings about a definition whose entries match nothing.
+
+The generic kinds exist for user and project rule definitions: their options name modules
+by prefix (`shop.domain`) or selector (`shop.*.domain`), as `[tool.inwards] layers` does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+import attrs
+
+from inwards_core.config.patterns import ModulePattern, parse_module_pattern
+from inwards_core.index.modules import ModuleInfo
+from inwards_core.model.findings import Severity, Span
+from inwards_core.model.quoting import quoted
+from inwards_core.rules.kinds import Violation
+from inwards_core.rules.options import option_name
+from inwards_core.rules.project import ProjectModel
+
+T = TypeVar("T")
+
+
+def check_patterns(value: tuple[str, ...]) -> str | None:
+    """The problem with the first entry that is no module prefix or selector, or None."""
+    for entry in value:
+        try:
+            parse_module_pattern(entry)
+        except ValueError as error:
+            return str(error) + "."
+    return None
+
+
+def _check_required_patterns(value: tuple[str, ...]) -> str | None:
+    if not value:
+        return "must list at least one module."
+    return check_patterns(value)
+
+
+def module_list(*, required: bool = False) -> Any:
+    """An attrs field holding module prefixes or selectors. A required one may not be
+    empty, and its absence is reported by `require_options`."""
+    check = _check_required_patterns if required else check_patterns
+    return attrs.field(default=(), metadata={"check": check, "required": required})
+
+
+def require_options(options: Any) -> None:
+    """Raise for a required option that was not given (parse_options reports a TypeError
+    under the `options` key)."""
+    for field in attrs.fields(type(options)):
+        if field.metadata.get("required") and not getattr(options, field.name):
+            raise TypeError(f"has no `{option_name(field.name)}`: this option is required.")
+
+
+@functools.lru_cache(maxsize=4096)
+def pattern_of(text: str) -> ModulePattern:
+    """A validated `modules` entry, parsed once per process."""
+    return parse_module_pattern(text)
+
+
+def first_match(name: str, entries: Sequence[str]) -> str | None:
+    """The first entry (prefix or selector) that covers `name`, or None."""
+    for entry in entries:
+        if pattern_of(entry).matches(name):
+            return entry
+    return None
+
+
+def covers_some_module(model: ProjectModel, entry: str) -> bool:
+    pattern = pattern_of(entry)
+    return any(pattern.matches(name) for name in model.index.modules)
+
+
+def expand(model: ProjectModel, entry: str) -> tuple[str, ...]:
+    """The packages or modules an entry stands for, each one unit: a prefix stands for
+    itself; a selector (`shop.*`) for every distinct name it matches (`shop.orders`,
+    `shop.billing`), leaving out names inside another one."""
+    pattern = pattern_of(entry)
+    if not pattern.is_selector:
+        return (entry,)
+    found: set[str] = set()
+    for name in model.index.modules:
+        match = pattern.match(name)
+        if match is not None:
+            found.add(".".join(name.split(".")[: match.depth]))
+    return tuple(sorted(n for n in found if not any(p in found for p in _packages_above(n))))
+
+
+def _packages_above(name: str) -> Iterator[str]:
+    """`a.b.c` -> `a`, `a.b`."""
+    cut = name.find(".")
+    while cut != -1:
+        yield name[:cut]
+        cut = name.find(".", cut + 1)
+
+
+def owner(name: str, owners: Mapping[str, T]) -> T | None:
+    """The value of the longest key of `owners` that is `name` or a package above it."""
+    probe = name
+    while True:
+        found = owners.get(probe)
+        if found is not None:
+            return found
+        cut = probe.rfind(".")
+        if cut < 0:
+            return None
+        probe = probe[:cut]
+
+
+def checked_in(model: ProjectModel, entries: Sequence[str]) -> Iterator[ModuleInfo]:
+    """Each checked file whose module an entry covers."""
+    for info in model.checked:
+        if info.file in model.facts and first_match(info.name, entries) is not None:
+            yield info
+
+
+def definition_warning(
+    message: str,
+    *,
+    summary: str,
+    steps: tuple[str, ...],
+    params: Mapping[str, str] | None = None,
+) -> Violation:
+    """A warning about the rule's own definition (an entry that matches nothing, a unit
+    alone), which the engine locates in the definition file."""
+    return Violation(
+        file="",
+        module=None,
+        span=Span.start_of_file(),
+        message=message,
+        severity=Severity.WARNING,
+        in_definition=True,
+        params={} if params is None else params,
+        summary=summary,
+        steps=steps,
+    )
+
+
+# The guidance parameters of the warnings `dead_entries` gives (about the definition itself).
+DEAD_ENTRY_PARAMS = {
+    "entry": "an entry of the rule's options that matches no module (warnings about the rule)",
+    "option": "where that entry is in the definition, as `options.modules[0]`",
+}
+
+
+def dead_entries(model: ProjectModel, option: str, entries: Sequence[str]) -> Iterator[Violation]:
+    """A warning, in the rule's definition, for each entry matching no module (whole-project
+    runs only): a rule that checks nothing there is usually a typo or a moved package."""
+    if not model.whole_project:
+        return
+    for position, entry in enumerate(entries):
+        if covers_some_module(model, entry):
+            continue
+        key = f"options.{option}[{position}]"
+        shown = quoted(entry)
+        yield definition_warning(
+            f'`{key}` is "{shown}", which matches no module of this project, so the '
+            "rule checks nothing there.",
+            params={"entry": shown, "option": key, "module": "", "statement": "", "chain": ""},
+            summary=f'Fix or remove "{shown}" in `{key}` of the rule definition.',
+            steps=(
+                f'Check the spelling of "{shown}" against the packages of this project.',
+                "If the code moved, point the entry at its new package; if it is gone, "
+                "delete the entry.",
+            ),
+        )
+
+
+# One layer that owns the whole example project: the generic kinds' examples show their
+# own rule alone, without the layer rules reporting on the same imports.
+ONE_LAYER_CONFIG = """\
+[tool.inwards]
+layers = [{ name = "app", modules = ["shop"] }]
+"""
