@@ -70,8 +70,7 @@ RESOLVE_TIMER = """
 import json, statistics, sys, time
 from pathlib import Path
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot
-from inwards_cli.bootstrap import installed_families
-from inwards_core.api import load_rules
+from inwards_core.api import installed_families, load_rules
 
 project, user, runs = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 families = installed_families()

@@ -8,14 +8,12 @@ from pathlib import Path
 import attrs
 
 from inwards_cli.adapters.disk_cache import DiskExtractionCache
-from inwards_cli.adapters.entry_points import load_plugins
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.engine import ParseMany, extractor_key
-from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import Family
 
@@ -47,16 +45,6 @@ def bootstrap(project_dir: Path, *, no_cache: bool = False) -> Adapters:
         grammars=grammars,
         parse_many=parse_in_processes,
     )
-
-
-def installed_families(project_dir: Path | None = None) -> tuple[Family, ...]:
-    """Every rule family registered under the `inwards` entry-point group by an installed
-    distribution (never one inside `project_dir`, the checked project)."""
-    try:
-        plugins = load_plugins(project_dir=project_dir)
-    except ImportError as error:
-        raise FamilyLoadError(str(error)) from error
-    return PluginHost.create(plugins=plugins, entry_points=False).families()
 
 
 def rule_sources(

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from inwards_core.adapters.caches import NullExtractionCache
+from inwards_core.adapters.entry_points import installed_entry_points
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.packaged_rules import PackagedRuleSources
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
@@ -62,8 +63,11 @@ def load_config_text(text: str, *, file: str = "pyproject.toml") -> Config:
 def installed_families(
     *, entry_points: bool = True, plugins: Sequence[object] = ()
 ) -> tuple[Family, ...]:
-    """Every rule family registered through the `inwards` entry-point group (and `plugins`)."""
-    return PluginHost.create(plugins=plugins, entry_points=entry_points).families()
+    """Every rule family registered through the `inwards` entry-point group by a
+    distribution installed in this environment (none from the working directory), and
+    those of `plugins`."""
+    points = installed_entry_points() if entry_points else ()
+    return PluginHost.create(plugins=plugins, entry_points=points).families()
 
 
 def load_rules(

@@ -1,13 +1,16 @@
 """Rule families as pluggy plugins, found through the entry-point group `inwards`.
 
-`PluginHost` is the only place `pm.hook` is called: it narrows pluggy's `Any` to typed
-values and checks that no two families claim the same prefix or kind.
+`PluginHost` is the only place pluggy is used: it registers the plugins it is given and
+loads the entry points it is given (`inwards_core.adapters.entry_points` finds the installed
+ones), narrows pluggy's `Any` to typed values and checks that no two families claim the
+same prefix or kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from types import ModuleType
+from typing import Protocol
 
 import pluggy
 
@@ -33,32 +36,66 @@ class FamilyLoadError(Exception):
     """Two installed families claim the same prefix or check kind, or a plugin failed."""
 
 
+class PluginEntryPoint(Protocol):
+    """An entry point of the `inwards` group: a plugin to import, and whose it is."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def target(self) -> str: ...  # "package.module" or "package.module:attribute"
+    @property
+    def version(self) -> str: ...
+    def project_name(self) -> str:
+        """The distribution's name as its metadata declares it."""
+        ...
+
+    def load(self) -> object: ...
+
+
 class PluginHost:
-    def __init__(self, manager: pluggy.PluginManager) -> None:
+    def __init__(
+        self, manager: pluggy.PluginManager, entry_points: Sequence[PluginEntryPoint] = ()
+    ) -> None:
         self._manager = manager
+        self._entry_points = tuple(entry_points)
 
     @classmethod
     def create(
-        cls, *, plugins: Iterable[ModuleType | object] = (), entry_points: bool = True
+        cls,
+        *,
+        plugins: Iterable[ModuleType | object] = (),
+        entry_points: Iterable[PluginEntryPoint] = (),
     ) -> PluginHost:
+        """A host for `plugins` and the plugins of `entry_points` (for those installed,
+        `inwards_core.adapters.entry_points.installed_entry_points()`). An entry point that
+        fails to import or to register is a `FamilyLoadError` naming it, its target and its
+        distribution."""
         manager = pluggy.PluginManager(PROJECT_NAME)
         manager.add_hookspecs(_Specs)
         for plugin in plugins:
             manager.register(plugin)
-        if entry_points:
+        points = tuple(entry_points)
+        for point in points:
             try:
-                manager.load_setuptools_entrypoints(PROJECT_NAME)
+                plugin = point.load()
+                if not manager.is_registered(plugin):  # also given in `plugins`: one family
+                    manager.register(plugin)
             except Exception as error:  # a broken third-party plugin must name itself
-                raise FamilyLoadError(f"A rule family plugin failed to load: {error}") from error
-        manager.check_pending()
-        return cls(manager)
+                raise FamilyLoadError(
+                    f'The rule family plugin "{point.name}" ({point.target}) of '
+                    f"{point.project_name()} {point.version} failed to load: {error}"
+                ) from error
+        try:
+            manager.check_pending()
+        except pluggy.PluginValidationError as error:
+            raise FamilyLoadError(f"A rule family plugin failed to load: {error}") from error
+        return cls(manager, points)
 
     def plugin_distributions(self) -> dict[str, str]:
         """Entry-point name -> "distribution version" for every plugin loaded from one."""
         found: dict[str, str] = {}
-        for plugin, dist in self._manager.list_plugin_distinfo():
-            name = self._manager.get_name(plugin) or repr(plugin)
-            found[name] = f"{dist.project_name} {dist.version}"
+        for point in self._entry_points:
+            found.setdefault(point.name, f"{point.project_name()} {point.version}")
         return found
 
     def families(self) -> tuple[Family, ...]:

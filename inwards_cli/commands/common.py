@@ -12,11 +12,12 @@ import attrs
 
 from inwards_cli.adapters.rule_manifest import RuleRootsManifest
 from inwards_cli.adapters.rule_roots import LocalRuleSources
-from inwards_cli.bootstrap import CACHE_DIR, installed_families, rule_sources
+from inwards_cli.bootstrap import CACHE_DIR, rule_sources
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
+from inwards_core.adapters.entry_points import installed_entry_points
 from inwards_core.api import load_rules
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.plugins import FamilyLoadError
+from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.ports import RootState
 from inwards_core.reporting.escaping import safe_line
 from inwards_core.rules.runtime import RuleSet
@@ -112,7 +113,9 @@ def resolve_rules(
     `verify_cache` too, every definition is parsed afresh and each cached table that
     differs is a mismatch (the fresh tables replace them in the manifest)."""
     try:
-        families = installed_families(loaded.project_dir if loaded is not None else None)
+        project_dir = loaded.project_dir if loaded is not None else None
+        points = installed_entry_points(project_dir)
+        families = PluginHost.create(entry_points=points).families()
     except FamilyLoadError as error:
         fail(f"error: {error}")
     policy = config.user_rules if config is not None else "on"

@@ -1,11 +1,17 @@
-"""The CLI's entry-point reader agrees with importlib.metadata."""
+"""The one entry-point reader (inwards_core.adapters.entry_points) agrees with
+importlib.metadata, and searches only the installed environment."""
 
 from __future__ import annotations
 
+import os
+import site
+import sys
 from importlib import metadata
 from pathlib import Path
 
-from inwards_cli.adapters.entry_points import entry_points
+import pytest
+
+from inwards_core.adapters.entry_points import EntryPoint, entry_points, installed_paths
 
 
 def test_same_entry_points_as_importlib_metadata() -> None:
@@ -34,3 +40,34 @@ def test_first_distribution_on_the_path_wins(tmp_path: Path) -> None:
 
 def test_missing_and_unreadable_paths_are_skipped(tmp_path: Path) -> None:
     assert entry_points(paths=[str(tmp_path / "nowhere"), str(tmp_path)]) == []
+
+
+def test_the_project_name_comes_from_the_metadata_when_a_message_needs_it(
+    tmp_path: Path,
+) -> None:
+    info = tmp_path / "acme_rules-1.2.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text("[inwards]\nacme = acme.plugin\n", encoding="utf-8")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: Acme-Rules\nVersion: 1.2\n\nName: not a header\n",
+        encoding="utf-8",
+    )
+    [point] = entry_points(paths=[str(tmp_path)])
+    assert point.project_name() == "Acme-Rules"
+    assert EntryPoint("acme", "acme.plugin", "acme_rules", "1.2").project_name() == "acme_rules"
+
+
+def test_installed_paths_leave_out_the_working_directory_and_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """But not the interpreter's site-packages, even in the project (a .venv there)."""
+    project = tmp_path / "project"
+    venv = project / ".venv" / "lib" / "site-packages"
+    for folder in (project / "src", venv, tmp_path / "tools"):
+        folder.mkdir(parents=True)
+    monkeypatch.chdir(project / "src")
+    monkeypatch.setattr(site, "getsitepackages", lambda: [str(venv)])
+    path = ["", str(project / "src"), os.curdir, str(project), str(tmp_path / "tools"), str(venv)]
+    monkeypatch.setattr(sys, "path", path)
+    assert installed_paths() == [str(project), str(tmp_path / "tools"), str(venv)]
+    assert installed_paths(project) == [str(tmp_path / "tools"), str(venv)]

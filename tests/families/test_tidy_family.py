@@ -115,19 +115,29 @@ def test_the_entry_point_is_declared_by_the_distribution() -> None:
     assert [(p.name, p.value) for p in points] == [("tidy", "inwards_rules_tidy.plugin")]
 
 
-def test_installed_families_finds_tidy_through_pluggy_and_the_cli_reader() -> None:
-    from inwards_cli.adapters.entry_points import entry_points
+def test_installed_families_finds_tidy_through_its_entry_point() -> None:
     from inwards_core import PluginHost
+    from inwards_core.adapters.entry_points import entry_points
 
     by_prefix = {family.prefix: family for family in installed_families()}
     assert {"INW", "TIDY"} <= set(by_prefix)
     tidy = by_prefix["TIDY"]
     assert (tidy.distribution, tidy.version) == ("inwards-rules-tidy", "0.3.0")
     assert tidy.definitions == "inwards_rules_tidy.definitions"
-    assert PluginHost.create().plugin_distributions()["tidy"] == "inwards-rules-tidy 0.3.0"
-    # The CLI reads entry points without importlib.metadata; it must see the same plugin.
-    cli_points = {(p.name, p.target, p.version) for p in entry_points()}
-    assert ("tidy", "inwards_rules_tidy.plugin", "0.3.0") in cli_points
+    # Entry points are read without importlib.metadata; they must be the ones it sees.
+    points = entry_points()
+    assert ("tidy", "inwards_rules_tidy.plugin", "0.3.0") in {
+        (p.name, p.target, p.version) for p in points
+    }
+    host = PluginHost.create(entry_points=points)
+    assert host.plugin_distributions()["tidy"] == "inwards-rules-tidy 0.3.0"
+
+
+def test_tidy_given_as_a_plugin_and_installed_is_one_family() -> None:
+    from inwards_rules_tidy import plugin
+
+    prefixes = [family.prefix for family in installed_families(plugins=[plugin])]
+    assert prefixes.count("TIDY") == 1
 
 
 def test_installed_as_a_wheel_with_its_definitions_as_package_data() -> None:
