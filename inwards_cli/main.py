@@ -72,10 +72,12 @@ def _run(argv: list[str] | None) -> None:
 
         sys.stdout.write(inwards_version() + "\n")
         raise SystemExit(0)
-    from inwards_cli.commands.run_check import fast_arguments, run_check
+    from inwards_cli.commands.check_arguments import fast_arguments
 
     fast = fast_arguments(args)
     if fast is not None:
+        from inwards_cli.commands.run_check import run_check
+
         code = run_check(fast)
         # Everything is written and the cache flushed: skip the interpreter's teardown of
         # thousands of objects (tens of milliseconds a run).

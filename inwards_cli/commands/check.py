@@ -1,4 +1,5 @@
-"""`inwards check`: check imports against [tool.inwards] (the typer signature)."""
+"""`inwards check`: check imports against [tool.inwards] (the typer signature; the fast path
+reads the same options in `check_arguments.py`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Annotated
 
 import typer
 
+from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
-from inwards_cli.commands.run_check import CheckArguments, OutputFormat, run_check
+from inwards_cli.commands.run_check import run_check
 
 
 def check_command(

@@ -1,7 +1,7 @@
 """Options several commands share, declared once so their names and help can't drift.
 
 typer lives here and in the command modules only; the typer-free fast path of `check`
-(`run_check.py`) must not import this module.
+(`check_arguments.py`, `run_check.py`) must not import this module.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """What `inwards check` does, without the argument parsing (no typer here: the fast
-start-up path of `inwards_cli.app.main` calls it directly)."""
+start-up path of `inwards_cli.main.main` calls it directly)."""
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import os
 import sys
@@ -17,6 +16,7 @@ from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.cache_verification import fail_verification
+from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.common import (
     ResolvedRules,
     build_config,
@@ -48,32 +48,6 @@ from inwards_core.rules.digests import root_digests
 from inwards_core.rules.runtime import ActiveRule, RuleSet
 from inwards_core.verification import CachedFactsDiffer
 from inwards_core.version import inwards_version
-
-
-class OutputFormat(enum.StrEnum):
-    text = "text"
-    concise = "concise"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-
-
-@attrs.frozen
-class CheckArguments:
-    paths: tuple[Path, ...] = ()
-    output_format: OutputFormat = OutputFormat.text
-    max_diagnostics: int | None = None
-    config: Path | None = None
-    no_cache: bool = False
-    full_parse: bool = False
-    isolated: bool = False
-    output_file: Path | None = None
-    statistics: bool = False
-    # The baseline to read instead of inwards-baseline.json next to the config; or none.
-    baseline: Path | None = None
-    no_baseline: bool = False
-    # Re-derive everything read from the cache; exit 2 on any difference.
-    verify_cache: bool = False
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -360,78 +334,3 @@ def emit(text: str, output_file: Path | None) -> None:
         write_user_file(output_file, text.encode("utf-8"))
     except OSError as error:
         fail(f"can't write the report to {output_file}: {failure_reason(error)}.")
-
-
-VALUE_OPTIONS = ("--format", "--max-diagnostics", "--config", "--output-file", "--baseline")
-SHORT_OPTIONS = {"-o": "--output-file"}  # only as `-o VALUE`; other spellings go to typer
-
-
-def fast_arguments(argv: list[str]) -> CheckArguments | None:
-    """Parse a plain `check` command line without typer, or None to let typer handle it
-    (help, anything unusual, anything wrong: typer owns the messages)."""
-    if not argv or argv[0] != "check":
-        return None
-    paths: list[Path] = []
-    values: dict[str, str] = {}
-    no_cache = False
-    full_parse = False
-    isolated = False
-    statistics = False
-    no_baseline = False
-    verify_cache = False
-    rest = iter(argv[1:])
-    only_paths = False
-    for token in rest:
-        if only_paths or not token.startswith("-") or token == "-":
-            paths.append(Path(token))
-        elif token == "--":
-            only_paths = True
-        elif token == "--no-cache":
-            no_cache = True
-        elif token == "--full-parse":
-            full_parse = True
-        elif token == "--isolated":
-            isolated = True
-        elif token == "--statistics":
-            statistics = True
-        elif token == "--no-baseline":
-            no_baseline = True
-        elif token == "--verify-cache":
-            verify_cache = True
-        elif token in SHORT_OPTIONS:
-            name, value = SHORT_OPTIONS[token], next(rest, "")
-            if name in values or not value or value.startswith("-"):
-                return None
-            values[name] = value
-        else:
-            name, equals, value = token.partition("=")
-            if name not in VALUE_OPTIONS or name in values:
-                return None
-            if not equals:
-                value = next(rest, "")
-                if not value or value.startswith("-"):
-                    return None
-            values[name] = value
-    fmt = values.get("--format", "text")
-    if fmt not in OutputFormat.__members__:
-        return None
-    limit = values.get("--max-diagnostics")
-    if limit is not None and not limit.isdigit():
-        return None
-    config = values.get("--config")
-    output_file = values.get("--output-file")
-    baseline = values.get("--baseline")
-    return CheckArguments(
-        paths=tuple(paths),
-        output_format=OutputFormat(fmt),
-        max_diagnostics=None if limit is None else int(limit),
-        config=None if config is None else Path(config),
-        no_cache=no_cache,
-        full_parse=full_parse,
-        isolated=isolated,
-        output_file=None if output_file is None else Path(output_file),
-        statistics=statistics,
-        baseline=None if baseline is None else Path(baseline),
-        no_baseline=no_baseline,
-        verify_cache=verify_cache,
-    )

@@ -1,0 +1,137 @@
+"""The arguments of `inwards check`, and the parser of its fast path.
+
+A plain `inwards check ...` is parsed here without typer (it alone costs more than a
+one-file check); anything else goes to the typer signature in `check.py`, which declares
+every option with its help and owns every message. The tables below are that signature
+as this parser reads it: tests/e2e/test_check_arguments.py holds the two equal (names,
+short names, which take values, the choices of --format) and checks that both give the
+same `CheckArguments` for a table of command lines.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+
+
+class OutputFormat(enum.StrEnum):
+    text = "text"
+    concise = "concise"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+@attrs.frozen
+class CheckArguments:
+    paths: tuple[Path, ...] = ()
+    output_format: OutputFormat = OutputFormat.text
+    max_diagnostics: int | None = None
+    config: Path | None = None
+    no_cache: bool = False
+    full_parse: bool = False
+    isolated: bool = False
+    output_file: Path | None = None
+    statistics: bool = False
+    # The baseline to read instead of inwards-baseline.json next to the config; or none.
+    baseline: Path | None = None
+    no_baseline: bool = False
+    # Re-derive everything read from the cache; exit 2 on any difference.
+    verify_cache: bool = False
+
+
+# Option -> the CheckArguments field it sets.
+FLAGS = {
+    "--no-cache": "no_cache",
+    "--full-parse": "full_parse",
+    "--isolated": "isolated",
+    "--statistics": "statistics",
+    "--no-baseline": "no_baseline",
+    "--verify-cache": "verify_cache",
+}
+VALUE_OPTIONS = {
+    "--format": "output_format",
+    "--max-diagnostics": "max_diagnostics",
+    "--config": "config",
+    "--output-file": "output_file",
+    "--baseline": "baseline",
+}
+SHORT_OPTIONS = {"-o": "--output-file"}  # only as `-o VALUE`; other spellings go to typer
+# Fields of options that name a file: typer refuses a directory there (`dir_okay=False`).
+FILE_FIELDS = frozenset({"output_file", "baseline"})
+
+
+def fast_arguments(argv: list[str]) -> CheckArguments | None:
+    """Parse a plain `check` command line without typer, or None to let typer handle it
+    (help, anything unusual, anything wrong, an option given twice: typer owns the
+    messages)."""
+    if not argv or argv[0] != "check":
+        return None
+    paths: list[Path] = []
+    flags: set[str] = set()
+    values: dict[str, str] = {}
+    tokens = iter(argv[1:])
+    only_paths = False
+    for token in tokens:
+        if only_paths or not token.startswith("-") or token == "-":
+            paths.append(Path(token))
+        elif token == "--":
+            only_paths = True
+        elif token in FLAGS:
+            flags.add(FLAGS[token])
+        else:
+            option = _option_value(token, tokens)
+            if option is None or option[0] in values:
+                return None
+            values[option[0]] = option[1]
+    return _check_arguments(paths, flags, values)
+
+
+def _option_value(token: str, tokens: Iterator[str]) -> tuple[str, str] | None:
+    """(field, value) of a value option, as `--name VALUE`, `--name=VALUE` or `-o VALUE`."""
+    if token in SHORT_OPTIONS:
+        name, equals, value = SHORT_OPTIONS[token], "", ""
+    else:
+        name, equals, value = token.partition("=")
+    if name not in VALUE_OPTIONS:
+        return None
+    if not equals:
+        value = next(tokens, "")
+        if value.startswith("-"):
+            return None
+    return (VALUE_OPTIONS[name], value) if value else None
+
+
+def _check_arguments(
+    paths: list[Path], flags: set[str], values: dict[str, str]
+) -> CheckArguments | None:
+    output_format = values.get("output_format", "text")
+    if output_format not in OutputFormat.__members__:
+        return None
+    limit = values.get("max_diagnostics")
+    if limit is not None and not (limit.isascii() and limit.isdigit()):  # not "³", not "٣"
+        return None
+    if any(os.path.isdir(values[field]) for field in FILE_FIELDS.intersection(values)):
+        return None
+
+    def path(field: str) -> Path | None:
+        return Path(values[field]) if field in values else None
+
+    return CheckArguments(
+        paths=tuple(paths),
+        output_format=OutputFormat(output_format),
+        max_diagnostics=None if limit is None else int(limit),
+        config=path("config"),
+        no_cache="no_cache" in flags,
+        full_parse="full_parse" in flags,
+        isolated="isolated" in flags,
+        output_file=path("output_file"),
+        statistics="statistics" in flags,
+        baseline=path("baseline"),
+        no_baseline="no_baseline" in flags,
+        verify_cache="verify_cache" in flags,
+    )

@@ -1,0 +1,151 @@
+"""The fast parser of `inwards check` (check_arguments.py, no typer) and the typer signature
+(check.py) accept the same options and read a command line alike: whenever the fast parser
+takes a line, typer gives the same CheckArguments; every other line is typer's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import inwards_cli.commands.check as check_module
+from inwards_cli.commands.check_arguments import (
+    FLAGS,
+    SHORT_OPTIONS,
+    VALUE_OPTIONS,
+    CheckArguments,
+    OutputFormat,
+    fast_arguments,
+)
+from inwards_cli.typer_app import app
+
+CHECK = typer.main.get_command(app).commands["check"]  # type: ignore[attr-defined]
+OPTIONS = [p for p in CHECK.params if p.param_type_name == "option"]
+
+
+def test_the_same_options_take_a_value_or_not() -> None:
+    flags = {name: p.name for p in OPTIONS if p.is_flag for name in p.opts}
+    values = {p.opts[0]: p.name for p in OPTIONS if not p.is_flag}
+    shorts = {name: p.opts[0] for p in OPTIONS for name in p.opts[1:]}
+    assert (flags, values, shorts) == (FLAGS, VALUE_OPTIONS, SHORT_OPTIONS)
+    # The fast parser reads each option once, with one value, and no --x/--no-x pairs.
+    assert not [p.name for p in OPTIONS if p.multiple or p.secondary_opts or p.nargs != 1]
+    [paths] = [p for p in CHECK.params if p.param_type_name == "argument"]
+    assert (paths.name, paths.nargs) == ("paths", -1)
+
+
+def typer_reading(line: list[str]) -> CheckArguments | None:
+    """The CheckArguments typer builds from `inwards check LINE`, or None (a usage error)."""
+    seen: list[CheckArguments] = []
+
+    def record(arguments: CheckArguments) -> int:
+        seen.append(arguments)
+        return 0
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(check_module, "run_check", record)  # check_command passes it what it read
+        CliRunner().invoke(app, ["check", *line])
+    assert len(seen) <= 1
+    return seen[0] if seen else None
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "src").mkdir()  # a directory, where --output-file and --baseline refuse one
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+FAST_LINES = [
+    [],
+    ["src", "tests/test_x.py"],
+    *[["--format", value] for value in OutputFormat],
+    ["--format=sarif"],
+    ["--max-diagnostics", "0"],
+    ["--max-diagnostics=12"],
+    ["--config", "a/pyproject.toml"],
+    ["--config=src"],
+    ["-o", "report.txt"],
+    ["--output-file", "report.txt"],
+    ["--output-file=report.txt", "src"],
+    ["--baseline", "b.json"],
+    ["--baseline=b.json", "--no-baseline"],
+    *[[flag] for flag in FLAGS],
+    [*FLAGS, "--format", "json", "-o", "r.json", "--config", "p.toml", "src"],
+    ["--no-cache", "--no-cache"],  # a flag twice is the flag
+    ["src", "--statistics", "other", "--isolated"],  # options between paths
+    ["--", "-weird.py", "--no-cache"],
+    ["-"],
+]
+TYPER_LINES = [
+    ["--help"],
+    ["--format", "xml"],
+    ["--format", "JSON"],
+    ["--format"],
+    ["--format", "--no-cache"],
+    ["--format", "json", "--format", "text"],  # a value option twice: the last wins
+    ["-o", "a", "--output-file", "b"],
+    ["-o"],
+    ["-oreport.txt"],
+    ["-o", "src"],  # a directory
+    ["--baseline", "src"],
+    ["--max-diagnostics", "-1"],
+    ["--max-diagnostics", "+3"],
+    ["--max-diagnostics", "³"],  # isdigit(), but not a number to int()
+    ["--max-diagnostics", "٣"],  # a digit int() reads, but typer doesn't
+    ["--output-file="],  # an empty path is the working directory
+    ["--config="],
+    ["--max-diagnostics", "x"],
+    ["--no-cache=1"],
+    ["--bogus"],
+    ["-x"],
+]
+
+
+@pytest.mark.parametrize("line", FAST_LINES, ids=" ".join)
+def test_lines_the_fast_parser_takes_read_as_typer_reads_them(line: list[str], here: Path) -> None:
+    fast = fast_arguments(["check", *line])
+    assert fast is not None
+    assert fast == typer_reading(line)
+
+
+@pytest.mark.parametrize("line", TYPER_LINES, ids=" ".join)
+def test_lines_left_to_typer(line: list[str], here: Path) -> None:
+    assert fast_arguments(["check", *line]) is None
+    if line[-2:] == ["--format", "text"]:
+        assert typer_reading(line) == CheckArguments()  # typer reads it, and may
+
+
+TOKENS = [
+    *FLAGS,
+    *VALUE_OPTIONS,
+    *SHORT_OPTIONS,
+    *(f"{name}=" for name in VALUE_OPTIONS),
+    "--format=json",
+    "--max-diagnostics=2",
+    *OutputFormat,
+    "XML",
+    "0",
+    "7",
+    "-1",
+    "³",
+    "٣",
+    ".",  # a directory
+    "a.py",
+    "",
+    "-",
+    "--",
+    "--bogus",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=st.lists(st.sampled_from(TOKENS), max_size=6))
+def test_any_line_the_fast_parser_takes_typer_reads_alike(line: list[str]) -> None:
+    fast = fast_arguments(["check", *line])
+    if fast is not None:
+        assert typer_reading(line) == fast
