@@ -10,7 +10,7 @@ import time
 import pytest
 
 from inwards_core.config.patterns import PatternMatch, parse_module_pattern
-from inwards_core.index.modules import _segment_regex
+from inwards_core.index.segment_patterns import segment_regex as _segment_regex
 
 hypothesis = pytest.importorskip("hypothesis")
 strategies = pytest.importorskip("hypothesis.strategies")
