@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import attrs
+
 from inwards_core.authoring.examples import Example
 from inwards_core.config.values import Config, Layer
 from inwards_core.families.inw.layering import ScopedOptions, layered_files
@@ -74,14 +76,25 @@ def denied_entries(config: Config, layer: Layer) -> tuple[str, ...]:
     return base + layer.extend_deny_libraries
 
 
-def refusal(config: Config, layer: Layer, name: str, kind: str) -> str | None:
-    """Why `layer` may not use the library `name` ("deny:<entry>" / "allowlist"), or None."""
+@attrs.frozen
+class Refusal:
+    """Why a layer may not use a library: `denied_by` is the entry of its deny list that
+    covers the library, or None when its `allow-libraries` leaves the library out."""
+
+    denied_by: str | None = None
+
+
+_NOT_ALLOWED = Refusal()
+
+
+def refusal(config: Config, layer: Layer, name: str, kind: str) -> Refusal | None:
+    """Why `layer` may not use the library `name` (of provenance `kind`), or None."""
     deny = _longest(name, denied_entries(config, layer))
     allow = _longest(name, layer.allow_libraries or ())
     if deny is not None and (allow is None or len(deny) > len(allow)):
-        return f"deny:{deny}"
+        return Refusal(deny)
     if layer.allow_libraries is not None and kind == "third-party" and allow is None:
-        return "allowlist"
+        return _NOT_ALLOWED
     return None
 
 
@@ -104,12 +117,13 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             why = refusal(config, layer, name, kind)
             if why is None:
                 continue
-            library = quoted(why[5:] if why.startswith("deny:") else name.split(".")[0])
+            denied = why.denied_by is not None
+            library = quoted(why.denied_by if why.denied_by is not None else name.split(".")[0])
             elsewhere = [n for n in allowed_layers(config, name, kind) if n != layer.name]
             shown_layer = quoted(layer.name)
             rule_text = (
                 f'"{shown_layer}" denies it'
-                if why.startswith("deny:")
+                if denied
                 else f'it is not in the allow-libraries of "{shown_layer}"'
             )
             stable = (
