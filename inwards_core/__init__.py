@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         prepare,
     )
     from inwards_core.authoring.docgen import render_rule_page
-    from inwards_core.authoring.examples import Example, example_problems, run_example
+    from inwards_core.authoring.examples import example_problems, run_example
     from inwards_core.baseline import (
         Baseline,
         BaselineError,
@@ -41,9 +41,17 @@ if TYPE_CHECKING:
         parse_baseline,
         serialise_baseline,
     )
+    from inwards_core.config.patterns import ModulePattern, parse_module_pattern
     from inwards_core.config.values import Config, ConfigError, ConfigProblem, Layer
     from inwards_core.index.modules import ModuleIndex, ModuleInfo
-    from inwards_core.model.facts import DynamicImportFact, ImportFact, ImportStyle, ModuleFacts
+    from inwards_core.model.facts import (
+        DynamicImportFact,
+        FileProblemKind,
+        ImportFact,
+        ImportStyle,
+        ModuleFacts,
+        SuppressionProblem,
+    )
     from inwards_core.model.findings import (
         BaselineEntry,
         Finding,
@@ -56,11 +64,13 @@ if TYPE_CHECKING:
         Span,
         SuppressedFinding,
     )
+    from inwards_core.model.quoting import LIST_LIMIT, quoted
     from inwards_core.plugins import FamilyLoadError, PluginHost, hookimpl
     from inwards_core.ports import RootReport, RootState, RuleDocument, RuleSources
-    from inwards_core.rules.kinds import CheckKind, Family, ReadScope, Scope, Violation
-    from inwards_core.rules.options import OptionsError
-    from inwards_core.rules.project import ProjectModel
+    from inwards_core.rules.kind_docs import Example, KindDocs
+    from inwards_core.rules.kinds import CheckKind, Family, NoOptions, ReadScope, Scope, Violation
+    from inwards_core.rules.options import OptionsError, option, option_name
+    from inwards_core.rules.project import ImportEdge, ProjectModel
     from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet, resolve
     from inwards_core.version import inwards_version
 
@@ -81,7 +91,6 @@ _HOMES = {
     "Layer": "inwards_core.config.values",
     # For authors of rule families: what a check kind reads, examples, docs pages.
     "render_rule_page": "inwards_core.authoring.docgen",
-    "Example": "inwards_core.authoring.examples",
     "example_problems": "inwards_core.authoring.examples",
     "run_example": "inwards_core.authoring.examples",
     "DynamicImportFact": "inwards_core.model.facts",
@@ -109,6 +118,19 @@ _HOMES = {
     "Scope": "inwards_core.rules.kinds",
     "Violation": "inwards_core.rules.kinds",
     "OptionsError": "inwards_core.rules.options",
+    # The kind contract: its docs and examples, its options, and what its messages quote.
+    "Example": "inwards_core.rules.kind_docs",
+    "KindDocs": "inwards_core.rules.kind_docs",
+    "NoOptions": "inwards_core.rules.kinds",
+    "option": "inwards_core.rules.options",
+    "option_name": "inwards_core.rules.options",
+    "FileProblemKind": "inwards_core.model.facts",
+    "SuppressionProblem": "inwards_core.model.facts",
+    "ImportEdge": "inwards_core.rules.project",
+    "ModulePattern": "inwards_core.config.patterns",
+    "parse_module_pattern": "inwards_core.config.patterns",
+    "LIST_LIMIT": "inwards_core.model.quoting",
+    "quoted": "inwards_core.model.quoting",
     "ActiveRule": "inwards_core.rules.runtime",
     "RuleDefinition": "inwards_core.rules.runtime",
     "RuleSet": "inwards_core.rules.runtime",
@@ -140,6 +162,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "LIST_LIMIT",
     "ActiveRule",
     "Baseline",
     "BaselineEntry",
@@ -152,14 +175,19 @@ __all__ = [
     "Example",
     "Family",
     "FamilyLoadError",
+    "FileProblemKind",
     "Finding",
     "Fix",
+    "ImportEdge",
     "ImportFact",
     "ImportStyle",
+    "KindDocs",
     "Layer",
     "ModuleFacts",
     "ModuleIndex",
     "ModuleInfo",
+    "ModulePattern",
+    "NoOptions",
     "NotChecked",
     "OptionsError",
     "Origin",
@@ -179,6 +207,7 @@ __all__ = [
     "Severity",
     "Span",
     "SuppressedFinding",
+    "SuppressionProblem",
     "Violation",
     "__version__",
     "apply_baseline",
@@ -192,8 +221,12 @@ __all__ = [
     "load_config",
     "load_config_text",
     "load_rules",
+    "option",
+    "option_name",
     "parse_baseline",
+    "parse_module_pattern",
     "prepare",
+    "quoted",
     "render_rule_page",
     "resolve",
     "run_example",

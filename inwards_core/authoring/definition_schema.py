@@ -7,15 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from inwards_core.authoring.config_schema import NOT_BLANK, described
-from inwards_core.authoring.option_schemas import (
-    kind_option_defs,
-    kinds_by_id,
-    options_ref,
-    required_options,
-)
+from inwards_core.authoring.option_schemas import kind_option_defs, kinds_by_id, options_ref
 from inwards_core.config.load import SEVERITY_VALUES
 from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME
 from inwards_core.rules.kinds import CheckKind, Family
+from inwards_core.rules.options import required_options
 from inwards_core.rules.runtime import DEFINITION_KEYS, GUIDANCE_KEYS, SHADOW_KEYS
 from inwards_core.rules.templates import TEMPLATE_PATTERN
 
@@ -143,7 +139,7 @@ def definition_schema(families: Sequence[Family]) -> JSON:
             }
         )
     for kind_id in sorted(kinds):
-        required = required_options(kinds[kind_id])
+        required = required_options(kinds[kind_id].options_type)
         options: JSON = {"$ref": options_ref(kind_id)}
         then: JSON = {"properties": {"options": options}}
         if required:

@@ -1,29 +1,28 @@
-"""Docs pages, rendered from rule definitions and check-kind modules.
+"""Docs pages, rendered from rule definitions and the fields of their check kinds.
 
-A rule page (`docs/rules/<CODE>.md`) comes from the rule's definition and its check kind's
-module; a kind page (`docs/kinds/<kind id>.md`) documents a generic kind that user and
-project definitions name. The same text is committed (a test fails when it is stale) and
-printed offline by the CLI. Examples are run to show their real output, so a page can't
-drift from the behaviour.
+A rule page (`docs/rules/<CODE>.md`) comes from the rule's definition and its check kind
+(`docs`, options, `examples`); a kind page (`docs/kinds/<kind id>.md`) documents a generic
+kind that user and project definitions name. The same text is committed (a test fails when
+it is stale) and printed offline by the CLI. Examples are run to show their real output, so
+a page can't drift from the behaviour.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 from typing import Any
 
 import attrs
 
-from inwards_core.authoring.examples import DEFAULT_EXAMPLE_CONFIG, Example, run_example
+from inwards_core.authoring.examples import run_example
 from inwards_core.authoring.rule_page_schema import RULE_PAGE_SCHEMA
 from inwards_core.reporting.escaping import printable
 from inwards_core.reporting.text import render_text
+from inwards_core.rules.kind_docs import DEFAULT_EXAMPLE_CONFIG, Example
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
 from inwards_core.rules.listing import origin_data
-from inwards_core.rules.options import option_name, options_to_data
+from inwards_core.rules.options import is_required, option_name, options_to_data
 from inwards_core.rules.runtime import ResolvedRule, RuleDefinition, RuleSet
 
 GENERATED_NOTE = (
@@ -38,32 +37,15 @@ KIND_GENERATED_NOTE = (
 COMMON_PARAMS = COMMON_GUIDANCE_PARAMS
 
 
-def kind_module(rule: ResolvedRule) -> ModuleType:
-    # The kind's own module, which its family has already imported.
-    name = rule.kind.check.__module__
-    return importlib.import_module(name)  # inwards: ignore[INW011] reason="a kind's module"
-
-
-def kind_examples(rule: ResolvedRule) -> tuple[Example, ...]:
-    examples = getattr(kind_module(rule), "EXAMPLES", ())
-    return tuple(e for e in examples if isinstance(e, Example))
-
-
-def _sections(doc: str) -> str:
-    """The docstring from its first `## ` heading on."""
-    start = doc.find("## ")
-    return doc[start:].strip() if start >= 0 else ""
-
-
 def _type_name(tp: Any) -> str:
     text = getattr(tp, "__name__", None) or str(tp)
     return str(text).replace("typing.", "")
 
 
-def _options_table(options_type: type[Any], values: Mapping[str, Any] | None = None) -> list[str]:
-    """The options as pyproject.toml takes them (TOML types and values), with their
-    defaults; `values` (a definition's own options, by TOML name) replace the kind's
-    defaults, since they are what the rule runs with."""
+def options_table(options_type: type[Any], values: Mapping[str, Any] | None = None) -> list[str]:
+    """The options as pyproject.toml and a definition's `[options]` take them (TOML types
+    and values), with their defaults; `values` (a definition's own options, by TOML name)
+    replace the kind's defaults, since they are what the rule runs with."""
     fields = attrs.fields(options_type)
     if not fields:
         return ["This rule takes no options."]
@@ -75,7 +57,7 @@ def _options_table(options_type: type[Any], values: Mapping[str, Any] | None = N
         if name in values:
             value = values[name]
             shown = f"`{_toml_value(tuple(value) if isinstance(value, list) else value)}`"
-        elif field.metadata.get("required"):
+        elif is_required(field):
             shown = "required"
         else:
             shown = f"`{_toml_value(field.default)}`"
@@ -97,18 +79,6 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, tuple):
         return "[" + ", ".join(f'"{item}"' for item in value) + "]"
     return f'"{value}"' if isinstance(value, str) else str(value)
-
-
-def _kind_options_table(options_type: type[Any]) -> list[str]:
-    """Options as a definition's author writes them: TOML types and values."""
-    lines = ["| Option | Type | Default |", "|---|---|---|"]
-    for field in attrs.fields(options_type):
-        type_text = _TOML_TYPES.get(str(field.type), _type_name(field.type))
-        default = (
-            "required" if field.metadata.get("required") else f"`{_toml_value(field.default)}`"
-        )
-        lines.append(f"| `{option_name(field.name)}` | {type_text} | {default} |")
-    return lines
 
 
 def _example_blocks(
@@ -180,12 +150,11 @@ def _runs_on(kind: CheckKind) -> str:
     return "every checked file"
 
 
-def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
+def render_kind_page(kind: CheckKind) -> str:
     """The page of a generic check kind: what it does, its options, the parameters its
     findings give guidance templates, and its examples (each with the rule definition that
     uses the kind) with their real output."""
     params: Mapping[str, str] = {**COMMON_PARAMS, **kind.guidance_params}
-    examples = tuple(e for e in getattr(module, "EXAMPLES", ()) if isinstance(e, Example))
     out = [
         KIND_GENERATED_NOTE,
         "",
@@ -203,7 +172,7 @@ def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
         f"| Check kind | `{kind.id}` |",
         f"| Runs on | {_runs_on(kind)} |",
         "",
-        _sections(module.__doc__ or ""),
+        kind.docs.markdown() if kind.docs else "",
         "",
         "## Options",
         "",
@@ -211,7 +180,7 @@ def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
         "missing required ones stop the run with the file, line and key. Module entries are "
         "prefixes (`shop.domain`) or selectors (`shop.*.domain`, `shop.**.api`).",
         "",
-        *_kind_options_table(kind.options_type),
+        *options_table(kind.options_type),
         "",
         "## Parameters for guidance",
         "",
@@ -232,12 +201,12 @@ def render_kind_page(kind: CheckKind, module: ModuleType) -> str:
         DEFAULT_EXAMPLE_CONFIG.rstrip(),
         "```",
     ]
-    for example in examples:
+    for example in kind.examples():
         out += _example_blocks(example, None, name_files=True)
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_kinds_index(modules: Sequence[ModuleType]) -> str:
+def render_kinds_index(kinds: Sequence[CheckKind]) -> str:
     """`docs/kinds/index.md`: every generic kind with its summary."""
     out = [
         KIND_GENERATED_NOTE,
@@ -253,14 +222,13 @@ def render_kinds_index(modules: Sequence[ModuleType]) -> str:
         "| Kind | What it reports |",
         "|---|---|",
     ]
-    for module in modules:
-        kind: CheckKind = module.KIND
+    for kind in kinds:
         out.append(f"| [{kind.id}]({kind.id}.md) | {kind.summary} |")
-    first = modules[0] if modules else None
-    example = next((e for e in getattr(first, "EXAMPLES", ()) if e.definitions), None)
+    first = kinds[0] if kinds else None
+    example = next((e for e in first.examples() if e.definitions), None) if first else None
     if first is not None and example is not None:
         path, text = next(iter(example.definition_sources().items()))
-        out += ["", f"A definition that uses `{first.KIND.id}`, in `{path}`:", ""]
+        out += ["", f"A definition that uses `{first.id}`, in `{path}`:", ""]
         out += ["```toml", text.rstrip(), "```"]
     out += [
         "",
@@ -283,7 +251,7 @@ class PageSection:
     markdown: str
 
 
-# The sections of a kind's docstring the short page keeps (the reasons and the remedy).
+# The sections of a kind's docs the short page keeps (the reasons and the remedy).
 SHORT_PAGE_SECTIONS = ("why-is-this-bad", "how-to-fix")
 
 
@@ -291,21 +259,10 @@ def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
-def docstring_sections(doc: str) -> tuple[PageSection, ...]:
-    """The `## Title` sections of a check kind's module docstring, in order."""
-    found: list[PageSection] = []
-    title: str | None = None
-    body: list[str] = []
-    for line in doc.split("\n"):
-        if line.startswith("## "):
-            if title is not None:
-                found.append(PageSection(_slug(title), title, "\n".join(body).strip()))
-            title, body = line[3:].strip(), []
-        elif title is not None:
-            body.append(line)
-    if title is not None:
-        found.append(PageSection(_slug(title), title, "\n".join(body).strip()))
-    return tuple(found)
+def kind_sections(kind: CheckKind) -> tuple[PageSection, ...]:
+    """The sections of a check kind's `docs`, in order."""
+    sections = kind.docs.sections() if kind.docs else ()
+    return tuple(PageSection(_slug(title), title, text) for title, text in sections)
 
 
 def _guidance_markdown(rule: ResolvedRule) -> str:
@@ -327,9 +284,9 @@ def rule_sections(
 ) -> tuple[PageSection, ...]:
     """The page of `rule` as sections. Short: why and how to fix (the kind's first section
     when it has neither), the options and the fix guidance. Full: every section of the
-    kind's docstring, the options, the guidance and the examples with their real output."""
+    kind's docs, the options, the guidance and the examples with their real output."""
     definition = rule.definition
-    from_doc = docstring_sections(kind_module(rule).__doc__ or "")
+    from_doc = kind_sections(rule.kind)
     if not full:
         kept = tuple(s for s in from_doc if s.id in SHORT_PAGE_SECTIONS)
         from_doc = kept or from_doc[:1]
@@ -337,7 +294,7 @@ def rule_sections(
         [
             f"Set in `[tool.inwards.rules.{definition.name}]` of pyproject.toml.",
             "",
-            *_options_table(rule.kind.options_type, definition.options),
+            *options_table(rule.kind.options_type, definition.options),
         ]
     )
     sections = [
@@ -353,7 +310,7 @@ def rule_sections(
             DEFAULT_EXAMPLE_CONFIG.rstrip(),
             "```",
         ]
-        for example in kind_examples(rule):
+        for example in rule.kind.examples():
             examples += _example_blocks(example, rule_set)
         sections.append(PageSection("examples", "Examples", "\n".join(examples).strip()))
     return tuple(sections)

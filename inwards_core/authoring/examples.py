@@ -1,80 +1,24 @@
-"""Rule examples: small projects, as data, that document a check kind and test it.
+"""Running a check kind's examples (`CheckKind.examples`, `Example` values): each is a
+small project checked in memory, whose findings must be exactly the ones it marks.
 
-Each check-kind module has `EXAMPLES`, a tuple of `Example`. A bad example marks every line
-where a finding must start with a trailing `# expect: CODE[, CODE]` comment; a good example
-must produce no finding at all. The markers are stripped before the example runs and before it
-is rendered into the rule's docs page.
-
-An example may bring rule definitions of its own (`definitions`: file name under
-`.inwards/rules/` -> TOML text): they are resolved as project-root definitions on top of the
+An example's own rule definitions are resolved as project-root definitions on top of the
 core ones, through the one resolver, exactly as `inwards check` would resolve them.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Mapping
 
 import attrs
 
 from inwards_core.model.findings import Report, RootKind
 from inwards_core.ports import RuleDocument
+from inwards_core.rules.kind_docs import Example
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.runtime import RuleSet, resolve
 
-DEFAULT_EXAMPLE_CONFIG = """\
-[tool.inwards]
-layers = [
-  { name = "domain", modules = ["shop.domain"] },
-  { name = "application", modules = ["shop.application"] },
-  { name = "infrastructure", modules = ["shop.infrastructure"] },
-]
-"""
-
-_EXPECT = re.compile(r"\s*# expect: ([A-Z0-9, ]+)$")
-PROJECT_RULES = ".inwards/rules"
-
-
-def _strip_markers(text: str) -> str:
-    return "\n".join(_EXPECT.sub("", line) for line in text.split("\n"))
-
-
-@attrs.frozen
-class Example:
-    title: str
-    good: bool
-    files: Mapping[str, str]
-    config: str = DEFAULT_EXAMPLE_CONFIG
-    definitions: Mapping[str, str] = attrs.field(factory=dict)
-
-    def sources(self) -> dict[str, str]:
-        """The files without their `# expect:` markers."""
-        return {path: _strip_markers(text) for path, text in self.files.items()}
-
-    def definition_sources(self) -> dict[str, str]:
-        """The definitions by their path in the project (`.inwards/rules/ACME001.toml`),
-        without their `# expect:` markers."""
-        return {
-            f"{PROJECT_RULES}/{name}": _strip_markers(text)
-            for name, text in sorted(self.definitions.items())
-        }
-
-    def expected(self) -> list[tuple[str, int, str]]:
-        """Sorted (file, line, code) of every finding the example must produce (a finding
-        about a definition's own options is marked in the definition)."""
-        found: list[tuple[str, int, str]] = []
-        marked = {
-            **self.files,
-            **{f"{PROJECT_RULES}/{name}": text for name, text in self.definitions.items()},
-        }
-        for path, text in marked.items():
-            for number, line in enumerate(text.split("\n"), start=1):
-                match = _EXPECT.search(line)
-                if match:
-                    for code in match.group(1).split(","):
-                        found.append((path, number, code.strip()))
-        return sorted(found)
+# `Example` is a field type of the kind API (`inwards_core.rules.kind_docs`); running one is here.
+__all__ = ["Example", "example_problems", "example_rule_set", "found", "run_example"]
 
 
 @functools.cache

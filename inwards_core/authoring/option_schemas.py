@@ -13,7 +13,7 @@ import attrs
 
 from inwards_core.model.json_schema import JSON
 from inwards_core.rules.kinds import CheckKind, Family
-from inwards_core.rules.options import option_name
+from inwards_core.rules.options import DESCRIPTION, is_required, option_name
 from inwards_core.rules.runtime import ALWAYS_ON
 
 
@@ -62,16 +62,6 @@ def _options_object(kind: CheckKind) -> JSON:
     }
 
 
-def required_options(kind: CheckKind) -> tuple[str, ...]:
-    """Options a definition naming `kind` must set: fields without a default, or marked
-    `metadata={"required": True}`."""
-    return tuple(
-        option_name(field.name)
-        for field in attrs.fields(kind.options_type)
-        if field.metadata.get("required") or field.default is attrs.NOTHING
-    )
-
-
 def _value_schema(tp: Any) -> JSON | None:
     """The JSON Schema of an option's type, as `inwards_core.rules.options` reads it."""
     if tp is bool:
@@ -105,7 +95,7 @@ def _class_docs(options_type: type[Any]) -> list[str]:
 
 def _option_text(options_type: type[Any], name: str) -> str | None:
     """What the options class's docstring says of `name`: the first sentence naming it in
-    backquotes (family authors can be more precise with `metadata={"description": ...}`)."""
+    backquotes (family authors can be more precise with `option(description=...)`)."""
     for doc in _class_docs(options_type):
         for sentence in re.split(r"(?<=\.)\s+", " ".join(doc.split())):
             if f"`{name}`" in sentence:
@@ -121,8 +111,8 @@ def _is_factory(value: Any) -> bool:
 def _option_schema(kind: CheckKind, field: attrs.Attribute[Any], tp: Any) -> JSON:
     name = option_name(field.name)
     schema: JSON = dict(_value_schema(tp) or {})
-    described = field.metadata.get("description")
-    required = bool(field.metadata.get("required")) or field.default is attrs.NOTHING
+    described = field.metadata.get(DESCRIPTION)
+    required = is_required(field)
     if isinstance(described, str) and described:
         text = described
     else:

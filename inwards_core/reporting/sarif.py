@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
@@ -145,15 +144,10 @@ def _level(severity: Severity) -> str:
 
 
 def _doc_sections(rule: ResolvedRule) -> list[tuple[str, str]]:
-    """The `## ` sections of the rule's check-kind module docstring (What it does, Why,
-    How to fix, Limitations). The module is already imported: it defines the check."""
-    module = sys.modules.get(rule.kind.check.__module__)
-    doc = (module.__doc__ if module is not None else None) or ""
-    sections: list[tuple[str, str]] = []
-    for part in re.split(r"^## ", doc, flags=re.MULTILINE)[1:]:
-        title, _, body = part.partition("\n")
-        sections.append((title.strip(), body.strip()))
-    return sections
+    """The sections of the rule's check-kind docs (What it does, Why, How to fix,
+    Limitations)."""
+    docs = rule.kind.docs
+    return list(docs.sections()) if docs is not None else []
 
 
 def _one_paragraph(text: str) -> str:

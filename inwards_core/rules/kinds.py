@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from inwards_core.model.findings import Severity, Span
+from inwards_core.rules.kind_docs import ExamplesFunction, KindDocs, no_examples
 
 if TYPE_CHECKING:
     from inwards_core.rules.project import ProjectModel
@@ -85,13 +86,27 @@ ReadsFunction = Callable[[Any], ReadScope]
 
 
 @attrs.frozen
-class CheckKind:
-    """`id` is `<family>.<name>` (`inw.layer-dependency`). `options_type` is an attrs class
-    whose fields are the kind's options (see `inwards_core.rules.options`).
+class NoOptions:
+    """This rule takes no options."""
 
-    `guidance_params` names every key of `Violation.params` the kind fills, with what it
-    holds (shown on the kind's page). A definition's guidance may use these and
-    `COMMON_GUIDANCE_PARAMS` as `{name}`; any other field is a definition error."""
+
+@attrs.frozen
+class CheckKind:
+    """Everything a family says about one check kind; pages, schemas and tests read only
+    these fields.
+
+    - `id` is `<family>.<name>` (`inw.layer-dependency`); `summary` one line on what it
+      reports.
+    - `options_type` is an attrs class whose fields are the kind's options (`NoOptions` for
+      none; `inwards_core.rules.options.option` declares one with its metadata).
+    - `check` yields the `Violation`s; `scope`, `reads` and `version` tell the engine when
+      to run it, what to read for it and when its derived results go stale.
+    - `guidance_params` names every key of `Violation.params` the kind fills, with what it
+      holds (shown on the kind's page). A definition's guidance may use these and
+      `COMMON_GUIDANCE_PARAMS` as `{name}`; any other field is a definition error.
+    - `docs` is the prose of its pages; `examples` returns its good and bad example
+      projects, which the pages show with their real output and the tests run.
+    """
 
     id: str
     summary: str
@@ -102,6 +117,8 @@ class CheckKind:
     # What the rule needs read, from its options; None: the layered modules only.
     reads: ReadsFunction | None = None
     guidance_params: Mapping[str, str] = attrs.field(factory=dict, eq=False)
+    docs: KindDocs | None = attrs.field(default=None, eq=False)
+    examples: ExamplesFunction = attrs.field(default=no_examples, eq=False)
 
     def guidance_names(self) -> frozenset[str]:
         """The names a guidance template of a definition of this kind may use."""

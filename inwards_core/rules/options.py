@@ -1,15 +1,17 @@
-"""Turn a TOML options table into a kind's attrs options class, strictly.
+"""A kind's options: declaring them (`option`), and turning a TOML options table into the
+kind's attrs options class, strictly.
 
 Option names are the attrs field names with `_` written as `-` (`allow_libraries` is
 `allow-libraries`). Supported field types: str, int, bool, tuple[str, ...], and
-`X | None` of those. Unknown keys and wrong types raise `OptionsError` naming the key.
+`X | None` of those. Unknown keys, wrong types, values their `check` rejects and missing
+required options raise `OptionsError` naming the key.
 """
 
 from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -26,6 +28,46 @@ class OptionsError(ValueError):
 
 def option_name(field_name: str) -> str:
     return field_name.replace("_", "-")
+
+
+# The metadata of an options field that inwards reads (`option` writes it).
+CHECK = "check"  # a function of the converted value: a message (reads after the key) or None
+REQUIRED = "required"  # a definition naming the kind must give it, not empty
+DESCRIPTION = "description"  # the option's text in the schemas
+
+OptionCheck = Callable[[Any], str | None]
+
+
+def option(
+    default: Any = (),
+    *,
+    check: OptionCheck | None = None,
+    required: bool = False,
+    description: str = "",
+) -> Any:
+    """A field of a kind's options class with what inwards enforces and documents.
+
+    `check` validates the converted value beyond its type; `required`: a definition that
+    names the kind must set the option to something not empty (`has no `name`: this
+    option is required.` otherwise); `description` is the option's text in the schemas
+    (without it, the sentence of the class docstring that names the option in backquotes).
+    """
+    metadata: dict[str, Any] = {REQUIRED: required}
+    if check is not None:
+        metadata[CHECK] = check
+    if description:
+        metadata[DESCRIPTION] = description
+    return attrs.field(default=default, metadata=metadata)
+
+
+def is_required(field: attrs.Attribute[Any]) -> bool:
+    """A required option: marked `required`, or a field without a default."""
+    return bool(field.metadata.get(REQUIRED)) or field.default is attrs.NOTHING
+
+
+def required_options(options_type: type[Any]) -> tuple[str, ...]:
+    """The options a definition naming a kind with these options must set."""
+    return tuple(option_name(f.name) for f in attrs.fields(options_type) if is_required(f))
 
 
 def _describe(tp: Any) -> str:
@@ -99,16 +141,21 @@ def parse_options(options_type: type[Any], table: Mapping[str, Any], key_prefix:
             known = ", ".join(sorted(fields)) or "none"
             raise OptionsError(f"{key_prefix}.{name}", f"is not an option. Known options: {known}.")
         converted = _convert(hints[field.name], value, f"{key_prefix}.{name}")
-        validator = field.metadata.get("check")
+        validator = field.metadata.get(CHECK)
         if validator is not None:
             message = validator(converted)
             if message:
                 raise OptionsError(f"{key_prefix}.{name}", message)
         values[field.name] = converted
     try:
-        return options_type(**values)
-    except TypeError as error:  # a required option is missing
+        options = options_type(**values)
+    except TypeError as error:  # a field without a default is missing
         raise OptionsError(key_prefix, str(error)) from error
+    for field in fields.values():
+        if field.metadata.get(REQUIRED) and not getattr(options, field.name):
+            message = f"has no `{option_name(field.name)}`: this option is required."
+            raise OptionsError(key_prefix, message)
+    return options
 
 
 def options_to_data(options: Any) -> dict[str, Any]:

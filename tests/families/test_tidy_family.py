@@ -272,7 +272,7 @@ def test_bad_tidy_options_stop_the_run_naming_file_line_and_key(shop: Path) -> N
 def test_examples_pass_with_every_installed_family() -> None:
     """The examples hold with INW's rules on too (the main suite's rule examples run them)."""
     rule_set: RuleSet = load_rules(installed_families())
-    examples = [e for module in inwards_rules_tidy.KIND_MODULES for e in module.EXAMPLES]
+    examples = [e for kind in inwards_rules_tidy.family().kinds for e in kind.examples()]
     assert len(examples) >= 4
     for example in examples:
         assert example_problems(example, rule_set) == [], example.title

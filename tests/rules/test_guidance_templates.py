@@ -228,7 +228,7 @@ def test_every_param_a_kind_fills_in_its_examples_is_declared(
 
     monkeypatch.setattr(engine, "to_finding", recording)
     for module in _kind_modules():
-        for example in module.EXAMPLES:
+        for example in module.KIND.examples():
             run_example(example)
     assert len(filled) >= 12, sorted(filled)  # most kinds report in their examples
     for kind_id, names in sorted(filled.items()):

@@ -31,7 +31,7 @@ KINDS = {module.KIND.id: module for module in GENERIC_KIND_MODULES}
 CASES = [
     pytest.param(module, example, id=f"{module.KIND.id}-{'good' if example.good else 'bad'}-{n}")
     for module in GENERIC_KIND_MODULES
-    for n, example in enumerate(module.EXAMPLES)
+    for n, example in enumerate(module.KIND.examples())
 ]
 
 
@@ -78,8 +78,9 @@ def test_example(module: ModuleType, example: Example) -> None:
 
 @pytest.mark.parametrize("module", GENERIC_KIND_MODULES, ids=list(KINDS))
 def test_every_kind_has_good_and_bad_examples_using_it(module: ModuleType) -> None:
-    assert {example.good for example in module.EXAMPLES} == {True, False}
-    for example in module.EXAMPLES:
+    examples = module.KIND.examples()
+    assert {example.good for example in examples} == {True, False}
+    for example in examples:
         assert example.definitions, example.title
         rule_set = example_rule_set(example)
         assert rule_set.problems == ()
@@ -91,11 +92,12 @@ def test_every_kind_has_good_and_bad_examples_using_it(module: ModuleType) -> No
 
 
 @pytest.mark.parametrize("module", GENERIC_KIND_MODULES, ids=list(KINDS))
-def test_kind_module_is_documented(module: ModuleType) -> None:
-    doc = module.__doc__ or ""
-    for section in ("## What it does", "## Why is this bad?", "## How to fix", "## Limitations"):
-        assert section in doc, (module.__name__, section)
-    assert module.GUIDANCE_PARAMS, module.__name__
+def test_kind_is_documented(module: ModuleType) -> None:
+    docs = module.KIND.docs
+    assert docs is not None, module.__name__
+    titles = [title for title, _ in docs.sections()]
+    assert titles == ["What it does", "Why is this bad?", "How to fix", "Limitations"]
+    assert module.KIND.guidance_params, module.__name__
 
 
 def _fresh(page: Path, text: str) -> None:
@@ -110,11 +112,11 @@ def _fresh(page: Path, text: str) -> None:
 
 @pytest.mark.parametrize("module", GENERIC_KIND_MODULES, ids=list(KINDS))
 def test_kind_page_is_fresh(module: ModuleType) -> None:
-    _fresh(DOCS / "kinds" / f"{module.KIND.id}.md", render_kind_page(module.KIND, module))
+    _fresh(DOCS / "kinds" / f"{module.KIND.id}.md", render_kind_page(module.KIND))
 
 
 def test_kinds_index_is_fresh_and_linked() -> None:
-    _fresh(DOCS / "kinds" / "index.md", render_kinds_index(GENERIC_KIND_MODULES))
+    _fresh(DOCS / "kinds" / "index.md", render_kinds_index([m.KIND for m in GENERIC_KIND_MODULES]))
     index = (DOCS / "kinds" / "index.md").read_text(encoding="utf-8")
     for kind in KINDS:
         assert f"[{kind}]({kind}.md)" in index
@@ -123,7 +125,7 @@ def test_kinds_index_is_fresh_and_linked() -> None:
 
 def test_kind_page_shows_options_params_and_real_output() -> None:
     module = KINDS["inw.forbidden"]
-    page = render_kind_page(module.KIND, module)
+    page = render_kind_page(module.KIND)
     assert "| `forbidden` | list of strings | required |" in page
     assert "| `indirect` | boolean | `false` |" in page
     assert "| `{chain}` |" in page

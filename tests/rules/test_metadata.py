@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from inwards_core.api import installed_families, load_rules
-from inwards_core.authoring.docgen import kind_module
 from inwards_core.families.inw import KIND_MODULES
 
 RULE_SET = load_rules(installed_families())
@@ -25,20 +24,16 @@ def test_codes_names_and_kinds() -> None:
         assert rule.definition.guidance.summary and rule.definition.guidance.steps
 
 
-def test_every_kind_module_is_documented_and_registered() -> None:
+def test_every_kind_is_documented_and_registered() -> None:
     registered = {rule.kind.id for rule in RULE_SET.rules}
     for module in KIND_MODULES:
-        assert module.KIND.id in registered, module.__name__
-        doc = module.__doc__ or ""
-        for section in (
-            "## What it does",
-            "## Why is this bad?",
-            "## How to fix",
-            "## Limitations",
-        ):
-            assert section in doc, (module.__name__, section)
+        kind = module.KIND
+        assert kind.id in registered, module.__name__
+        assert kind.docs is not None, kind.id
+        titles = [title for title, _ in kind.docs.sections()]
+        assert titles == ["What it does", "Why is this bad?", "How to fix", "Limitations"]
 
 
 def test_each_rule_has_its_own_kind_module() -> None:
-    modules = [kind_module(rule).__name__ for rule in RULE_SET.rules if rule.code.startswith("INW")]
+    modules = [rule.kind.check.__module__ for rule in RULE_SET.rules if rule.code.startswith("INW")]
     assert len(modules) == len(set(modules))

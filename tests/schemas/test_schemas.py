@@ -28,7 +28,6 @@ from inwards_core.adapters.packaged_rules import packaged_documents
 from inwards_core.api import installed_families, load_config, load_rules, prepare
 from inwards_core.authoring.docgen import rule_page_document
 from inwards_core.authoring.examples import Example, run_example
-from inwards_core.authoring.option_schemas import required_options
 from inwards_core.authoring.schemas import (
     SCHEMAS,
     build_schema,
@@ -46,6 +45,7 @@ from inwards_core.ports import RuleDocument
 from inwards_core.reporting.json import report_document
 from inwards_core.rules.kinds import kinds_by_id
 from inwards_core.rules.listing import rules_document
+from inwards_core.rules.options import required_options
 from inwards_core.rules.runtime import (
     DEFINITION_KEYS,
     GUIDANCE_KEYS,
@@ -389,9 +389,9 @@ def test_definition_schema_describes_every_definition_key() -> None:
 
 
 def test_required_options_come_from_the_options_classes() -> None:
-    assert required_options(KINDS["inw.forbidden"][1]) == ("modules", "forbidden")
-    assert required_options(KINDS["inw.layers"][1]) == ("layers",)
-    assert required_options(KINDS["inw.dynamic-import"][1]) == ()
+    assert required_options(KINDS["inw.forbidden"][1].options_type) == ("modules", "forbidden")
+    assert required_options(KINDS["inw.layers"][1].options_type) == ("layers",)
+    assert required_options(KINDS["inw.dynamic-import"][1].options_type) == ()
 
 
 def definition_text(table: dict[str, Any]) -> str:
@@ -495,7 +495,7 @@ def option_tables(draw: st.DrawFn, kind_id: str) -> dict[str, Any]:
     fields = {f.name.replace("_", "-"): f for f in attrs.fields(kind.options_type)} if kind else {}
     table: dict[str, Any] = {}
     for name in fields:
-        required = name in required_options(kind) if kind else False
+        required = name in required_options(kind.options_type) if kind else False
         if (required and draw(st.integers(0, 15))) or draw(st.integers(0, 2)) == 0:
             if name == "layers":
                 table[name] = mostly(
@@ -574,7 +574,8 @@ def test_the_definition_schema_never_refuses_what_the_loader_accepts(table: dict
 
 
 def kind_examples() -> list[Example]:
-    return [e for module in (*KIND_MODULES, *GENERIC_KIND_MODULES) for e in module.EXAMPLES]
+    modules = (*KIND_MODULES, *GENERIC_KIND_MODULES)
+    return [e for module in modules for e in module.KIND.examples()]
 
 
 @pytest.mark.parametrize("example", kind_examples(), ids=lambda e: e.title)

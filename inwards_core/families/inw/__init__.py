@@ -1,7 +1,10 @@
-"""The INW family: architecture rules on imports. A family like any other to the engine."""
+"""The INW family: architecture rules on imports. A family like any other to the engine,
+written as a third party would write one: it imports only inwards_core's public API
+(`inwards_core.__all__`) and its own modules."""
 
 from __future__ import annotations
 
+from inwards_core import Family, inwards_version
 from inwards_core.families.inw import (
     inw000_unsupported_encoding,
     inw001_layer_dependency,
@@ -17,10 +20,8 @@ from inwards_core.families.inw import (
     kind_layers,
     kind_protected,
 )
-from inwards_core.rules.kinds import Family
-from inwards_core.version import inwards_version
 
-# One module per check kind, in code order; each has KIND and EXAMPLES.
+# One module per check kind, in code order; each defines its KIND.
 KIND_MODULES = (
     inw000_unsupported_encoding,
     inw001_layer_dependency,
@@ -33,8 +34,8 @@ KIND_MODULES = (
 )
 
 # Generic kinds (import-linter's contracts and more) for user and project rule definitions:
-# no core definition names them. One module each, with KIND, EXAMPLES (whose definitions
-# use the kind) and GUIDANCE_PARAMS; docs/kinds/<kind id>.md is rendered from them.
+# no core definition names them. One module each, defining its KIND (whose examples bring
+# definitions that use it); docs/kinds/<kind id>.md is rendered from it.
 GENERIC_KIND_MODULES = (
     kind_forbidden,
     kind_independence,

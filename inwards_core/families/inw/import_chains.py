@@ -7,11 +7,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
+from inwards_core import LIST_LIMIT, ImportEdge, ModuleInfo, ProjectModel, Violation, quoted
 from inwards_core.families.inw.module_entries import checked_in
-from inwards_core.index.modules import ModuleInfo
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import Violation
-from inwards_core.rules.project import ImportEdge, ProjectModel
 
 Chain = tuple[ImportEdge, ...]
 

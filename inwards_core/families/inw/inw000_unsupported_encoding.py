@@ -1,40 +1,40 @@
-"""inw.unsupported-encoding: a file whose bytes can't be trusted to show its imports.
-
-## What it does
-Reports a layered file that declares (PEP 263) an encoding other than UTF-8, ASCII,
-Latin-1, the ISO-8859 family or the Windows cp125x code pages, or whose bytes don't decode.
-Such a file is not checked any further: its imports are not read and its suppression comments
-don't count. The rule is always on and can't be ignored, re-levelled or suppressed.
-
-## Why is this bad?
-Encodings such as `unicode_escape` or `utf-7` let a file hide code in what looks like a
-comment or a string: `#\\u000aimport shop.infrastructure.db` is an import once decoded. A
-linter that reads the bytes differently from Python can be walked around.
-
-## How to fix
-Save the file as UTF-8 and remove the coding declaration (or declare `utf-8`).
-
-## Limitations
-Files outside every layer are not read, so they are not reported.
-"""
+"""inw.unsupported-encoding: a file whose bytes can't be trusted to show its imports."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-import attrs
+from inwards_core import (
+    CheckKind,
+    Example,
+    FileProblemKind,
+    KindDocs,
+    NoOptions,
+    ProjectModel,
+    Violation,
+)
 
-from inwards_core.authoring.examples import Example
-from inwards_core.model.facts import FileProblemKind
-from inwards_core.rules.kinds import CheckKind, Violation
-from inwards_core.rules.project import ProjectModel
+DOCS = KindDocs(
+    what_it_does="""
+Reports a layered file that declares (PEP 263) an encoding other than UTF-8, ASCII,
+Latin-1, the ISO-8859 family or the Windows cp125x code pages, or whose bytes don't decode.
+Such a file is not checked any further: its imports are not read and its suppression comments
+don't count. The rule is always on and can't be ignored, re-levelled or suppressed.
+""",
+    why_is_this_bad="""
+Encodings such as `unicode_escape` or `utf-7` let a file hide code in what looks like a
+comment or a string: `#\\u000aimport shop.infrastructure.db` is an import once decoded. A
+linter that reads the bytes differently from Python can be walked around.
+""",
+    how_to_fix="""
+Save the file as UTF-8 and remove the coding declaration (or declare `utf-8`).
+""",
+    limitations="""
+Files outside every layer are not read, so they are not reported.
+""",
+)
 
 _ENCODING_PROBLEMS = frozenset({FileProblemKind.ENCODING, FileProblemKind.UNDECODABLE})
-
-
-@attrs.frozen
-class NoOptions:
-    """This rule takes no options."""
 
 
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
@@ -54,6 +54,31 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
         )
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="An encoding that turns a comment into code",
+            good=False,
+            files={
+                "shop/domain/order.py": (
+                    "# -*- coding: unicode_escape -*-  # expect: INW000\n"
+                    "#\\u000aimport shop.infrastructure.db\n"
+                ),
+                "shop/infrastructure/db.py": "",
+            },
+        ),
+        Example(
+            title="Latin-1 is fine",
+            good=True,
+            files={
+                "shop/domain/order.py": "# -*- coding: latin-1 -*-\nNAME = 'caf\\xe9'\n",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.unsupported-encoding",
     summary="A file whose declared encoding or bytes can hide imports.",
@@ -62,25 +87,6 @@ KIND = CheckKind(
     guidance_params={
         "encoding": "the encoding the file declares (`unknown` when its bytes are the problem)",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="An encoding that turns a comment into code",
-        good=False,
-        files={
-            "shop/domain/order.py": (
-                "# -*- coding: unicode_escape -*-  # expect: INW000\n"
-                "#\\u000aimport shop.infrastructure.db\n"
-            ),
-            "shop/infrastructure/db.py": "",
-        },
-    ),
-    Example(
-        title="Latin-1 is fine",
-        good=True,
-        files={
-            "shop/domain/order.py": "# -*- coding: latin-1 -*-\nNAME = 'caf\\xe9'\n",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,6 +1,26 @@
-"""inw.pure-domain: a layer imports a library it may not use.
+"""inw.pure-domain: a layer imports a library it may not use."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Config,
+    Example,
+    KindDocs,
+    Layer,
+    ProjectModel,
+    Violation,
+    quoted,
+)
+from inwards_core.families.inw.layering import ScopedOptions, layered_files
+
+DOCS = KindDocs(
+    what_it_does="""
 Classifies every import in a layered module as first-party (code of this project), standard
 library, or third-party, and reports the libraries a layer may not use:
 
@@ -16,33 +36,21 @@ library, or third-party, and reports the libraries a layer may not use:
 Entries are import names and cover their submodules (`sqlalchemy` covers `sqlalchemy.orm`). When
 an allow entry and a deny entry both match, the longer one decides; on a tie, allow wins.
 Dynamic imports with a readable target are checked the same way.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 The innermost layer holds the rules of the business. Once it talks to a database or the
 network, it can't be tested or changed without them, and infrastructure concerns leak into
 every decision.
-
-## How to fix
+""",
+    how_to_fix="""
 Keep the library in an outer layer behind a port (a `typing.Protocol`) that the inner layer
 owns, or, if the library really is part of the model (a pure computation library), allow it
 for the layer with `allow-libraries` or by removing it from the layer's deny list.
-
-## Limitations
+""",
+    limitations="""
 Distribution names are not mapped to import names (write `yaml`, not `PyYAML`).
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-import attrs
-
-from inwards_core.authoring.examples import Example
-from inwards_core.config.values import Config, Layer
-from inwards_core.families.inw.layering import ScopedOptions, layered_files
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import CheckKind, Violation
-from inwards_core.rules.project import ProjectModel
+""",
+)
 
 DEFAULT_DENY = (
     # web frameworks and task queues
@@ -147,6 +155,51 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             )
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="The domain opens a database session",
+            good=False,
+            files={
+                "shop/domain/pricing.py": (
+                    "from sqlalchemy.orm import Session  # expect: INW005\n\n"
+                    "def price(session: Session) -> int:\n    return 0\n"
+                ),
+            },
+        ),
+        Example(
+            title="An allowlist on the application layer",
+            good=False,
+            config=(
+                "[tool.inwards]\n"
+                "layers = [\n"
+                '  { name = "domain", modules = ["shop.domain"] },\n'
+                '  { name = "application", modules = ["shop.application"], allow-libraries = ["attrs"] },\n'
+                '  { name = "infrastructure", modules = ["shop.infrastructure"] },\n'
+                "]\n"
+            ),
+            files={
+                "shop/application/service.py": (
+                    "import json\nimport attrs\nimport requests  # expect: INW005\n"
+                ),
+            },
+        ),
+        Example(
+            title="The standard library's pure modules are fine",
+            good=True,
+            files={
+                "shop/domain/money.py": (
+                    "from dataclasses import dataclass\nfrom decimal import Decimal\n\n"
+                    "@dataclass(frozen=True)\nclass Money:\n    amount: Decimal\n"
+                ),
+                "shop/infrastructure/db.py": "import sqlalchemy\n",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.pure-domain",
     summary="A layer imports a library it may not use.",
@@ -159,45 +212,6 @@ KIND = CheckKind(
         "statement": "the import statement, as one line",
         "allowed_in": "the layers that may use the library, quoted (`no layer yet` when none may)",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="The domain opens a database session",
-        good=False,
-        files={
-            "shop/domain/pricing.py": (
-                "from sqlalchemy.orm import Session  # expect: INW005\n\n"
-                "def price(session: Session) -> int:\n    return 0\n"
-            ),
-        },
-    ),
-    Example(
-        title="An allowlist on the application layer",
-        good=False,
-        config=(
-            "[tool.inwards]\n"
-            "layers = [\n"
-            '  { name = "domain", modules = ["shop.domain"] },\n'
-            '  { name = "application", modules = ["shop.application"], allow-libraries = ["attrs"] },\n'
-            '  { name = "infrastructure", modules = ["shop.infrastructure"] },\n'
-            "]\n"
-        ),
-        files={
-            "shop/application/service.py": (
-                "import json\nimport attrs\nimport requests  # expect: INW005\n"
-            ),
-        },
-    ),
-    Example(
-        title="The standard library's pure modules are fine",
-        good=True,
-        files={
-            "shop/domain/money.py": (
-                "from dataclasses import dataclass\nfrom decimal import Decimal\n\n"
-                "@dataclass(frozen=True)\nclass Money:\n    amount: Decimal\n"
-            ),
-            "shop/infrastructure/db.py": "import sqlalchemy\n",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,6 +1,23 @@
-"""inw.unassigned-module: code that no layer owns, and layer entries that own nothing.
+"""inw.unassigned-module: code that no layer owns, and layer entries that own nothing."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core import (
+    CheckKind,
+    Example,
+    KindDocs,
+    ProjectModel,
+    Severity,
+    Span,
+    Violation,
+    quoted,
+)
+from inwards_core.families.inw.layering import ScopedOptions, imported_name, layered_files
+
+DOCS = KindDocs(
+    what_it_does="""
 Finds the places where the declared layers and the code disagree:
 
 - an import, in a layered module, of first-party code that no layer owns (including the
@@ -13,31 +30,21 @@ Finds the places where the declared layers and the code disagree:
   (whole-project runs only).
 
 Imports of modules that don't exist are unknown-first-party's, not this rule's.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 Code outside every layer is a hole in the architecture: layered code can lean on it, and it
 can import anything. Entries that match nothing usually mean a typo or a moved package, and
 the layer silently stopped protecting anything.
-
-## How to fix
+""",
+    how_to_fix="""
 Move the code into the layer it belongs to, or add its package to a layer's `modules`. Code
 that is deliberately outside the layers (tests, scripts, migrations) goes in `ignore`. Fix
 or remove entries that match nothing.
-
-## Limitations
+""",
+    limitations="""
 A package counts as holding a layer only when a module below it is owned by a layer.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.layering import ScopedOptions, imported_name, layered_files
-from inwards_core.model.findings import Severity, Span
-from inwards_core.model.quoting import quoted
-from inwards_core.rules.kinds import CheckKind, Violation
-from inwards_core.rules.project import ProjectModel
+""",
+)
 
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
@@ -123,6 +130,43 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
         )
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="Layered code leans on a package outside the layers",
+            good=False,
+            files={
+                "shop/common/__init__.py": "# expect: INW006\n",
+                "shop/common/clock.py": "def now() -> int:\n    return 0\n",
+                "shop/application/checkout.py": "from shop.common.clock import now  # expect: INW006\n",
+                "shop/domain/order.py": "",
+                "shop/infrastructure/db.py": "",
+            },
+        ),
+        Example(
+            title="Tests are outside the layers on purpose",
+            good=True,
+            config=(
+                "[tool.inwards]\n"
+                'ignore = ["tests"]\n'
+                "layers = [\n"
+                '  { name = "domain", modules = ["shop.domain"] },\n'
+                '  { name = "application", modules = ["shop.application"] },\n'
+                '  { name = "infrastructure", modules = ["shop.infrastructure"] },\n'
+                "]\n"
+            ),
+            files={
+                "shop/domain/order.py": "",
+                "shop/application/checkout.py": "from shop.domain import order\n",
+                "shop/infrastructure/db.py": "",
+                "tests/test_order.py": "from shop.domain import order\n",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.unassigned-module",
     summary="Code that no layer owns, and layer entries that own nothing.",
@@ -134,37 +178,6 @@ KIND = CheckKind(
         "statement": "the import statement, as one line (empty for a package or an entry)",
         "target": "the module, package or `modules` entry that no layer owns",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="Layered code leans on a package outside the layers",
-        good=False,
-        files={
-            "shop/common/__init__.py": "# expect: INW006\n",
-            "shop/common/clock.py": "def now() -> int:\n    return 0\n",
-            "shop/application/checkout.py": "from shop.common.clock import now  # expect: INW006\n",
-            "shop/domain/order.py": "",
-            "shop/infrastructure/db.py": "",
-        },
-    ),
-    Example(
-        title="Tests are outside the layers on purpose",
-        good=True,
-        config=(
-            "[tool.inwards]\n"
-            'ignore = ["tests"]\n'
-            "layers = [\n"
-            '  { name = "domain", modules = ["shop.domain"] },\n'
-            '  { name = "application", modules = ["shop.application"] },\n'
-            '  { name = "infrastructure", modules = ["shop.infrastructure"] },\n'
-            "]\n"
-        ),
-        files={
-            "shop/domain/order.py": "",
-            "shop/application/checkout.py": "from shop.domain import order\n",
-            "shop/infrastructure/db.py": "",
-            "tests/test_order.py": "from shop.domain import order\n",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,6 +1,25 @@
-"""inw.suppression-comment: an inline suppression that is broken or hides nothing.
+"""inw.suppression-comment: an inline suppression that is broken or hides nothing."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Example,
+    KindDocs,
+    NoOptions,
+    ProjectModel,
+    Scope,
+    Severity,
+    SuppressionProblem,
+    Violation,
+    quoted,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
 Checks every `# inwards: ignore[CODE, ...] reason="..."` comment (read from comment tokens,
 never from strings). It reports, as errors, comments that hide nothing because they are
 malformed, have no reason or an empty one, name an unknown code, name a rule that can't be
@@ -10,30 +29,19 @@ matched no finding on that line (rules that are turned off are not reported as u
 A suppression applies to the findings of the listed rules that start on the comment's line:
 for a parenthesised import, the line of the imported name. There is no blanket, next-line or
 file-wide form, by design.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 A suppression without a reason can't be reviewed, and one that hides nothing is noise that
 will hide the next real problem on that line.
-
-## How to fix
+""",
+    how_to_fix="""
 Write the directive as `# inwards: ignore[INW001] reason="why this import is acceptable"`,
 list only codes that report on that line, and delete comments that no longer hide anything.
-
-## Limitations
+""",
+    limitations="""
 A reason can't contain a double quote.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterable, Iterator
-
-from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
-from inwards_core.model.facts import SuppressionProblem
-from inwards_core.model.findings import Severity
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import CheckKind, Scope, Violation
-from inwards_core.rules.project import ProjectModel
+""",
+)
 
 _PROBLEMS = {
     SuppressionProblem.MALFORMED: (
@@ -87,6 +95,43 @@ def _listed(codes: Iterable[str]) -> str:
     return quoted(", ".join(codes), LIST_LIMIT)
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="A suppression without a reason",
+            good=False,
+            files={
+                "shop/domain/order.py": (
+                    "from shop.infrastructure import db  # inwards: ignore[INW001]  # expect: INW001, INW009\n"
+                ),
+                "shop/infrastructure/db.py": "",
+            },
+        ),
+        Example(
+            title="A suppression that hides nothing",
+            good=False,
+            files={
+                "shop/domain/order.py": (
+                    'import decimal  # inwards: ignore[INW005] reason="money maths"  # expect: INW009\n'
+                ),
+            },
+        ),
+        Example(
+            title="A reviewed exception",
+            good=True,
+            files={
+                "shop/domain/order.py": (
+                    "from shop.infrastructure import db  "
+                    '# inwards: ignore[INW001] reason="legacy import, removed in TICKET-12"\n'
+                ),
+                "shop/infrastructure/db.py": "",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.suppression-comment",
     summary="An inline suppression that is broken or hides nothing.",
@@ -96,37 +141,6 @@ KIND = CheckKind(
     guidance_params={
         "codes": "the codes the suppression comment lists, comma-separated",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="A suppression without a reason",
-        good=False,
-        files={
-            "shop/domain/order.py": (
-                "from shop.infrastructure import db  # inwards: ignore[INW001]  # expect: INW001, INW009\n"
-            ),
-            "shop/infrastructure/db.py": "",
-        },
-    ),
-    Example(
-        title="A suppression that hides nothing",
-        good=False,
-        files={
-            "shop/domain/order.py": (
-                'import decimal  # inwards: ignore[INW005] reason="money maths"  # expect: INW009\n'
-            ),
-        },
-    ),
-    Example(
-        title="A reviewed exception",
-        good=True,
-        files={
-            "shop/domain/order.py": (
-                "from shop.infrastructure import db  "
-                '# inwards: ignore[INW001] reason="legacy import, removed in TICKET-12"\n'
-            ),
-            "shop/infrastructure/db.py": "",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,6 +1,14 @@
-"""inw.unknown-first-party: an import of a module of this project that doesn't exist.
+"""inw.unknown-first-party: an import of a module of this project that doesn't exist."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core import LIST_LIMIT, CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
+from inwards_core.families.inw.layering import ScopedOptions, layered_files, outward_layer
+
+DOCS = KindDocs(
+    what_it_does="""
 Reports a static import, in a layered module, whose module part names first-party code that
 isn't there: `from shop.domain.taxes import VAT` when `shop/domain` has no `taxes`, or a
 relative import that climbs above the top-level package. Only the module part is checked:
@@ -10,29 +18,20 @@ Existence is probed on the project's files the way Python would find them: modul
 namespace packages, stubs (`.pyi`) and extension modules (`.so`, `.pyd`). Modules produced by
 a build step are declared with `generated` (by default `*_pb2`, `*_pb2_grpc`, `_version`), and
 packages that installed distributions extend with `namespace-packages`.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 The import fails at run time, or worse, it works only on one machine because something else
 on the path provides the module. Either way the layer rules can't judge an import whose
 target they can't find.
-
-## How to fix
+""",
+    how_to_fix="""
 Correct the module name (the fix lists the closest modules that exist), create the module,
 or declare it in `generated` when a build step writes it.
-
-## Limitations
+""",
+    limitations="""
 Packages that extend `__path__` at run time can't be judged and are not reported.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.layering import ScopedOptions, layered_files, outward_layer
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import CheckKind, Violation
-from inwards_core.rules.project import ProjectModel
+""",
+)
 
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
@@ -93,6 +92,36 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             )
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="A typo in a module name",
+            good=False,
+            files={
+                "shop/domain/__init__.py": "",
+                "shop/domain/pricing.py": "VAT = 20\n",
+                "shop/domain/order.py": "from shop.domain.pricng import VAT  # expect: INW010\n",
+                "shop/application/__init__.py": "",
+                "shop/infrastructure/__init__.py": "",
+            },
+        ),
+        Example(
+            title="Generated modules and attributes of packages are fine",
+            good=True,
+            files={
+                "shop/domain/__init__.py": "VERSION = 1\n",
+                "shop/domain/order.py": (
+                    "from shop.domain import VERSION\nimport shop.domain.orders_pb2\n"
+                ),
+                "shop/application/__init__.py": "",
+                "shop/infrastructure/__init__.py": "",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.unknown-first-party",
     summary="An import of a module of this project that doesn't exist.",
@@ -104,30 +133,6 @@ KIND = CheckKind(
         "closest": "the closest existing modules, quoted and comma-separated (or `none`)",
         "layer": "the layer of the importing module",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="A typo in a module name",
-        good=False,
-        files={
-            "shop/domain/__init__.py": "",
-            "shop/domain/pricing.py": "VAT = 20\n",
-            "shop/domain/order.py": "from shop.domain.pricng import VAT  # expect: INW010\n",
-            "shop/application/__init__.py": "",
-            "shop/infrastructure/__init__.py": "",
-        },
-    ),
-    Example(
-        title="Generated modules and attributes of packages are fine",
-        good=True,
-        files={
-            "shop/domain/__init__.py": "VERSION = 1\n",
-            "shop/domain/order.py": (
-                "from shop.domain import VERSION\nimport shop.domain.orders_pb2\n"
-            ),
-            "shop/application/__init__.py": "",
-            "shop/infrastructure/__init__.py": "",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

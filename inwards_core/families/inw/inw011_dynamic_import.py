@@ -1,6 +1,16 @@
-"""inw.dynamic-import: a dynamic import that reaches an outer layer, or can't be read.
+"""inw.dynamic-import: a dynamic import that reaches an outer layer, or can't be read."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
+from inwards_core.families.inw.layering import ScopedOptions, breach, direction, layered_files
+
+DOCS = KindDocs(
+    what_it_does="""
 Reads calls that import by name at run time: `importlib.import_module`, `__import__`
 (also through `builtins` and `importlib`), `importlib.util.find_spec`, `runpy.run_module` and
 `pkgutil.resolve_name`, also through aliases (`import importlib as il`,
@@ -11,31 +21,20 @@ constants, constant f-strings, `".".join([...])`); relative names use the litera
 A readable target in an outer or sibling layer is reported like a static import would be. In
 every layer but the outermost, a target that can't be read (a variable, a run-time f-string
 field, a call) is reported as unverifiable: nothing can promise it stays inside the rules.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 A dynamic import is still a dependency. Hiding an outward import in a string defeats the
 layering as surely as a plain import, and is harder to find.
-
-## How to fix
+""",
+    how_to_fix="""
 Invert the dependency as for a static import: a port in the inner layer, its implementation
 in the outer layer, wired in the composition root. Plugin registries that need to load by name
 belong in the outermost layer.
-
-## Limitations
+""",
+    limitations="""
 Loaders passed as arguments or stored in containers are not followed.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-import attrs
-
-from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.layering import ScopedOptions, breach, direction, layered_files
-from inwards_core.model.quoting import quoted
-from inwards_core.rules.kinds import CheckKind, Violation
-from inwards_core.rules.project import ProjectModel
+""",
+)
 
 
 @attrs.frozen
@@ -98,6 +97,50 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
             )
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="An outward import hidden in a string",
+            good=False,
+            files={
+                "shop/domain/discounts.py": (
+                    "import importlib\n\n"
+                    'PACKAGE = "shop.infrastructure"\n\n'
+                    "def load():\n"
+                    '    return importlib.import_module(PACKAGE + ".db")  # expect: INW011\n'
+                ),
+                "shop/infrastructure/db.py": "",
+            },
+        ),
+        Example(
+            title="A name read at run time in an inner layer",
+            good=False,
+            files={
+                "shop/application/plugins.py": (
+                    "from importlib import import_module\n\n"
+                    "def load(name: str):\n"
+                    "    return import_module(name)  # expect: INW011\n"
+                ),
+            },
+        ),
+        Example(
+            title="Loading plugins in the outermost layer",
+            good=True,
+            files={
+                "shop/infrastructure/plugins.py": (
+                    "import importlib\n\n"
+                    "def load(name: str):\n"
+                    "    return importlib.import_module(name)\n"
+                ),
+                "shop/domain/order.py": "import importlib\nrules = importlib.import_module('shop.domain.rules')\n",
+                "shop/domain/rules.py": "",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.dynamic-import",
     summary="A dynamic import that reaches an outer layer, or whose target can't be read.",
@@ -110,44 +153,6 @@ KIND = CheckKind(
         "imported": "the module it loads (empty when that can't be read)",
         "target_layer": "the outer layer it reaches (only when it reaches one)",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="An outward import hidden in a string",
-        good=False,
-        files={
-            "shop/domain/discounts.py": (
-                "import importlib\n\n"
-                'PACKAGE = "shop.infrastructure"\n\n'
-                "def load():\n"
-                '    return importlib.import_module(PACKAGE + ".db")  # expect: INW011\n'
-            ),
-            "shop/infrastructure/db.py": "",
-        },
-    ),
-    Example(
-        title="A name read at run time in an inner layer",
-        good=False,
-        files={
-            "shop/application/plugins.py": (
-                "from importlib import import_module\n\n"
-                "def load(name: str):\n"
-                "    return import_module(name)  # expect: INW011\n"
-            ),
-        },
-    ),
-    Example(
-        title="Loading plugins in the outermost layer",
-        good=True,
-        files={
-            "shop/infrastructure/plugins.py": (
-                "import importlib\n\n"
-                "def load(name: str):\n"
-                "    return importlib.import_module(name)\n"
-            ),
-            "shop/domain/order.py": "import importlib\nrules = importlib.import_module('shop.domain.rules')\n",
-            "shop/domain/rules.py": "",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

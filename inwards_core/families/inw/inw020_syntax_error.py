@@ -1,6 +1,21 @@
-"""inw.syntax-error: a file that doesn't parse.
+"""inw.syntax-error: a file that doesn't parse."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core import (
+    CheckKind,
+    Example,
+    FileProblemKind,
+    KindDocs,
+    NoOptions,
+    ProjectModel,
+    Violation,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
 Reports a layered file that no supported grammar (Python 3.11 to 3.14, and PEP 810 lazy
 imports) can parse, at the place the parser stopped. inwards still reads every import
 statement of the file that parses on its own, and checks those with the other rules, so a
@@ -25,27 +40,18 @@ check:
   reading is unsure. It reports the syntax errors it meets on the way (an unterminated
   string, a broken import statement, a block header that doesn't parse), not one inside an
   otherwise readable function body. Run `inwards check --full-parse` in CI if you want both.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 The file fails when it's imported, and the checks can only see part of it.
-
-## How to fix
+""",
+    how_to_fix="""
 Fix the syntax error at the reported position.
-
-## Limitations
+""",
+    limitations="""
 Syntax newer than Python 3.14 is reported as an error until inwards learns it. See above for
 what a whole-project run without `--full-parse` leaves unparsed.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.inw000_unsupported_encoding import NoOptions
-from inwards_core.model.facts import FileProblemKind
-from inwards_core.rules.kinds import CheckKind, Violation
-from inwards_core.rules.project import ProjectModel
+""",
+)
 
 _REPORTED = frozenset({FileProblemKind.SYNTAX, FileProblemKind.LIMIT})
 _LIMIT_SUMMARY = "Split the file, or simplify what makes it costly to read."
@@ -84,6 +90,44 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
         )
 
 
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="A half-written file still has its imports checked",
+            good=False,
+            files={
+                "shop/domain/order.py": (
+                    "from shop.infrastructure import db  # expect: INW001\n"
+                    "NAME = 'unfinished  # expect: INW020\n"
+                ),
+                "shop/infrastructure/db.py": "",
+            },
+        ),
+        Example(
+            title="A file that can't be read within the limits is reported, not waited for",
+            good=False,
+            files={
+                "shop/domain/order.py": (
+                    "import importlib  # expect: INW020\n"
+                    "type Amount = int\n"
+                    "DEEP = " + "(" * 101 + "0" + ")" * 101 + "\n"
+                    "rates = importlib.import_module('shop.domain.rates')\n"
+                ),
+                "shop/domain/rates.py": "",
+            },
+        ),
+        Example(
+            title="New syntax is read",
+            good=True,
+            files={
+                "shop/domain/order.py": "type Amount = int\n\ndef first[T](items: list[T]) -> T:\n    return items[0]\n",
+            },
+        ),
+    )
+
+
 KIND = CheckKind(
     id="inw.syntax-error",
     summary="A file that doesn't parse.",
@@ -92,38 +136,6 @@ KIND = CheckKind(
     guidance_params={
         "error": "what the parser said (or which limit the file exceeded)",
     },
-)
-
-EXAMPLES = (
-    Example(
-        title="A half-written file still has its imports checked",
-        good=False,
-        files={
-            "shop/domain/order.py": (
-                "from shop.infrastructure import db  # expect: INW001\n"
-                "NAME = 'unfinished  # expect: INW020\n"
-            ),
-            "shop/infrastructure/db.py": "",
-        },
-    ),
-    Example(
-        title="A file that can't be read within the limits is reported, not waited for",
-        good=False,
-        files={
-            "shop/domain/order.py": (
-                "import importlib  # expect: INW020\n"
-                "type Amount = int\n"
-                "DEEP = " + "(" * 101 + "0" + ")" * 101 + "\n"
-                "rates = importlib.import_module('shop.domain.rates')\n"
-            ),
-            "shop/domain/rates.py": "",
-        },
-    ),
-    Example(
-        title="New syntax is read",
-        good=True,
-        files={
-            "shop/domain/order.py": "type Amount = int\n\ndef first[T](items: list[T]) -> T:\n    return items[0]\n",
-        },
-    ),
+    docs=DOCS,
+    examples=examples,
 )

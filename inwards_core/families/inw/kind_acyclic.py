@@ -1,6 +1,35 @@
-"""inw.acyclic: an import cycle among the children of a package.
+"""inw.acyclic: an import cycle among the children of a package."""
 
-## What it does
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Example,
+    ImportEdge,
+    KindDocs,
+    ProjectModel,
+    ReadScope,
+    Scope,
+    Violation,
+    quoted,
+)
+from inwards_core.families.inw.import_chains import Chain, chain_files, chain_modules
+from inwards_core.families.inw.module_entries import (
+    DEAD_ENTRY_PARAMS,
+    ONE_LAYER_CONFIG,
+    dead_entries,
+    expand,
+    module_list,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
 For each package of `packages` (a prefix, or a selector such as `shop.contexts.*` for each
 package it matches), looks at its children: each direct subpackage or submodule, together
 with everything below it. A child depends on another when any module in it imports any
@@ -10,44 +39,24 @@ one import (module, file and line) for each step.
 
 Cycles are found child by child: for each child in a cycle, the shortest cycle through it.
 Imports of the package itself (its `__init__`) are not a child's.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 Children that import each other can't be understood, tested or moved one at a time: the
 cycle makes them one big package in all but name, and at run time it is a source of
 half-initialised modules and import errors that depend on which module is imported first.
-
-## How to fix
+""",
+    how_to_fix="""
 Break one step of the cycle, usually the one that points from a lower-level child to a
 higher-level one: move the code both need into a child of its own (or down into the lower
 one), or invert the step with a `typing.Protocol` that the lower child owns.
-
-## Limitations
+""",
+    limitations="""
 Runs on whole-project checks only (a cycle is a property of the whole project), never with
 `inwards check PATHS`. Only direct imports between children make a step; a cycle through
 modules outside the package is not reported. When several cycles go through the same
 children, fixing the reported ones may reveal the next ones.
-"""
-
-from __future__ import annotations
-
-from collections import deque
-from collections.abc import Iterator, Mapping
-
-import attrs
-
-from inwards_core.authoring.examples import Example
-from inwards_core.families.inw.import_chains import Chain, chain_files, chain_modules
-from inwards_core.families.inw.module_entries import (
-    DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
-    dead_entries,
-    expand,
-    module_list,
-    require_options,
+""",
 )
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import CheckKind, ReadScope, Scope, Violation
-from inwards_core.rules.project import ImportEdge, ProjectModel
 
 
 @attrs.frozen
@@ -59,9 +68,6 @@ class AcyclicOptions:
     """
 
     packages: tuple[str, ...] = module_list(required=True)
-
-    def __attrs_post_init__(self) -> None:
-        require_options(self)
 
 
 def reads(options: AcyclicOptions) -> ReadScope:
@@ -169,16 +175,6 @@ def _shortest_cycle(start: str, following: Mapping[str, list[str]]) -> tuple[str
     return None
 
 
-KIND = CheckKind(
-    id="inw.acyclic",
-    summary="Children of a package import each other in a cycle.",
-    options_type=AcyclicOptions,
-    check=check,
-    scope=Scope.PROJECT,
-    reads=reads,
-    guidance_params=GUIDANCE_PARAMS,
-)
-
 _NO_CYCLES = """\
 code = "ACME040"
 name = "no-cycles-in-shop"
@@ -189,30 +185,47 @@ check = "inw.acyclic"
 packages = ["shop"]
 """
 
-EXAMPLES = (
-    Example(
-        title="Orders and billing import each other",
-        good=False,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME040.toml": _NO_CYCLES},
-        files={
-            "shop/billing/invoice.py": (
-                "from shop.orders.model import Order  # expect: ACME040\n\nclass Invoice: ...\n"
-            ),
-            "shop/orders/model.py": "class Order: ...\n",
-            "shop/orders/service.py": "from shop.billing.invoice import Invoice\n",
-            "shop/catalog/items.py": "from shop.orders.model import Order\n",
-        },
-    ),
-    Example(
-        title="Dependencies point one way",
-        good=True,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME040.toml": _NO_CYCLES},
-        files={
-            "shop/billing/invoice.py": "from shop.orders.model import Order\n",
-            "shop/orders/model.py": "class Order: ...\n",
-            "shop/catalog/items.py": "from shop.orders.model import Order\n",
-        },
-    ),
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="Orders and billing import each other",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME040.toml": _NO_CYCLES},
+            files={
+                "shop/billing/invoice.py": (
+                    "from shop.orders.model import Order  # expect: ACME040\n\nclass Invoice: ...\n"
+                ),
+                "shop/orders/model.py": "class Order: ...\n",
+                "shop/orders/service.py": "from shop.billing.invoice import Invoice\n",
+                "shop/catalog/items.py": "from shop.orders.model import Order\n",
+            },
+        ),
+        Example(
+            title="Dependencies point one way",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME040.toml": _NO_CYCLES},
+            files={
+                "shop/billing/invoice.py": "from shop.orders.model import Order\n",
+                "shop/orders/model.py": "class Order: ...\n",
+                "shop/catalog/items.py": "from shop.orders.model import Order\n",
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.acyclic",
+    summary="Children of a package import each other in a cycle.",
+    options_type=AcyclicOptions,
+    check=check,
+    scope=Scope.PROJECT,
+    reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
+    docs=DOCS,
+    examples=examples,
 )

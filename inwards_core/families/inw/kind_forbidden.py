@@ -1,6 +1,42 @@
-"""inw.forbidden: the listed modules must not import the forbidden ones.
+"""inw.forbidden: the listed modules must not import the forbidden ones."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core import (
+    CheckKind,
+    Example,
+    ImportEdge,
+    KindDocs,
+    ProjectModel,
+    ReadScope,
+    Violation,
+    option,
+    parse_module_pattern,
+    quoted,
+)
+from inwards_core.families.inw.import_chains import (
+    Chain,
+    chain_violation,
+    chains_from_each,
+    direct_params,
+    via,
+)
+from inwards_core.families.inw.module_entries import (
+    DEAD_ENTRY_PARAMS,
+    ONE_LAYER_CONFIG,
+    checked_in,
+    dead_entries,
+    first_match,
+    module_list,
+    pattern_of,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
 Reports every import, in a module that an entry of `modules` covers, of something an entry of
 `forbidden` covers. Entries of `modules` are prefixes (`shop.domain` covers `shop.domain` and
 everything below it) or selectors (`shop.*.domain`, `shop.**.api`), as in
@@ -17,52 +53,24 @@ With `indirect = true` the rule also follows chains of imports through other fir
 modules: for each entry of `modules` and each forbidden entry, the shortest chain is
 reported once, at the first import of the chain, with every step (module, file and line). A
 chain to a library ends at the first-party module that imports it.
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 A dependency that the architecture rules out creeps in one import at a time, often through a
 helper module that looks harmless. Each one couples the listed code to something it should
 not know about, and makes it harder to test, reuse or replace.
-
-## How to fix
+""",
+    how_to_fix="""
 Remove the import. When the code needs what the forbidden module offers, declare a
 `typing.Protocol` for it next to the code, implement it where the forbidden module may be
 used, and pass the implementation in. For a chain, cut the link that is cheapest to cut:
 often the helper module in the middle should not import the forbidden module either.
-
-## Limitations
+""",
+    limitations="""
 Chains are followed only through modules inwards reads: code in `ignore` is not followed
 unless an entry names it. Distribution names are not mapped to import names (write `yaml`,
 not `PyYAML`). With `inwards check PATHS`, only direct imports are checked.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-import attrs
-
-from inwards_core.authoring.examples import Example
-from inwards_core.config.patterns import parse_module_pattern
-from inwards_core.families.inw.import_chains import (
-    Chain,
-    chain_violation,
-    chains_from_each,
-    direct_params,
-    via,
+""",
 )
-from inwards_core.families.inw.module_entries import (
-    DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
-    checked_in,
-    dead_entries,
-    first_match,
-    module_list,
-    pattern_of,
-    require_options,
-)
-from inwards_core.model.quoting import quoted
-from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
-from inwards_core.rules.project import ImportEdge, ProjectModel
 
 ARROW = "->"
 
@@ -95,11 +103,8 @@ class ForbiddenOptions:
 
     modules: tuple[str, ...] = module_list(required=True)
     forbidden: tuple[str, ...] = module_list(required=True)
-    allow: tuple[str, ...] = attrs.field(default=(), metadata={"check": _check_allow})
+    allow: tuple[str, ...] = option((), check=_check_allow)
     indirect: bool = False
-
-    def __attrs_post_init__(self) -> None:
-        require_options(self)
 
     @property
     def allowed_pairs(self) -> tuple[tuple[str, str], ...]:
@@ -189,21 +194,15 @@ def _chain_violation(source: str, entry: str, chain: Chain) -> Violation:
     return chain_violation(chain, stable, source, entry, {"source": source, "forbidden": entry})
 
 
-KIND = CheckKind(
-    id="inw.forbidden",
-    summary="Listed modules import something they must not (directly, or through a chain).",
-    options_type=ForbiddenOptions,
-    check=check,
-    reads=reads,
-    guidance_params=GUIDANCE_PARAMS,
-)
-
-EXAMPLES = (
-    Example(
-        title="The domain reads the clock",
-        good=False,
-        definitions={
-            "ACME001.toml": """\
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="The domain reads the clock",
+            good=False,
+            definitions={
+                "ACME001.toml": """\
 code = "ACME001"
 name = "domain-without-clock"
 summary = "The domain reads the system clock."
@@ -218,23 +217,23 @@ allow = ["shop.domain.clock -> datetime"]
 summary = 'Pass the time in instead of reading it in "{module}".'
 steps = ["Delete `{statement}`.", "Take the time from `shop.domain.clock`, or as a parameter."]
 """,
-        },
-        files={
-            "shop/domain/clock.py": (
-                "from datetime import datetime, timezone\n\n"
-                "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
-            ),
-            "shop/domain/order.py": (
-                "import time  # expect: ACME001\n\ndef stamp() -> float:\n    return time.time()\n"
-            ),
-        },
-    ),
-    Example(
-        title="Reports reach an HTTP client through a helper",
-        good=False,
-        config=ONE_LAYER_CONFIG,
-        definitions={
-            "ACME002.toml": """\
+            },
+            files={
+                "shop/domain/clock.py": (
+                    "from datetime import datetime, timezone\n\n"
+                    "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
+                ),
+                "shop/domain/order.py": (
+                    "import time  # expect: ACME001\n\ndef stamp() -> float:\n    return time.time()\n"
+                ),
+            },
+        ),
+        Example(
+            title="Reports reach an HTTP client through a helper",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME002.toml": """\
 code = "ACME002"
 name = "reports-offline"
 summary = "Reports talk HTTP."
@@ -245,25 +244,25 @@ modules = ["shop.reports"]
 forbidden = ["requests", "httpx"]
 indirect = true
 """,
-        },
-        files={
-            "shop/reports/export.py": "import requests  # expect: ACME002\n",
-            "shop/reports/summary.py": (
-                "from shop.util.fetch import get_json  # expect: ACME002\n\n"
-                "def summary() -> dict[str, int]:\n    return get_json()\n"
-            ),
-            "shop/util/fetch.py": (
-                "import requests\n\n"
-                "def get_json() -> dict[str, int]:\n"
-                '    return requests.get("https://example.org").json()\n'
-            ),
-        },
-    ),
-    Example(
-        title="Only the clock module reads the time",
-        good=True,
-        definitions={
-            "ACME001.toml": """\
+            },
+            files={
+                "shop/reports/export.py": "import requests  # expect: ACME002\n",
+                "shop/reports/summary.py": (
+                    "from shop.util.fetch import get_json  # expect: ACME002\n\n"
+                    "def summary() -> dict[str, int]:\n    return get_json()\n"
+                ),
+                "shop/util/fetch.py": (
+                    "import requests\n\n"
+                    "def get_json() -> dict[str, int]:\n"
+                    '    return requests.get("https://example.org").json()\n'
+                ),
+            },
+        ),
+        Example(
+            title="Only the clock module reads the time",
+            good=True,
+            definitions={
+                "ACME001.toml": """\
 code = "ACME001"
 name = "domain-without-clock"
 summary = "The domain reads the system clock."
@@ -275,16 +274,28 @@ forbidden = ["datetime", "time"]
 allow = ["shop.domain.clock -> datetime"]
 indirect = true
 """,
-        },
-        files={
-            "shop/domain/clock.py": (
-                "from datetime import datetime, timezone\n\n"
-                "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
-            ),
-            "shop/domain/order.py": (
-                "from shop.domain.clock import now\n\n"
-                "def stamp() -> str:\n    return now().isoformat()\n"
-            ),
-        },
-    ),
+            },
+            files={
+                "shop/domain/clock.py": (
+                    "from datetime import datetime, timezone\n\n"
+                    "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
+                ),
+                "shop/domain/order.py": (
+                    "from shop.domain.clock import now\n\n"
+                    "def stamp() -> str:\n    return now().isoformat()\n"
+                ),
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.forbidden",
+    summary="Listed modules import something they must not (directly, or through a chain).",
+    options_type=ForbiddenOptions,
+    check=check,
+    reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,30 +1,4 @@
-"""inw.independence: packages that must not import one another.
-
-## What it does
-Each entry of `modules` is one unit: a prefix (`shop.orders`) stands for that package and
-everything below it; a selector (`shop.contexts.*`) stands for one unit per package it
-matches (`shop.contexts.billing`, `shop.contexts.orders`, ...). Reports every import, in
-one unit, of code in another unit, in either direction. Imports within a unit, and of code
-outside every unit, are fine.
-
-With `indirect = true` the rule also follows chains of imports through modules outside the
-units: for each ordered pair of units, the shortest chain is reported once, at its first
-import, with every step (module, file and line).
-
-## Why is this bad?
-Independent packages (bounded contexts, plugins, features) can be changed, tested, owned
-and eventually split out on their own. One import between them ties their releases
-together, and the next ones follow more easily.
-
-## How to fix
-Move what both need into a package outside the units (a shared kernel), or let the two
-talk through an interface or an event that neither owns alone. For a chain, the module in
-the middle usually belongs to one of the units or should be split.
-
-## Limitations
-Chains are followed only through modules inwards reads: code in `ignore` is not followed.
-With `inwards check PATHS`, only direct imports are checked.
-"""
+"""inw.independence: packages that must not import one another."""
 
 from __future__ import annotations
 
@@ -32,7 +6,16 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core.authoring.examples import Example
+from inwards_core import (
+    CheckKind,
+    Example,
+    ImportEdge,
+    KindDocs,
+    ProjectModel,
+    ReadScope,
+    Violation,
+    quoted,
+)
 from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
@@ -49,11 +32,35 @@ from inwards_core.families.inw.module_entries import (
     expand,
     module_list,
     owner,
-    require_options,
 )
-from inwards_core.model.quoting import quoted
-from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
-from inwards_core.rules.project import ImportEdge, ProjectModel
+
+DOCS = KindDocs(
+    what_it_does="""
+Each entry of `modules` is one unit: a prefix (`shop.orders`) stands for that package and
+everything below it; a selector (`shop.contexts.*`) stands for one unit per package it
+matches (`shop.contexts.billing`, `shop.contexts.orders`, ...). Reports every import, in
+one unit, of code in another unit, in either direction. Imports within a unit, and of code
+outside every unit, are fine.
+
+With `indirect = true` the rule also follows chains of imports through modules outside the
+units: for each ordered pair of units, the shortest chain is reported once, at its first
+import, with every step (module, file and line).
+""",
+    why_is_this_bad="""
+Independent packages (bounded contexts, plugins, features) can be changed, tested, owned
+and eventually split out on their own. One import between them ties their releases
+together, and the next ones follow more easily.
+""",
+    how_to_fix="""
+Move what both need into a package outside the units (a shared kernel), or let the two
+talk through an interface or an event that neither owns alone. For a chain, the module in
+the middle usually belongs to one of the units or should be split.
+""",
+    limitations="""
+Chains are followed only through modules inwards reads: code in `ignore` is not followed.
+With `inwards check PATHS`, only direct imports are checked.
+""",
+)
 
 
 @attrs.frozen
@@ -67,9 +74,6 @@ class IndependenceOptions:
 
     modules: tuple[str, ...] = module_list(required=True)
     indirect: bool = False
-
-    def __attrs_post_init__(self) -> None:
-        require_options(self)
 
 
 def reads(options: IndependenceOptions) -> ReadScope:
@@ -150,15 +154,6 @@ def _chain_violation(source: str, target: str, chain: Chain) -> Violation:
     return chain_violation(chain, stable, source, target, {"source": source, "target": target})
 
 
-KIND = CheckKind(
-    id="inw.independence",
-    summary="Packages that must stay independent import one another.",
-    options_type=IndependenceOptions,
-    check=check,
-    reads=reads,
-    guidance_params=GUIDANCE_PARAMS,
-)
-
 _CONTEXTS = """\
 code = "ACME010"
 name = "independent-contexts"
@@ -170,34 +165,50 @@ modules = ["shop.contexts.*"]
 indirect = true
 """
 
-EXAMPLES = (
-    Example(
-        title="Two contexts lean on each other, once through a helper",
-        good=False,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME010.toml": _CONTEXTS},
-        files={
-            "shop/contexts/billing/invoice.py": (
-                "from shop.contexts.orders.model import Order  # expect: ACME010\n"
-            ),
-            "shop/contexts/orders/model.py": "class Order: ...\n",
-            "shop/contexts/orders/service.py": (
-                "from shop.legacy.bridge import invoice_for  # expect: ACME010\n"
-            ),
-            "shop/legacy/bridge.py": (
-                "from shop.contexts.billing.invoice import Order as invoice_for\n"
-            ),
-        },
-    ),
-    Example(
-        title="Contexts share a kernel outside the units",
-        good=True,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME010.toml": _CONTEXTS},
-        files={
-            "shop/contexts/billing/invoice.py": "from shop.kernel.money import Money\n",
-            "shop/contexts/orders/model.py": "from shop.kernel.money import Money\n",
-            "shop/kernel/money.py": "class Money: ...\n",
-        },
-    ),
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="Two contexts lean on each other, once through a helper",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME010.toml": _CONTEXTS},
+            files={
+                "shop/contexts/billing/invoice.py": (
+                    "from shop.contexts.orders.model import Order  # expect: ACME010\n"
+                ),
+                "shop/contexts/orders/model.py": "class Order: ...\n",
+                "shop/contexts/orders/service.py": (
+                    "from shop.legacy.bridge import invoice_for  # expect: ACME010\n"
+                ),
+                "shop/legacy/bridge.py": (
+                    "from shop.contexts.billing.invoice import Order as invoice_for\n"
+                ),
+            },
+        ),
+        Example(
+            title="Contexts share a kernel outside the units",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME010.toml": _CONTEXTS},
+            files={
+                "shop/contexts/billing/invoice.py": "from shop.kernel.money import Money\n",
+                "shop/contexts/orders/model.py": "from shop.kernel.money import Money\n",
+                "shop/kernel/money.py": "class Money: ...\n",
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.independence",
+    summary="Packages that must stay independent import one another.",
+    options_type=IndependenceOptions,
+    check=check,
+    reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,6 +1,46 @@
-"""inw.layers: an extra layering, innermost first, optionally repeated in every container.
+"""inw.layers: an extra layering, innermost first, optionally repeated in every container."""
 
-## What it does
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Example,
+    ImportEdge,
+    KindDocs,
+    ModuleInfo,
+    ModulePattern,
+    ProjectModel,
+    ReadScope,
+    Violation,
+    option,
+    parse_module_pattern,
+    quoted,
+)
+from inwards_core.families.inw.import_chains import (
+    Chain,
+    chain_violation,
+    direct_params,
+    shortest_chains,
+    via,
+)
+from inwards_core.families.inw.layering import breach
+from inwards_core.families.inw.module_entries import (
+    DEAD_ENTRY_PARAMS,
+    ONE_LAYER_CONFIG,
+    covers_some_module,
+    dead_entries,
+    definition_warning,
+    expand,
+    module_list,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
 `layers` lists layers innermost first, as `[tool.inwards] layers` does:
 `["domain", "application", "adapters"]` means adapters may import application and domain,
 application may import domain, and domain imports neither. An entry `"inbound | outbound"`
@@ -18,54 +58,24 @@ Reports every import from a layer into an outer or sibling layer. With `indirect
 rule also follows chains of imports through modules outside the layers: for each layer and
 each layer it may not reach, the shortest chain is reported once, at its first import, with
 every step (module, file and line).
-
-## Why is this bad?
+""",
+    why_is_this_bad="""
 A layering only holds while every dependency points inwards. An inner layer that imports an
 outer one, even through a helper module, can no longer be understood, tested or reused
 without it.
-
-## How to fix
+""",
+    how_to_fix="""
 Invert the dependency: declare what the inner code needs as a `typing.Protocol` in the
 inner layer, implement it in the outer layer, and pass the implementation in from where the
 application is wired. For a chain, the module in the middle usually belongs in one of the
 layers.
-
-## Limitations
+""",
+    limitations="""
 Chains are followed only through modules inwards reads: code in `ignore` is not followed.
 Layers in different containers are not checked against each other. With
 `inwards check PATHS`, only direct imports are checked.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterator, Sequence
-
-import attrs
-
-from inwards_core.authoring.examples import Example
-from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.families.inw.import_chains import (
-    Chain,
-    chain_violation,
-    direct_params,
-    shortest_chains,
-    via,
+""",
 )
-from inwards_core.families.inw.layering import breach
-from inwards_core.families.inw.module_entries import (
-    DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
-    covers_some_module,
-    dead_entries,
-    definition_warning,
-    expand,
-    module_list,
-    require_options,
-)
-from inwards_core.index.modules import ModuleInfo
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
-from inwards_core.rules.project import ImportEdge, ProjectModel
 
 SIBLINGS = "|"
 
@@ -100,14 +110,9 @@ class LayersOptions:
     same layering repeats. `indirect` also reports chains through other first-party modules.
     """
 
-    layers: tuple[str, ...] = attrs.field(
-        default=(), metadata={"check": _check_layers, "required": True}
-    )
+    layers: tuple[str, ...] = option((), check=_check_layers, required=True)
     containers: tuple[str, ...] = module_list()
     indirect: bool = False
-
-    def __attrs_post_init__(self) -> None:
-        require_options(self)
 
 
 @attrs.frozen
@@ -294,15 +299,6 @@ def _missing_layers(
         )
 
 
-KIND = CheckKind(
-    id="inw.layers",
-    summary="An import from a layer into an outer or sibling layer of an extra layering.",
-    options_type=LayersOptions,
-    check=check,
-    reads=reads,
-    guidance_params=GUIDANCE_PARAMS,
-)
-
 _PER_CONTEXT = """\
 code = "ACME020"
 name = "layered-contexts"
@@ -322,60 +318,76 @@ steps = [
 ]
 """
 
-EXAMPLES = (
-    Example(
-        title="Every context keeps its own layers",
-        good=False,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME020.toml": _PER_CONTEXT},
-        files={
-            "shop/orders/domain/order.py": (
-                "from shop.orders.adapters.db import save  # expect: ACME020\n"
-            ),
-            "shop/orders/application/place.py": "from shop.orders.domain.order import save\n",
-            "shop/orders/adapters/db.py": "def save() -> None: ...\n",
-            "shop/billing/domain/invoice.py": (
-                "from shop.tools.audit import record  # expect: ACME020\n"
-            ),
-            "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
-            "shop/billing/adapters/mail.py": "def send() -> None: ...\n",
-            "shop/tools/audit.py": "from shop.billing.application.bill import invoice as record\n",
-        },
-    ),
-    Example(
-        title="A container without one of the layers",
-        good=False,
-        config=ONE_LAYER_CONFIG,
-        definitions={
-            "ACME021.toml": (
-                'code = "ACME021"  # expect: ACME021\n'
-                'name = "layered-packages"\n'
-                'summary = "An inner layer imports an outer one."\n'
-                'check = "inw.layers"\n'
-                "\n"
-                "[options]\n"
-                'layers = ["domain", "adapters"]\n'
-                'containers = ["shop.*"]\n'
-            ),
-        },
-        files={
-            "shop/orders/domain/order.py": "class Order: ...\n",
-            "shop/orders/adapters/db.py": "from shop.orders.domain.order import Order\n",
-            "shop/billing/domain/invoice.py": "class Invoice: ...\n",
-        },
-    ),
-    Example(
-        title="Outer layers import inner ones",
-        good=True,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME020.toml": _PER_CONTEXT},
-        files={
-            "shop/orders/domain/order.py": "class Order: ...\n",
-            "shop/orders/application/place.py": "from shop.orders.domain.order import Order\n",
-            "shop/orders/adapters/db.py": "from shop.orders.application import place\n",
-            "shop/billing/domain/invoice.py": "class Invoice: ...\n",
-            "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
-            "shop/billing/adapters/mail.py": "from shop.billing.domain import invoice\n",
-        },
-    ),
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="Every context keeps its own layers",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME020.toml": _PER_CONTEXT},
+            files={
+                "shop/orders/domain/order.py": (
+                    "from shop.orders.adapters.db import save  # expect: ACME020\n"
+                ),
+                "shop/orders/application/place.py": "from shop.orders.domain.order import save\n",
+                "shop/orders/adapters/db.py": "def save() -> None: ...\n",
+                "shop/billing/domain/invoice.py": (
+                    "from shop.tools.audit import record  # expect: ACME020\n"
+                ),
+                "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
+                "shop/billing/adapters/mail.py": "def send() -> None: ...\n",
+                "shop/tools/audit.py": "from shop.billing.application.bill import invoice as record\n",
+            },
+        ),
+        Example(
+            title="A container without one of the layers",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME021.toml": (
+                    'code = "ACME021"  # expect: ACME021\n'
+                    'name = "layered-packages"\n'
+                    'summary = "An inner layer imports an outer one."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["domain", "adapters"]\n'
+                    'containers = ["shop.*"]\n'
+                ),
+            },
+            files={
+                "shop/orders/domain/order.py": "class Order: ...\n",
+                "shop/orders/adapters/db.py": "from shop.orders.domain.order import Order\n",
+                "shop/billing/domain/invoice.py": "class Invoice: ...\n",
+            },
+        ),
+        Example(
+            title="Outer layers import inner ones",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME020.toml": _PER_CONTEXT},
+            files={
+                "shop/orders/domain/order.py": "class Order: ...\n",
+                "shop/orders/application/place.py": "from shop.orders.domain.order import Order\n",
+                "shop/orders/adapters/db.py": "from shop.orders.application import place\n",
+                "shop/billing/domain/invoice.py": "class Invoice: ...\n",
+                "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
+                "shop/billing/adapters/mail.py": "from shop.billing.domain import invoice\n",
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.layers",
+    summary="An import from a layer into an outer or sibling layer of an extra layering.",
+    options_type=LayersOptions,
+    check=check,
+    reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
+    docs=DOCS,
+    examples=examples,
 )

@@ -1,27 +1,4 @@
-"""inw.protected: only the listed importers may import a module.
-
-## What it does
-Reports every import of code that an entry of `modules` covers, made by a module that no
-entry of `importers` covers. Code inside a protected entry may always import the rest of
-that entry (`shop.orders.internal.a` may import `shop.orders.internal.b`). Entries are
-prefixes or selectors; `importers = []` (the default) means only the protected code itself.
-Every module of the project is checked as an importer, including those that no layer owns;
-only direct imports count.
-
-## Why is this bad?
-A protected module is an implementation detail (a package's internals, a generated client,
-a database session factory) that only a few places should touch. Each new importer
-spreads the detail further and makes it harder to change.
-
-## How to fix
-Import what the protected package exposes for everyone (its public module or a port)
-instead. If the importer really needs the internals, add it to `importers` in the rule's
-definition, where the review of the change will see it.
-
-## Limitations
-Modules in `ignore` are not checked as importers. Chains through other modules are not
-followed: only direct imports of protected code are reported.
-"""
+"""inw.protected: only the listed importers may import a module."""
 
 from __future__ import annotations
 
@@ -29,7 +6,16 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core.authoring.examples import Example
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Example,
+    KindDocs,
+    ProjectModel,
+    ReadScope,
+    Violation,
+    quoted,
+)
 from inwards_core.families.inw.import_chains import direct_params
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
@@ -38,11 +24,32 @@ from inwards_core.families.inw.module_entries import (
     first_match,
     module_list,
     pattern_of,
-    require_options,
 )
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.kinds import CheckKind, ReadScope, Violation
-from inwards_core.rules.project import ProjectModel
+
+DOCS = KindDocs(
+    what_it_does="""
+Reports every import of code that an entry of `modules` covers, made by a module that no
+entry of `importers` covers. Code inside a protected entry may always import the rest of
+that entry (`shop.orders.internal.a` may import `shop.orders.internal.b`). Entries are
+prefixes or selectors; `importers = []` (the default) means only the protected code itself.
+Every module of the project is checked as an importer, including those that no layer owns;
+only direct imports count.
+""",
+    why_is_this_bad="""
+A protected module is an implementation detail (a package's internals, a generated client,
+a database session factory) that only a few places should touch. Each new importer
+spreads the detail further and makes it harder to change.
+""",
+    how_to_fix="""
+Import what the protected package exposes for everyone (its public module or a port)
+instead. If the importer really needs the internals, add it to `importers` in the rule's
+definition, where the review of the change will see it.
+""",
+    limitations="""
+Modules in `ignore` are not checked as importers. Chains through other modules are not
+followed: only direct imports of protected code are reported.
+""",
+)
 
 
 @attrs.frozen
@@ -56,9 +63,6 @@ class ProtectedOptions:
 
     modules: tuple[str, ...] = module_list(required=True)
     importers: tuple[str, ...] = module_list()
-
-    def __attrs_post_init__(self) -> None:
-        require_options(self)
 
 
 def reads(options: ProtectedOptions) -> ReadScope:
@@ -111,15 +115,6 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
     yield from dead_entries(model, "importers", options.importers)
 
 
-KIND = CheckKind(
-    id="inw.protected",
-    summary="A module is imported by code that is not among its allowed importers.",
-    options_type=ProtectedOptions,
-    check=check,
-    reads=reads,
-    guidance_params=GUIDANCE_PARAMS,
-)
-
 _SESSIONS = """\
 code = "ACME030"
 name = "sessions-in-repositories"
@@ -135,32 +130,48 @@ summary = 'Use a repository instead of "{imported}" in "{module}".'
 steps = ["Delete `{statement}`.", "Call a repository from shop.repositories, which owns the sessions."]
 """
 
-EXAMPLES = (
-    Example(
-        title="A view opens a session itself",
-        good=False,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME030.toml": _SESSIONS},
-        files={
-            "shop/db/session.py": "def open_session() -> object: ...\n",
-            "shop/repositories/orders.py": "from shop.db.session import open_session\n",
-            "shop/bootstrap.py": "from shop.db import session\n",
-            "shop/views/orders.py": (
-                "def list_orders() -> None:\n"
-                "    from shop.db.session import open_session  # expect: ACME030\n"
-            ),
-        },
-    ),
-    Example(
-        title="Views go through a repository",
-        good=True,
-        config=ONE_LAYER_CONFIG,
-        definitions={"ACME030.toml": _SESSIONS},
-        files={
-            "shop/db/session.py": "def open_session() -> object: ...\n",
-            "shop/repositories/orders.py": "from shop.db.session import open_session\n",
-            "shop/bootstrap.py": "from shop.db import session\n",
-            "shop/views/orders.py": "from shop.repositories.orders import open_session\n",
-        },
-    ),
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="A view opens a session itself",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME030.toml": _SESSIONS},
+            files={
+                "shop/db/session.py": "def open_session() -> object: ...\n",
+                "shop/repositories/orders.py": "from shop.db.session import open_session\n",
+                "shop/bootstrap.py": "from shop.db import session\n",
+                "shop/views/orders.py": (
+                    "def list_orders() -> None:\n"
+                    "    from shop.db.session import open_session  # expect: ACME030\n"
+                ),
+            },
+        ),
+        Example(
+            title="Views go through a repository",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME030.toml": _SESSIONS},
+            files={
+                "shop/db/session.py": "def open_session() -> object: ...\n",
+                "shop/repositories/orders.py": "from shop.db.session import open_session\n",
+                "shop/bootstrap.py": "from shop.db import session\n",
+                "shop/views/orders.py": "from shop.repositories.orders import open_session\n",
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.protected",
+    summary="A module is imported by code that is not among its allowed importers.",
+    options_type=ProtectedOptions,
+    check=check,
+    reads=reads,
+    guidance_params=GUIDANCE_PARAMS,
+    docs=DOCS,
+    examples=examples,
 )

@@ -9,20 +9,27 @@ from typing import Protocol
 
 import attrs
 
-from inwards_core.config.patterns import parse_module_pattern
-from inwards_core.config.values import Config, Layer
+from inwards_core import (
+    LIST_LIMIT,
+    Config,
+    ImportFact,
+    Layer,
+    ModuleFacts,
+    ModuleIndex,
+    ModuleInfo,
+    ProjectModel,
+    option,
+    parse_module_pattern,
+    quoted,
+)
 from inwards_core.families.inw.module_entries import check_patterns
-from inwards_core.index.modules import ModuleIndex, ModuleInfo
-from inwards_core.model.facts import ImportFact, ModuleFacts
-from inwards_core.model.quoting import LIST_LIMIT, quoted
-from inwards_core.rules.project import ProjectModel
 
 
 @attrs.frozen
 class ScopedOptions:
     """`modules`: module prefixes or selectors; when set, the rule reports only in them."""
 
-    modules: tuple[str, ...] = attrs.field(default=(), metadata={"check": check_patterns})
+    modules: tuple[str, ...] = option((), check=check_patterns)
 
     def applies_to(self, module: str) -> bool:
         if not self.modules:

@@ -12,15 +12,17 @@ import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-import attrs
-
-from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.index.modules import ModuleInfo
-from inwards_core.model.findings import Severity, Span
-from inwards_core.model.quoting import quoted
-from inwards_core.rules.kinds import Violation
-from inwards_core.rules.options import option_name
-from inwards_core.rules.project import ProjectModel
+from inwards_core import (
+    ModuleInfo,
+    ModulePattern,
+    ProjectModel,
+    Severity,
+    Span,
+    Violation,
+    option,
+    parse_module_pattern,
+    quoted,
+)
 
 T = TypeVar("T")
 
@@ -42,18 +44,10 @@ def _check_required_patterns(value: tuple[str, ...]) -> str | None:
 
 
 def module_list(*, required: bool = False) -> Any:
-    """An attrs field holding module prefixes or selectors. A required one may not be
-    empty, and its absence is reported by `require_options`."""
-    check = _check_required_patterns if required else check_patterns
-    return attrs.field(default=(), metadata={"check": check, "required": required})
-
-
-def require_options(options: Any) -> None:
-    """Raise for a required option that was not given (parse_options reports a TypeError
-    under the `options` key)."""
-    for field in attrs.fields(type(options)):
-        if field.metadata.get("required") and not getattr(options, field.name):
-            raise TypeError(f"has no `{option_name(field.name)}`: this option is required.")
+    """An option holding module prefixes or selectors; a required one may not be empty."""
+    return option(
+        (), check=_check_required_patterns if required else check_patterns, required=required
+    )
 
 
 @functools.lru_cache(maxsize=4096)

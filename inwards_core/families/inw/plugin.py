@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from inwards_core import Family, hookimpl
 from inwards_core.families.inw import family
-from inwards_core.plugins import hookimpl
-from inwards_core.rules.kinds import Family
 
 
 @hookimpl

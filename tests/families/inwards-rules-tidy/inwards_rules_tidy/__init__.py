@@ -13,7 +13,7 @@ from inwards_rules_tidy import tidy001_star_import, tidy002_import_fanout
 __version__ = "0.3.0"
 DISTRIBUTION = "inwards-rules-tidy"
 
-# One module per check kind, in code order; each has KIND and EXAMPLES.
+# One module per check kind, in code order; each defines its KIND.
 KIND_MODULES = (tidy001_star_import, tidy002_import_fanout)
 
 

@@ -100,9 +100,9 @@ def test_definitions_resolve_cleanly() -> None:
 # -- examples are tests ------------------------------------------------------------------
 
 EXAMPLES = [
-    pytest.param(module.KIND.id, example, id=f"{module.KIND.id}-{number}")
-    for module in inwards_rules_tidy.KIND_MODULES
-    for number, example in enumerate(module.EXAMPLES)
+    pytest.param(kind.id, example, id=f"{kind.id}-{number}")
+    for kind in inwards_rules_tidy.family().kinds
+    for number, example in enumerate(kind.examples())
 ]
 
 
@@ -111,11 +111,11 @@ def test_example(kind: str, example: Example) -> None:
     assert example_problems(example, RULES) == []
 
 
-def test_every_kind_has_good_and_bad_examples_and_documented_sections() -> None:
-    for module in inwards_rules_tidy.KIND_MODULES:
-        assert {example.good for example in module.EXAMPLES} == {True, False}
-        for section in ("## What it does", "## Why is this bad?", "## How to fix"):
-            assert section in (module.__doc__ or ""), (module.__name__, section)
+def test_every_kind_has_good_and_bad_examples_and_docs() -> None:
+    for kind in inwards_rules_tidy.family().kinds:
+        assert {example.good for example in kind.examples()} == {True, False}, kind.id
+        assert kind.docs is not None, kind.id
+        assert all(kind.docs.sections()), kind.id
 
 
 def test_a_broken_example_is_caught() -> None:
@@ -133,7 +133,7 @@ def test_a_broken_example_is_caught() -> None:
 
 @pytest.mark.parametrize("code", ["TIDY001", "TIDY002"])
 def test_docs_page_is_fresh(code: str) -> None:
-    """docs/<CODE>.md is rendered from the definition and the kind's module;
+    """docs/<CODE>.md is rendered from the definition and the kind;
     `INWARDS_REGENERATE=1` rewrites it."""
     rule = RULES.by_code(code)
     assert rule is not None
