@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from inwards_core.config.values import Config, Layer
-from inwards_core.index.coverage import DeadConfiguration, unassigned_packages
-from inwards_core.index.hints import ClosestNames
 from inwards_core.index.naming import ModuleInfo, ModuleTree
 from inwards_core.index.ownership import Ownership
 from inwards_core.index.resolution import Provenance, Resolution
 from inwards_core.model.facts import ImportFact
 from inwards_core.ports import ProjectListing
+
+if TYPE_CHECKING:
+    from inwards_core.index.coverage import DeadConfiguration
+    from inwards_core.index.hints import ClosestNames
 
 __all__ = ["ModuleIndex", "ModuleInfo"]
 
@@ -40,6 +43,8 @@ class ModuleIndex:
     __slots__ = (
         "_closest",
         "_dead",
+        "_entries",
+        "_tree",
         "by_file",
         "classify",
         "config",
@@ -82,8 +87,12 @@ class ModuleIndex:
         self.classify = resolution.classify
         self.resolve_target = resolution.resolve_target
         self.missing_part = resolution.missing_part
-        self._closest = ClosestNames(tree.children)
-        self._dead = DeadConfiguration(config.layers, ownership.entries, tree)
+        # Hints and coverage are built on first need: a check of a few clean files never
+        # imports them.
+        self._tree = tree
+        self._entries = ownership.entries
+        self._closest: ClosestNames | None = None
+        self._dead: DeadConfiguration | None = None
 
         infos = [
             ModuleInfo(name, file, name in tree.packages, self.layer_of(name))
@@ -113,21 +122,34 @@ class ModuleIndex:
         if missing is None or limit <= 0:
             return ()
         parent, segment = missing
+        if self._closest is None:
+            from inwards_core.index.hints import ClosestNames
+
+            self._closest = ClosestNames(self._tree.children)
         return self._closest.closest(parent, segment, limit)
 
     def unmatched_patterns(self) -> tuple[tuple[Layer, int], ...]:
         """Layer entries that match no module of the project (dead prefixes/selectors),
         in configuration order, each as the layer and the index in its `modules`."""
-        return self._dead.unmatched_patterns()
+        return self._dead_configuration().unmatched_patterns()
 
     def empty_layers(self) -> tuple[Layer, ...]:
         """Layers none of whose entries matches a module (including layers without any)."""
-        return self._dead.empty_layers()
+        return self._dead_configuration().empty_layers()
 
     def unassigned_packages(self) -> tuple[ModuleInfo, ...]:
         """The highest modules and packages that no layer owns, that are not ignored, and
         that hold no layer-owned module (see `coverage.unassigned_packages`)."""
+        from inwards_core.index.coverage import unassigned_packages
+
         return unassigned_packages(self.modules, self.is_ignored)
+
+    def _dead_configuration(self) -> DeadConfiguration:
+        if self._dead is None:
+            from inwards_core.index.coverage import DeadConfiguration
+
+            self._dead = DeadConfiguration(self.config.layers, self._entries, self._tree)
+        return self._dead
 
 
 def _file(info: ModuleInfo) -> str:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import attrs
-
 from inwards_core import (
     LIST_LIMIT,
     CheckKind,
@@ -84,30 +82,32 @@ def denied_entries(config: Config, layer: Layer) -> tuple[str, ...]:
     return base + layer.extend_deny_libraries
 
 
-@attrs.frozen
-class Refusal:
-    """Why a layer may not use a library: `denied_by` is the entry of its deny list that
-    covers the library, or None when its `allow-libraries` leaves the library out."""
-
-    denied_by: str | None = None
-
-
-_NOT_ALLOWED = Refusal()
-
-
-def refusal(config: Config, layer: Layer, name: str, kind: str) -> Refusal | None:
-    """Why `layer` may not use the library `name` (of provenance `kind`), or None."""
+def denying_entry(config: Config, layer: Layer, name: str) -> str | None:
+    """The entry of the layer's deny list that refuses the library `name` (one longer than
+    any `allow-libraries` entry covering it), or None."""
     deny = _longest(name, denied_entries(config, layer))
+    if deny is None:
+        return None
     allow = _longest(name, layer.allow_libraries or ())
-    if deny is not None and (allow is None or len(deny) > len(allow)):
-        return Refusal(deny)
-    if layer.allow_libraries is not None and kind == "third-party" and allow is None:
-        return _NOT_ALLOWED
-    return None
+    return deny if allow is None or len(deny) > len(allow) else None
+
+
+def outside_allowlist(layer: Layer, name: str, kind: str) -> bool:
+    """Whether the layer's `allow-libraries` leave out `name`, a library of provenance
+    `kind` (an allowlist is about third-party code only)."""
+    return (
+        layer.allow_libraries is not None
+        and kind == "third-party"
+        and _longest(name, layer.allow_libraries) is None
+    )
+
+
+def refused(config: Config, layer: Layer, name: str, kind: str) -> bool:
+    return denying_entry(config, layer, name) is not None or outside_allowlist(layer, name, kind)
 
 
 def allowed_layers(config: Config, name: str, kind: str) -> list[str]:
-    return [layer.name for layer in config.layers if refusal(config, layer, name, kind) is None]
+    return [layer.name for layer in config.layers if not refused(config, layer, name, kind)]
 
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
@@ -122,16 +122,15 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             if not name or index.is_first_party(name):
                 continue
             kind = index.classify(name)
-            why = refusal(config, layer, name, kind)
-            if why is None:
+            denied_by = denying_entry(config, layer, name)
+            if denied_by is None and not outside_allowlist(layer, name, kind):
                 continue
-            denied = why.denied_by is not None
-            library = quoted(why.denied_by if why.denied_by is not None else name.split(".")[0])
+            library = quoted(denied_by if denied_by is not None else name.split(".")[0])
             elsewhere = [n for n in allowed_layers(config, name, kind) if n != layer.name]
             shown_layer = quoted(layer.name)
             rule_text = (
                 f'"{shown_layer}" denies it'
-                if denied
+                if denied_by is not None
                 else f'it is not in the allow-libraries of "{shown_layer}"'
             )
             stable = (
