@@ -24,7 +24,8 @@ def forget_working_directory() -> None:
     that no module of the checked project can stand in for one inwards imports later (a
     plugin, libcst). Kept when inwards itself runs from there (a source checkout)."""
     here = _real(os.curdir)
-    ours = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # holds inwards_cli
+    # inwards_cli/adapters/python_path.py: three levels up is the folder holding inwards_cli.
+    ours = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
     if ours == here:
         return
     sys.path[:] = [entry for entry in sys.path if _real(entry) != here]
