@@ -36,7 +36,8 @@ def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
         },
         "summary": {
             "type": "string",
-            "description": "One line: what the rule reports.",
+            "description": "One line: what the rule reports. Without it, the check kind's "
+            "own summary.",
             "pattern": NOT_BLANK,
         },
         "check": {
@@ -157,7 +158,7 @@ def definition_schema(families: Sequence[Family]) -> JSON:
         "rules). A definition in a higher root with the same code replaces the lower one as "
         "a whole.",
         "type": "object",
-        "required": ["code", "name", "summary", "check"],
+        "required": ["code", "name", "check"],
         "properties": described(_definition_properties(kinds), DEFINITION_KEYS, "a definition"),
         "additionalProperties": False,
         "allOf": rules,

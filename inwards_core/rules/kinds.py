@@ -96,7 +96,8 @@ class CheckKind:
     these fields.
 
     - `id` is `<family>.<name>` (`inw.layer-dependency`); `summary` one line on what it
-      reports.
+      reports, which is also the summary of a rule whose definition says none (a family's
+      own definitions leave it out: it is written once, here).
     - `options_type` is an attrs class whose fields are the kind's options (`NoOptions` for
       none; `inwards_core.rules.options.option` declares one with its metadata).
     - `check` yields the `Violation`s; `scope`, `reads` and `version` tell the engine when

@@ -308,6 +308,8 @@ def parse_definition(
     stem = stem[: -len(".toml")] if stem.endswith(".toml") else stem
     for required in ("code", "name", "summary", "check"):
         if required not in data:
+            if required == "summary":  # optional: the kind's summary stands in
+                continue
             return problem("", f"has no `{required}`.")
         if not isinstance(data[required], str) or not data[required].strip():
             return problem(required, "must be a non-empty string.")
@@ -397,7 +399,7 @@ def parse_definition(
     return RuleDefinition(
         code=code,
         name=name,
-        summary=data["summary"],
+        summary=data.get("summary", kind.summary),
         check=check,
         default=default,
         severity=Severity(severity_text),

@@ -39,15 +39,17 @@ def core_text(code: str) -> str:
 
 
 def edited(rule: str, **changes: str) -> str:
-    """The core definition of `rule` with top-level `key = value` lines replaced."""
+    """The core definition of `rule` with top-level `key = value` lines replaced, or added
+    after `name` (a core definition leaves out `summary`: its kind's stands in)."""
     lines = core_text(rule).split("\n")
+    top = next(i for i, line in enumerate(lines) if line.startswith("["))
     for key, value in changes.items():
-        for index, line in enumerate(lines):
-            if line.startswith(f"{key} = "):
-                lines[index] = f"{key} = {value}"
-                break
-        else:
-            raise AssertionError(f"{rule} has no top-level {key}")
+        index = next((i for i in range(top) if lines[i].startswith(f"{key} = ")), None)
+        if index is None:
+            index = next(i for i in range(top) if lines[i].startswith("name = ")) + 1
+            lines.insert(index, "")
+            top += 1
+        lines[index] = f"{key} = {value}"
     return "\n".join(lines)
 
 

@@ -344,9 +344,10 @@ def test_a_shadowed_rule_names_its_origin_and_what_it_shadows() -> None:
         .joinpath("INW001.toml")
         .read_text(encoding="utf-8")
     )
+    # The core definition takes its kind's summary; the shadow says its own.
     shadow = core.replace(
-        'summary = "An import from a layer into an outer or sibling layer."',
-        'summary = "Our layers point inwards, and so must every import."',
+        'name = "layer-dependency"\n',
+        'name = "layer-dependency"\nsummary = "Our layers point inwards, and so must every import."\n',
     )
     assert shadow != core
     families = installed_families()

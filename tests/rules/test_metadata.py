@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import re
+import tomllib
+from importlib import resources
 
+from inwards_core import RootKind, RuleDocument, resolve
+from inwards_core.adapters.packaged_rules import packaged_documents
 from inwards_core.api import installed_families, load_rules
 from inwards_core.families.inw import KIND_MODULES
 
@@ -37,3 +41,28 @@ def test_every_kind_is_documented_and_registered() -> None:
 def test_each_rule_has_its_own_kind_module() -> None:
     modules = [rule.kind.check.__module__ for rule in RULE_SET.rules if rule.code.startswith("INW")]
     assert len(modules) == len(set(modules))
+
+
+def test_a_rule_summary_is_written_once_in_its_kind() -> None:
+    """A shipped definition says no `summary`: the rule's is its kind's (`CheckKind.summary`)."""
+    packages = {family.distribution: family.definitions for family in installed_families()}
+    for rule in RULE_SET.rules:
+        package = packages[rule.definition.family]
+        text = resources.files(package).joinpath(f"{rule.code}.toml").read_text(encoding="utf-8")
+        assert "summary" not in tomllib.loads(text), rule.code
+        assert rule.definition.summary == rule.kind.summary, rule.code
+
+
+def test_a_definition_may_say_its_own_summary() -> None:
+    families = installed_families()
+    text = 'code = "ACME001"\nname = "acme"\ncheck = "inw.forbidden"\n\n[options]\n'
+    text += 'modules = ["shop.domain"]\nforbidden = ["requests"]\n'
+    own = 'summary = "The domain stays offline."\n'
+    for summary, expected in (("", "Listed modules import something"), (own, "The domain stays")):
+        document = RuleDocument(
+            RootKind.PROJECT, ".inwards/rules/ACME001.toml", (summary + text).encode()
+        )
+        rule_set = resolve([*packaged_documents(families), document], families)
+        rule = rule_set.by_code("ACME001")
+        assert rule is not None, rule_set.problems
+        assert rule.definition.summary.startswith(expected)
