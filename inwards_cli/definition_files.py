@@ -16,9 +16,9 @@ import attrs
 import tomlkit
 
 from inwards_cli.adapters.atomic import RefusedTargetError, write_user_file
+from inwards_core.rules.definitions import SHADOW_KEYS, ShadowBase
 from inwards_core.rules.kinds import CheckKind
 from inwards_core.rules.options import option_name
-from inwards_core.rules.runtime import SHADOW_KEYS, ShadowBase
 
 
 def with_shadow_table(data: bytes, base: ShadowBase) -> bytes:

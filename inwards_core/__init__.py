@@ -67,11 +67,14 @@ if TYPE_CHECKING:
     from inwards_core.model.quoting import LIST_LIMIT, quoted
     from inwards_core.plugins import FamilyLoadError, PluginHost, hookimpl
     from inwards_core.ports import RootReport, RootState, RuleDocument, RuleSources
+    from inwards_core.rules.definitions import RuleDefinition
     from inwards_core.rules.kind_docs import Example, KindDocs
     from inwards_core.rules.kinds import CheckKind, Family, NoOptions, ReadScope, Scope, Violation
     from inwards_core.rules.options import OptionsError, option, option_name
     from inwards_core.rules.project import ImportEdge, ProjectModel
-    from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet, resolve
+    from inwards_core.rules.resolver import resolve
+    from inwards_core.rules.rule_set import RuleSet
+    from inwards_core.rules.selection import ActiveRule
     from inwards_core.version import inwards_version
 
 # The public API, imported on first use: `import inwards_core.version` (or any small
@@ -131,12 +134,12 @@ _HOMES = {
     "parse_module_pattern": "inwards_core.config.patterns",
     "LIST_LIMIT": "inwards_core.model.quoting",
     "quoted": "inwards_core.model.quoting",
-    "ActiveRule": "inwards_core.rules.runtime",
-    "RuleDefinition": "inwards_core.rules.runtime",
-    "RuleSet": "inwards_core.rules.runtime",
+    "ActiveRule": "inwards_core.rules.selection",
+    "RuleDefinition": "inwards_core.rules.definitions",
+    "RuleSet": "inwards_core.rules.rule_set",
     "inwards_version": "inwards_core.version",
     # Rule definitions from roots of your own (an editor plugin, a script), and baselines.
-    "resolve": "inwards_core.rules.runtime",
+    "resolve": "inwards_core.rules.resolver",
     "RootReport": "inwards_core.ports",
     "RootState": "inwards_core.ports",
     "RuleDocument": "inwards_core.ports",

@@ -24,15 +24,11 @@ from inwards_core.engine import ParseMany, check_project, parse_serially
 from inwards_core.model.findings import Report
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RuleSources
+from inwards_core.rules.definitions import DefinitionProblem
 from inwards_core.rules.kinds import Family
-from inwards_core.rules.runtime import (
-    ActiveRule,
-    DefinitionProblem,
-    RuleSet,
-    resolve,
-    select,
-    validate_rule_settings,
-)
+from inwards_core.rules.resolver import resolve
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import ActiveRule, select, validate_rule_settings
 
 
 def load_config(

@@ -22,7 +22,7 @@ from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.project import ProjectModel
-from inwards_core.rules.runtime import ActiveRule
+from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.templates import fill_template
 from inwards_core.suppression_verdicts import RuleFacts, apply_suppressions
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference

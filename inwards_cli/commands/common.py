@@ -20,7 +20,7 @@ from inwards_core.config.values import Config, ConfigError
 from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.ports import RootState
 from inwards_core.reporting.escaping import safe_line
-from inwards_core.rules.runtime import RuleSet
+from inwards_core.rules.rule_set import RuleSet
 from inwards_core.verification import CacheMismatch
 
 # Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.

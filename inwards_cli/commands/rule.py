@@ -30,7 +30,7 @@ from inwards_core.authoring.docgen import (
 )
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.model.findings import RootKind
-from inwards_core.rules.runtime import ResolvedRule, RuleSet
+from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
 
 def rule_command(

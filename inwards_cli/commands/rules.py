@@ -37,19 +37,12 @@ from inwards_core.api import prepare
 from inwards_core.config.values import ConfigError, RuleSettings
 from inwards_core.model.findings import RootKind
 from inwards_core.reporting.escaping import printable
+from inwards_core.rules.definitions import CODE_PATTERN, NAME_PATTERN, RuleDefinition, ShadowBase
 from inwards_core.rules.listing import origin_data as _origin_data
 from inwards_core.rules.listing import rules_document
-from inwards_core.rules.runtime import (
-    CODE_PATTERN,
-    NAME_PATTERN,
-    ROOT_PRECEDENCE,
-    ActiveRule,
-    RuleDefinition,
-    RuleSet,
-    ShadowBase,
-    owning_family,
-    select,
-)
+from inwards_core.rules.resolver import ROOT_PRECEDENCE, owning_family
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import ActiveRule, select
 
 rules_app = typer.Typer(
     name="rules",

@@ -45,7 +45,8 @@ from inwards_core.reporting.github import render_github
 from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_statistics, render_text
 from inwards_core.rules.digests import root_digests
-from inwards_core.rules.runtime import ActiveRule, RuleSet
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import ActiveRule
 from inwards_core.verification import CachedFactsDiffer
 from inwards_core.version import inwards_version
 

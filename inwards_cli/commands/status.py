@@ -19,7 +19,7 @@ from inwards_core.config.values import RuleSettings
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 from inwards_core.reporting import plural
-from inwards_core.rules.runtime import select, validate_rule_settings
+from inwards_core.rules.selection import select, validate_rule_settings
 from inwards_core.rules.status import RootStatus, RulesStatus, rules_status, status_document
 from inwards_core.version import inwards_version
 

@@ -18,7 +18,7 @@ from inwards_core.config.load import (
 from inwards_core.config.values import DEFAULT_GENERATED
 from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME, VERSION
 from inwards_core.rules.kinds import Family
-from inwards_core.rules.runtime import ALWAYS_ON, RuleSet
+from inwards_core.rules.rule_set import RuleSet
 
 # Python identifiers, written so that Python's `re`, ECMAScript and Rust's regex all read
 # them alike (no \w, no look-around). Any non-ASCII character is let through: the loader,
@@ -44,8 +44,8 @@ def any_case(code: str) -> str:
     return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in code)
 
 
-def always_on_pattern() -> str:
-    return "^(?:" + "|".join(any_case(code) for code in sorted(ALWAYS_ON)) + ")$"
+def always_on_pattern(codes: Iterable[str]) -> str:
+    return "^(?:" + "|".join(any_case(code) for code in sorted(codes)) + ")$"
 
 
 def strings(pattern: str | None = None, description: str = "") -> JSON:
@@ -180,9 +180,17 @@ def _layer_properties() -> dict[str, JSON]:
     }
 
 
-def _rules_properties() -> dict[str, JSON]:
-    always_on = always_on_pattern()
+def _rules_properties(always_on_codes: Sequence[str]) -> dict[str, JSON]:
+    """`always_on_codes`: the rules whose definitions say `always-on = true`, which
+    `ignore` and `severity` can't name."""
     code = {"type": "string", "pattern": RULE_CODE}
+    ignored: JSON = dict(code)
+    levelled: JSON = {"pattern": RULE_CODE}
+    always_on = ""
+    if always_on_codes:
+        not_always_on = {"not": {"pattern": always_on_pattern(always_on_codes)}}
+        ignored, levelled = ignored | not_always_on, levelled | not_always_on
+        always_on = f" {', '.join(sorted(always_on_codes))} can't be turned off."
     return {
         "select": {
             "type": "array",
@@ -198,15 +206,15 @@ def _rules_properties() -> dict[str, JSON]:
         },
         "ignore": {
             "type": "array",
-            "description": "Rules to turn off; this wins over select and extend-select. "
-            f"{', '.join(sorted(ALWAYS_ON))} can't be turned off.",
-            "items": {**code, "not": {"pattern": always_on}},
+            "description": "Rules to turn off; this wins over select and extend-select."
+            + always_on,
+            "items": ignored,
         },
         "severity": {
             "type": "object",
             "description": 'The severity of a rule, by code: "error" or "warning". Warnings '
             "never change the exit status.",
-            "propertyNames": {"pattern": RULE_CODE, "not": {"pattern": always_on}},
+            "propertyNames": levelled,
             "additionalProperties": {"enum": list(SEVERITY_VALUES)},
         },
     }
@@ -228,11 +236,17 @@ def described(properties: Mapping[str, JSON], keys: Iterable[str], where: str) -
 
 def _config_parts(families: Sequence[Family], rule_set: RuleSet) -> tuple[JSON, dict[str, JSON]]:
     """The `[tool.inwards]` schema body and the `$defs` it refers to."""
-    rules_properties = described(_rules_properties(), RULES_KEYS, "[tool.inwards.rules]")
+    always_on = [rule.code for rule in rule_set.rules if rule.always_on]
+    rules_properties = described(_rules_properties(always_on), RULES_KEYS, "[tool.inwards.rules]")
     kinds = kinds_by_id(families)
     for rule in sorted(rule_set.rules, key=lambda r: r.name):
         rules_properties[rule.name] = rule_table(
-            rule.code, rule.name, rule.definition.summary, rule.kind, kinds
+            rule.code,
+            rule.name,
+            rule.definition.summary,
+            rule.kind,
+            kinds,
+            always_on=rule.always_on,
         )
     defs: dict[str, JSON] = {
         "layer": {

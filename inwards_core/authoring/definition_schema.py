@@ -1,5 +1,5 @@
 """The schema of a rule definition file (`definition`): its keys come from the constants
-`inwards_core.rules.runtime` checks against, its `[options]` from each kind's options
+`inwards_core.rules.reading` checks against, its `[options]` from each kind's options
 class."""
 
 from __future__ import annotations
@@ -10,9 +10,14 @@ from inwards_core.authoring.config_schema import NOT_BLANK, described
 from inwards_core.authoring.option_schemas import kind_option_defs, kinds_by_id, options_ref
 from inwards_core.config.load import SEVERITY_VALUES
 from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME
+from inwards_core.rules.definitions import (
+    DEFINITION_KEYS,
+    GUIDANCE_KEYS,
+    SHADOW_KEYS,
+    VARIANT_KEYS,
+)
 from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.options import required_options
-from inwards_core.rules.runtime import DEFINITION_KEYS, GUIDANCE_KEYS, SHADOW_KEYS
 from inwards_core.rules.templates import TEMPLATE_PATTERN
 
 
@@ -65,6 +70,13 @@ def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
             "may hide a finding of this rule.",
             "default": True,
         },
+        "always-on": {
+            "type": "boolean",
+            "description": "true: [tool.inwards.rules] can't turn the rule off, change its "
+            "severity or set its options. A shadow of an always-on rule stays always on; it "
+            "can't say `always-on = false`.",
+            "default": False,
+        },
         "options": {
             "type": "object",
             "description": "The options of the check kind named in `check`; which keys it "
@@ -85,6 +97,32 @@ def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
                         "items": template,
                     },
                     "docs": string | {"description": "A link or path to more documentation."},
+                    "variants": {
+                        "type": "object",
+                        "description": "The fix for variants of the findings that the kind "
+                        "names (the shipped definitions word them), by name: "
+                        "[guidance.variants.<name>]. A "
+                        "variant's summary or steps replace the main ones for those findings; "
+                        "what it leaves out comes from the main guidance. A finding whose "
+                        "variant is not here gets the main guidance.",
+                        "propertyNames": {"pattern": RULE_NAME},
+                        "additionalProperties": {
+                            "type": "object",
+                            "properties": described(
+                                {
+                                    "summary": template | {"description": "One line: what to do."},
+                                    "steps": {
+                                        "type": "array",
+                                        "description": "Numbered steps.",
+                                        "items": template,
+                                    },
+                                },
+                                VARIANT_KEYS,
+                                "[guidance.variants.<name>]",
+                            ),
+                            "additionalProperties": False,
+                        },
+                    },
                 },
                 GUIDANCE_KEYS,
                 "[guidance]",

@@ -19,11 +19,12 @@ from inwards_core.authoring.examples import run_example
 from inwards_core.authoring.rule_page_schema import RULE_PAGE_SCHEMA
 from inwards_core.reporting.escaping import printable
 from inwards_core.reporting.text import render_text
+from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.kind_docs import DEFAULT_EXAMPLE_CONFIG, Example
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
 from inwards_core.rules.listing import origin_data
 from inwards_core.rules.options import is_required, option_name, options_to_data
-from inwards_core.rules.runtime import ResolvedRule, RuleDefinition, RuleSet
+from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
 GENERATED_NOTE = (
     "<!-- Generated from the rule's definition and its check kind's module by "

@@ -15,7 +15,8 @@ from inwards_core.model.findings import Report, RootKind
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.kind_docs import Example
 from inwards_core.rules.kinds import Family
-from inwards_core.rules.runtime import RuleSet, resolve
+from inwards_core.rules.resolver import resolve
+from inwards_core.rules.rule_set import RuleSet
 
 # `Example` is a field type of the kind API (`inwards_core.rules.kind_docs`); running one is here.
 __all__ = ["Example", "example_problems", "example_rule_set", "found", "run_example"]

@@ -14,13 +14,18 @@ import attrs
 from inwards_core.model.json_schema import JSON
 from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.options import DESCRIPTION, is_required, option_name
-from inwards_core.rules.runtime import ALWAYS_ON
 
 
 def rule_table(
-    code: str, name: str, summary: str, kind: CheckKind, kinds: Mapping[str, CheckKind]
+    code: str,
+    name: str,
+    summary: str,
+    kind: CheckKind,
+    kinds: Mapping[str, CheckKind],
+    *,
+    always_on: bool = False,
 ) -> JSON:
-    if code in ALWAYS_ON:
+    if always_on:
         return {
             "description": f"{code} ({summary}) has no options and can't be configured.",
             "not": {},

@@ -32,9 +32,7 @@ from inwards_core.reporting.json import SCHEMA as DIAGNOSTICS_SCHEMA
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.listing import RULES_SCHEMA
 from inwards_core.rules.listing_schema import rules_schema
-from inwards_core.rules.runtime import (
-    RuleSet,
-)
+from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.status import STATUS_SCHEMA
 from inwards_core.rules.status_schema import status_schema
 

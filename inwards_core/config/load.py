@@ -3,7 +3,7 @@
 Every problem is collected before anything is raised, so one run shows the user all of
 them, each with its dotted key and, when the mapping came from a file, line and column.
 Only the shape of `[tool.inwards.rules]` is checked here; codes, rule names and options
-are checked against the resolved rule set by `inwards_core.rules.runtime`.
+are checked against the resolved rule set by `inwards_core.rules.selection`.
 """
 
 from __future__ import annotations

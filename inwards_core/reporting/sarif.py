@@ -33,7 +33,8 @@ import attrs
 import sarif_om as om
 
 from inwards_core.model.findings import Finding, Report, Severity, SuppressedFinding
-from inwards_core.rules.runtime import ActiveRule, ResolvedRule
+from inwards_core.rules.rule_set import ResolvedRule
+from inwards_core.rules.selection import ActiveRule
 from inwards_core.version import inwards_version
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from inwards_core.model.findings import RootKind
-from inwards_core.rules.runtime import ActiveRule, RuleDefinition, RuleSet
+from inwards_core.rules.definitions import RuleDefinition
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import ActiveRule
 from inwards_core.version import inwards_version
 
 RULES_SCHEMA = "inwards/rules@1"

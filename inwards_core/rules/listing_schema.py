@@ -18,7 +18,7 @@ from inwards_core.model.json_schema import (
     text,
 )
 from inwards_core.rules.listing import RULES_SCHEMA
-from inwards_core.rules.runtime import USER_RULES_POLICIES
+from inwards_core.rules.resolver import USER_RULES_POLICIES
 
 
 def _problem() -> JSON:

@@ -14,7 +14,8 @@ import attrs
 from inwards_core.model.findings import RootKind, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RootState, RuleDocument
 from inwards_core.rules.digests import root_digests
-from inwards_core.rules.runtime import ActiveRule, RuleSet, StaleShadow
+from inwards_core.rules.rule_set import RuleSet, StaleShadow
+from inwards_core.rules.selection import ActiveRule
 
 STATUS_SCHEMA = "inwards/status@1"
 DISABLED_BY_CONFIG = ("rules.ignore", "not in rules.select")

@@ -15,7 +15,7 @@ from inwards_core.model.json_schema import (
     user_definitions,
 )
 from inwards_core.ports import RootState
-from inwards_core.rules.runtime import USER_RULES_POLICIES
+from inwards_core.rules.resolver import USER_RULES_POLICIES
 from inwards_core.rules.status import STATUS_SCHEMA
 
 

@@ -23,7 +23,7 @@ from inwards_core.model.facts import (
     ModuleFacts,
 )
 from inwards_core.model.findings import Span
-from inwards_core.rules.runtime import table_digest
+from inwards_core.rules.reading import table_digest
 from inwards_core.verification import (
     QUOTED_CHARACTERS,
     CachedFactsDiffer,

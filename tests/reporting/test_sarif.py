@@ -34,7 +34,7 @@ from inwards_core.reporting.sarif import (
     result_message,
     to_json_value,
 )
-from inwards_core.rules.runtime import ActiveRule, select
+from inwards_core.rules.selection import ActiveRule, select
 from tests.reporting.sarif_check import (
     multitool_problems,
     require_multitool,

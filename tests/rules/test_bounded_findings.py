@@ -10,8 +10,8 @@ from inwards_core.api import check_sources, load_config_text, load_rules, prepar
 from inwards_core.engine import to_finding
 from inwards_core.model.findings import Finding, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
+from inwards_core.rules.definitions import DefinitionProblem
 from inwards_core.rules.kinds import Violation
-from inwards_core.rules.runtime import DefinitionProblem
 
 LONG = "l" * 100_000
 

@@ -20,8 +20,10 @@ from inwards_core.authoring.examples import run_example
 from inwards_core.families.inw import GENERIC_KIND_MODULES, KIND_MODULES
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import RuleDocument
+from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind
-from inwards_core.rules.runtime import DefinitionProblem, parse_definition, resolve
+from inwards_core.rules.reading import parse_definition
+from inwards_core.rules.resolver import resolve
 from inwards_core.rules.templates import fill_template, template_problem
 from tests.e2e.helpers import REPO
 from tests.schemas.test_doc_examples import BLOCKS, kind_of
@@ -235,3 +237,57 @@ def test_every_param_a_kind_fills_in_its_examples_is_declared(
         declared = kinds[kind_id].guidance_names()
         assert names <= declared, f"{kind_id} fills undeclared {sorted(names - declared)}"
     assert set(COMMON_GUIDANCE_PARAMS) == {"file", "module"}
+
+
+# -- guidance variants: templates under the same rules, a variant per kind's finding --------
+
+VARIANTS = """\
+code = "ACME001"
+name = "acme"
+summary = "s"
+check = "inw.forbidden"
+
+[options]
+modules = ["shop.domain"]
+forbidden = ["requests"]
+
+[guidance]
+summary = "Main: {forbidden}."
+steps = ["Main step."]
+
+[guidance.variants.dead-entry]
+steps = ["Fix {entry}."]
+"""
+
+
+def _parsed(text: str) -> RuleDefinition | DefinitionProblem:
+    kinds = {kind.id: (family, kind) for family in FAMILIES for kind in family.kinds}
+    return parse_definition(RuleDocument(RootKind.PROJECT, "ACME001.toml", text.encode()), kinds)
+
+
+def test_a_variant_replaces_what_it_words_and_takes_the_rest_from_the_main_guidance() -> None:
+    parsed = _parsed(VARIANTS)
+    assert isinstance(parsed, RuleDefinition), parsed
+    guidance = parsed.guidance
+    assert guidance.texts("dead-entry") == ("Main: {forbidden}.", ("Fix {entry}.",))
+    assert guidance.texts("") is None and guidance.texts("other") is None
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "why"),
+    [
+        ('[guidance.variants.x]\nsteps = ["{entry:>9}"]', "guidance.variants.x.steps[0]", "spec"),
+        ('[guidance.variants.x]\nsummary = "{password}"', "guidance.variants.x.summary", "not a"),
+        ("[guidance.variants.x]\nsumary = 'a'", "guidance.variants.x.sumary", "variant key"),
+        ("[guidance.variants.x]\nsteps = 'a'", "guidance.variants.x.steps", "list of strings"),
+        ("[guidance.variants.Odd_Name]\nsteps = []", "guidance.variants.Odd_Name", "kebab-case"),
+        ("[guidance]\nvariants = 3", "guidance.variants", "must be a table"),
+        ("[guidance.variants]\nx = 3", "guidance.variants.x", "must be a table"),
+    ],
+)
+def test_a_bad_variant_is_a_problem_naming_its_key(table: str, key: str, why: str) -> None:
+    text = VARIANTS.split("[guidance]")[0] + table + "\n"
+    parsed = _parsed(text)
+    assert isinstance(parsed, DefinitionProblem)
+    assert parsed.key == key and why in parsed.message, parsed.render()
+    assert parsed.line is not None

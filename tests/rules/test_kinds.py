@@ -23,7 +23,8 @@ from inwards_core.families.inw import GENERIC_KIND_MODULES
 from inwards_core.families.inw.module_entries import ONE_LAYER_CONFIG
 from inwards_core.model.findings import Finding, Report, RootKind, Severity
 from inwards_core.ports import RuleDocument
-from inwards_core.rules.runtime import DefinitionProblem, resolve
+from inwards_core.rules.definitions import DefinitionProblem
+from inwards_core.rules.resolver import resolve
 
 FAMILIES = installed_families()
 DOCS = Path(__file__).resolve().parents[2] / "docs"

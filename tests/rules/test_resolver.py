@@ -9,12 +9,15 @@ import pytest
 
 from inwards_core.adapters.in_memory import InMemoryRuleSources
 from inwards_core.adapters.packaged_rules import packaged_documents
-from inwards_core.api import load_rules
+from inwards_core.api import load_config_text, load_rules
+from inwards_core.config.values import NoPositions
 from inwards_core.families.inw import family
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument
 from inwards_core.rules.digests import root_digests
-from inwards_core.rules.runtime import RuleSet, resolve
+from inwards_core.rules.resolver import resolve
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import select, validate_rule_settings
 
 FAMILIES = (family(),)
 CORE_011 = next(d for d in packaged_documents(FAMILIES) if d.path.endswith("INW011.toml"))
@@ -207,3 +210,80 @@ def test_two_families_shipping_one_code_is_an_error_naming_both() -> None:
     assert len(rule_set.errors) == 2
     message = rule_set.errors[0].message
     assert f"inwards {FAMILIES[0].version}" in message and "inwards-other" in message
+
+
+# -- always on: a key of the definition, not a code the engine knows ----------------------
+
+CORE_000 = next(d for d in packaged_documents(FAMILIES) if d.path.endswith("INW000.toml"))
+
+
+def core_000(extra: str = "") -> str:
+    text = CORE_000.data.decode()
+    return text.replace("always-on = true\n", extra)
+
+
+def test_always_on_comes_from_the_shipped_definition() -> None:
+    rule_set = rules()
+    assert [r.code for r in rule_set.rules if r.always_on] == ["INW000"]
+    assert rule_set.by_code("INW000").definition.always_on  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("root", ["user", "project"])
+def test_a_shadow_of_an_always_on_rule_stays_always_on(root: str) -> None:
+    """A shadow written before the key existed (or that leaves it out) may reword and
+    re-level the rule in its file, but not turn it off."""
+    shadow = with_line("severity", '"warning"', core_000())
+    rule_set = rules(**{root: {"INW000.toml": shadow}})  # type: ignore[arg-type]
+    rule = rule_set.by_code("INW000")
+    assert rule is not None and rule.origin.root.value == root
+    assert not rule.definition.always_on and rule.always_on
+    assert rule.definition.severity.value == "warning"
+    assert rule_set.problems == ()
+
+
+def test_a_shadow_may_not_turn_an_always_on_rule_off() -> None:
+    off = core_000("always-on = false\n")
+    rule_set = rules(project={"INW000.toml": off}, user={"INW000.toml": off})
+    assert [(p.root, p.key) for p in rule_set.problems] == [
+        (RootKind.USER, "always-on"),
+        (RootKind.PROJECT, "always-on"),
+    ]
+    line = next(n for n, t in enumerate(off.split("\n"), 1) if t.startswith("always-on"))
+    assert {p.line for p in rule_set.problems} == {line}
+    assert "can reword or re-level it, not turn it off" in rule_set.problems[0].message
+    rule = rule_set.by_code("INW000")
+    assert rule is not None and rule.origin.root is RootKind.CORE and rule.always_on
+
+
+def test_a_rule_of_ones_own_may_be_always_on() -> None:
+    text = new_rule("ACME001", "acme") + "always-on = true\n"
+    rule_set = rules(project={"ACME001.toml": text})
+    rule = rule_set.by_code("ACME001")
+    assert rule is not None and rule.always_on
+    config = load_config_text(
+        '[tool.inwards]\nlayers = [{ name = "a", modules = ["a"] }]\n'
+        '[tool.inwards.rules]\nignore = ["ACME001"]\nseverity = { ACME001 = "warning" }\n'
+        "[tool.inwards.rules.acme]\n"
+    )
+    problems = validate_rule_settings(config.rules, rule_set, "pyproject.toml", NoPositions())
+    assert [p.key for p in problems] == [
+        "tool.inwards.rules.ignore[0]",
+        "tool.inwards.rules.severity.ACME001",
+        "tool.inwards.rules.acme",
+    ]
+    assert "always on" in problems[0].message
+    active = {a.code: a for a in select(rule_set, attrs.evolve(config.rules, ignore=("ACME001",)))}
+    assert (active["ACME001"].enabled, active["ACME001"].decided_by) == (True, "always on")
+
+
+def test_without_the_key_a_rule_can_be_turned_off() -> None:
+    plain = resolve([attrs.evolve(CORE_000, data=core_000().encode())], FAMILIES)
+    rule = plain.by_code("INW000")
+    assert rule is not None and not rule.always_on
+    config = load_config_text(
+        '[tool.inwards]\nlayers = [{ name = "a", modules = ["a"] }]\n'
+        '[tool.inwards.rules]\nignore = ["INW000"]\n'
+    )
+    assert validate_rule_settings(config.rules, plain, "pyproject.toml", NoPositions()) == ()
+    (active,) = [a for a in select(plain, config.rules) if a.code == "INW000"]
+    assert (active.enabled, active.decided_by) == (False, "rules.ignore")

@@ -43,17 +43,13 @@ from inwards_core.families.inw import GENERIC_KIND_MODULES, KIND_MODULES
 from inwards_core.model.findings import NotChecked, RootKind, UserDefinitionInEffect
 from inwards_core.ports import RuleDocument
 from inwards_core.reporting.json import report_document
+from inwards_core.rules.definitions import DEFINITION_KEYS, GUIDANCE_KEYS, DefinitionProblem
 from inwards_core.rules.kinds import kinds_by_id
 from inwards_core.rules.listing import rules_document
 from inwards_core.rules.options import required_options
-from inwards_core.rules.runtime import (
-    DEFINITION_KEYS,
-    GUIDANCE_KEYS,
-    DefinitionProblem,
-    parse_definition,
-    resolve,
-    select,
-)
+from inwards_core.rules.reading import parse_definition
+from inwards_core.rules.resolver import resolve
+from inwards_core.rules.selection import select
 from inwards_core.rules.status import rules_status, status_document
 from tests.e2e.helpers import assert_valid, schema_problems
 

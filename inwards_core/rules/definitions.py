@@ -1,0 +1,131 @@
+"""Rule definitions: the values one `<CODE>.toml` file becomes, and the keys it may hold.
+
+A definition is data: it names a check kind (code from a family), its options, its
+severity and the guidance printed under its findings. `inwards_core.rules.reading` reads a
+file into these values; `inwards_core.rules.resolver` decides which one is in force.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from inwards_core.model.findings import Origin, RootKind, Severity
+from inwards_core.model.quoting import capped_message, quoted
+
+CODE_PATTERN = re.compile(r"^[A-Z]{2,6}[0-9]{3}$")
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+DEFINITION_KEYS = (
+    "code",
+    "name",
+    "summary",
+    "check",
+    "default",
+    "severity",
+    "suppressible",
+    "always-on",
+    "options",
+    "guidance",
+    "description",
+    "shadow",
+)
+GUIDANCE_KEYS = ("summary", "steps", "docs", "variants")
+VARIANT_KEYS = ("summary", "steps")
+SHADOW_KEYS = ("root", "distribution", "version", "sha256", "path")
+
+
+@attrs.frozen
+class GuidanceVariant:
+    """The fix for one variant of a rule's findings (`[guidance.variants.<name>]`), which
+    a kind names in `Violation.variant`. What it leaves out (None) comes from the main
+    guidance of the same definition."""
+
+    summary: str | None = None
+    steps: tuple[str, ...] | None = None
+
+
+@attrs.frozen
+class Guidance:
+    summary: str
+    steps: tuple[str, ...]
+    docs: str
+    variants: Mapping[str, GuidanceVariant] = attrs.field(factory=dict)
+
+    def texts(self, variant: str = "") -> tuple[str, tuple[str, ...]] | None:
+        """The summary and steps of `variant`, completed from the main guidance; None when
+        this guidance has no such variant."""
+        found = self.variants.get(variant) if variant else None
+        if found is None:
+            return None
+        return (
+            self.summary if found.summary is None else found.summary,
+            self.steps if found.steps is None else found.steps,
+        )
+
+
+@attrs.frozen
+class ShadowBase:
+    """The `[shadow]` table `inwards rules shadow` writes: what the copy was taken from."""
+
+    root: str
+    distribution: str
+    version: str
+    sha256: str
+    path: str
+
+
+@attrs.frozen
+class RuleDefinition:
+    code: str
+    name: str
+    summary: str
+    check: str
+    default: str  # "on" | "opt-in"
+    severity: Severity
+    suppressible: bool
+    options: Mapping[str, Any]
+    guidance: Guidance
+    origin: Origin
+    description: str = ""
+    family: str = ""
+    family_version: str = ""
+    shadow: ShadowBase | None = None
+    # Set when `user-rules = "guidance-only"` took this rule's guidance from a user file.
+    guidance_origin: Origin | None = None
+    # Lines of `code`, `name` and `always-on` (when written), for messages about what is
+    # found after parsing (collisions, a shadow that would turn an always-on rule off).
+    key_lines: Mapping[str, int] = attrs.field(factory=dict, eq=False, repr=False)
+    # `options` as the kind's options class, parsed once when the definition was read.
+    parsed_options: Any = attrs.field(default=None, eq=False, repr=False)
+    # `table_digest` of the parsed table the definition was built from (which may come from
+    # the cache rather than the bytes): the rule-set fingerprint covers it.
+    table_sha256: str = attrs.field(default="", eq=False, repr=False)
+    # `always-on = true`: `[tool.inwards.rules]` can't turn the rule off, re-level it or set
+    # its options (INW000: a file inwards can't read is never left unchecked).
+    always_on: bool = False
+
+
+@attrs.frozen
+class DefinitionProblem:
+    """A definition file that can't be used. In the project root this is a config error;
+    in the user root a warning (the lower definition stays in force). Key and message are
+    capped (`inwards_core.model.quoting`): what they quote of the definition may be huge."""
+
+    root: RootKind
+    path: str
+    line: int | None
+    key: str = attrs.field(converter=quoted)
+    message: str = attrs.field(converter=capped_message)
+
+    @property
+    def blocking(self) -> bool:
+        """Project (and core) problems stop a run; user-root problems only warn."""
+        return self.root is not RootKind.USER
+
+    def render(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"

@@ -1,0 +1,300 @@
+"""The one resolver: project > user > core, dedup by code, whole-file shadowing.
+
+`resolve` runs named phases over every definition document: collect (parse, apply the
+`user-rules` policy), one file per code and root, void broken shadows (a prefix a family
+owns, another name or always-on than the definition below), void name clashes, chain each
+code's definitions by precedence, find stale shadows, and activate the highest definition
+of each chain. Every consumer (engine, `rules`, `status`, reporters, cache keys) goes
+through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, MutableMapping, Sequence
+from typing import Any
+
+import attrs
+
+from inwards_core.arguments import shown
+from inwards_core.model.findings import RootKind
+from inwards_core.ports import RootReport, RuleDocument
+from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
+from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
+from inwards_core.rules.options import parse_options
+from inwards_core.rules.reading import parse_definition
+from inwards_core.rules.rule_set import ResolvedRule, RuleSet, StaleShadow
+
+ROOT_PRECEDENCE = {RootKind.CORE: 0, RootKind.USER: 1, RootKind.PROJECT: 2}
+USER_RULES_POLICIES = ("on", "guidance-only", "off")
+_ASCENDING = (RootKind.CORE, RootKind.USER, RootKind.PROJECT)
+
+# code -> root -> the one usable definition of that code in that root.
+Candidates = dict[str, dict[RootKind, RuleDefinition]]
+
+
+def resolve(
+    documents: Sequence[RuleDocument],
+    families: Sequence[Family],
+    *,
+    user_rules: str = "on",
+    roots: Sequence[RootReport] = (),
+    parsed_tables: MutableMapping[str, Any] | None = None,
+) -> RuleSet:
+    """Decide the definition in force for every code, keeping the ones it shadows.
+
+    A definition that can't be used is void and becomes a problem naming its file: one
+    that doesn't parse or validate, two files for one code in one root (any letter case),
+    a half-collision (same code and another name than the definition below it, or the same
+    name as another rule's code), a shadow that turns an always-on rule off, or a new rule
+    whose code prefix an installed family owns. The lower definition stays in force.
+    Whether a problem stops the run depends on its root (`DefinitionProblem.blocking`).
+    `user_rules` is the project's policy over the user root: "on", "guidance-only" (only
+    the `[guidance]` of user shadows is used) or "off". A root the sources could not read
+    (wholly or in part, per `roots`) is a problem too. `parsed_tables` is an optional cache
+    of parsed TOML (see `parse_definition`).
+    """
+    if user_rules not in USER_RULES_POLICIES:
+        raise ValueError(
+            f"user_rules must be one of {', '.join(USER_RULES_POLICIES)}, not {shown(user_rules)}"
+        )
+    kinds = kinds_by_id(families)
+    found = _Resolution(user_rules)
+    found.problems += [
+        DefinitionProblem(report.root, problem.path, None, "", problem.message)
+        for report in roots
+        for problem in report.problems
+    ]
+    per_root = _collect(documents, kinds, parsed_tables, found)
+    candidates = _one_per_root(per_root, found)
+    _void_broken_shadows(candidates, families, found)
+    _void_name_clashes(candidates, found)
+    chains = {
+        code: chain for code in sorted(candidates) if (chain := found.chain(candidates, code))
+    }
+    stale = [shadow for chain in chains.values() for shadow in _stale_shadows(chain)]
+    rules = [rule for chain in chains.values() if (rule := _activate(chain, kinds, found))]
+    return RuleSet(
+        tuple(rules),
+        tuple(found.problems),
+        tuple(stale),
+        tuple(found.ignored),
+        tuple(families),
+        user_rules,
+        chains,
+    )
+
+
+@attrs.define
+class _Resolution:
+    """What the phases learn on the way: problems, void definitions, ignored ones."""
+
+    user_rules: str
+    problems: list[DefinitionProblem] = attrs.field(factory=list)
+    ignored: list[RuleDefinition] = attrs.field(factory=list)
+    void: set[tuple[RootKind, str]] = attrs.field(factory=set)
+
+    def discard(self, definition: RuleDefinition, key: str, message: str) -> None:
+        """Make `definition` void: the definition below it (if any) stays in force."""
+        origin = definition.origin
+        self.void.add((origin.root, definition.code))
+        # Positions are only needed for messages, so they are looked up only then.
+        line = definition.key_lines.get(key) if key else None
+        self.problems.append(DefinitionProblem(origin.root, origin.path, line, key, message))
+
+    def chain(self, candidates: Candidates, code: str) -> tuple[RuleDefinition, ...]:
+        """The usable definitions of `code`, highest root first."""
+        by_root = candidates[code]
+        return tuple(
+            by_root[root]
+            for root in reversed(_ASCENDING)
+            if root in by_root and (root, code) not in self.void
+        )
+
+
+def _collect(
+    documents: Sequence[RuleDocument],
+    kinds: dict[str, tuple[Family, CheckKind]],
+    parsed_tables: MutableMapping[str, Any] | None,
+    found: _Resolution,
+) -> dict[tuple[RootKind, str], list[RuleDefinition]]:
+    """Parse every document; group the definitions by root and code."""
+    per_root: dict[tuple[RootKind, str], list[RuleDefinition]] = {}
+    for document in documents:
+        parsed = parse_definition(document, kinds, parsed_tables)
+        if isinstance(parsed, DefinitionProblem):
+            found.problems.append(parsed)
+        elif parsed.origin.root is RootKind.USER and found.user_rules == "off":
+            found.ignored.append(parsed)
+        else:
+            per_root.setdefault((parsed.origin.root, parsed.code), []).append(parsed)
+    return per_root
+
+
+def _one_per_root(
+    per_root: dict[tuple[RootKind, str], list[RuleDefinition]], found: _Resolution
+) -> Candidates:
+    """Two files for one code in one root (any letter case) are both void."""
+    candidates: Candidates = {}
+    for (root, code), definitions in sorted(per_root.items(), key=lambda item: item[0][1]):
+        if len(definitions) == 1:
+            candidates.setdefault(code, {})[root] = definitions[0]
+            continue
+        paths = " and ".join(
+            sorted(
+                f"{d.origin.path} of {d.family} {d.family_version}"
+                if root is RootKind.CORE
+                else d.origin.path
+                for d in definitions
+            )
+        )
+        for definition in definitions:
+            found.problems.append(
+                DefinitionProblem(
+                    root,
+                    definition.origin.path,
+                    None,
+                    "code",
+                    f"{code} is defined twice in the {root.value} root ({paths}); "
+                    "keep one file per code.",
+                )
+            )
+    return candidates
+
+
+def _void_broken_shadows(
+    candidates: Candidates, families: Sequence[Family], found: _Resolution
+) -> None:
+    """Per code: a new rule may not use a prefix an installed family owns; a shadow keeps
+    the name of what it shadows and can't turn an always-on rule off (the higher file is
+    the odd one out)."""
+    for code, by_root in candidates.items():
+        owner = owning_family(code, families)
+        if owner is not None and RootKind.CORE not in by_root:
+            for definition in by_root.values():
+                found.discard(
+                    definition,
+                    "code",
+                    f"{code} uses the prefix {owner.prefix}, which the installed family "
+                    f"{owner.distribution} {owner.version} owns, but no rule {code} exists "
+                    f"there to shadow. Give a new rule a prefix of your own.",
+                )
+        below: RuleDefinition | None = None
+        for root in _ASCENDING:
+            if root not in by_root or (root, code) in found.void:
+                continue
+            definition = by_root[root]
+            why = None if below is None else _shadow_problem(definition, below)
+            if why is not None:
+                found.discard(definition, *why)
+                continue
+            below = definition
+
+
+def _shadow_problem(shadow: RuleDefinition, below: RuleDefinition) -> tuple[str, str] | None:
+    """The key and message of what `shadow` may not change of the definition below it."""
+    code, where = shadow.code, f"{below.origin.root.value} definition of {shadow.code}"
+    if shadow.name != below.name:
+        return (
+            "name",
+            f'is "{shadow.name}" but the {where} ({below.origin.path}) is named '
+            f'"{below.name}": a shadow keeps the name of what it shadows.',
+        )
+    # Leaving the key out keeps the rule always on (`ResolvedRule.always_on`); writing
+    # `always-on = false` over it says something that can't be.
+    if below.always_on and not shadow.always_on and "always-on" in shadow.key_lines:
+        return (
+            "always-on",
+            f"is false but the {where} ({below.origin.path}) is always on: a shadow of "
+            f"{code} can reword or re-level it, not turn it off.",
+        )
+    return None
+
+
+def _void_name_clashes(candidates: Candidates, found: _Resolution) -> None:
+    """The same name for two codes: the definition from the higher root (or, within one
+    root, the later code) is void, which may uncover another clash below it, so this runs
+    until none is left."""
+    clashes = _name_clashes(candidates, found)
+    while clashes:
+        for group in clashes:
+            group.sort(key=lambda d: (ROOT_PRECEDENCE[d.origin.root], d.code))
+            first = group[0]
+            for other in group[1:]:
+                found.discard(
+                    other,
+                    "name",
+                    f'"{other.name}" is already the name of {first.code} '
+                    f"({first.origin.path}); a rule with another code needs another name.",
+                )
+        clashes = _name_clashes(candidates, found)
+
+
+def _name_clashes(candidates: Candidates, found: _Resolution) -> list[list[RuleDefinition]]:
+    by_name: dict[str, list[RuleDefinition]] = {}
+    for code in sorted(candidates):
+        chain = found.chain(candidates, code)
+        if chain:
+            by_name.setdefault(chain[0].name, []).append(chain[0])
+    return [group for group in by_name.values() if len(group) > 1]
+
+
+def _stale_shadows(chain: Sequence[RuleDefinition]) -> list[StaleShadow]:
+    """The definitions of one chain whose `[shadow]` base is not the one below them now."""
+    stale: list[StaleShadow] = []
+    for index, definition in enumerate(chain):
+        base = chain[index + 1] if index + 1 < len(chain) else None
+        message = _staleness(definition, base)
+        if message:
+            origin = definition.origin
+            stale.append(StaleShadow(definition.code, origin.root, origin.path, message))
+    return stale
+
+
+def _activate(
+    chain: Sequence[RuleDefinition],
+    kinds: dict[str, tuple[Family, CheckKind]],
+    found: _Resolution,
+) -> ResolvedRule | None:
+    """The rule in force for one chain: its highest definition, or, under "guidance-only",
+    the definition below a user one with the user's guidance (a new user rule is ignored)."""
+    active, lower = chain[0], tuple(chain[1:])
+    guidance_from: RuleDefinition | None = None
+    if active.origin.root is RootKind.USER and found.user_rules == "guidance-only":
+        if not lower:
+            found.ignored.append(active)  # a new rule: only guidance may come from the user
+            return None
+        guidance_from = active
+        active = attrs.evolve(lower[0], guidance=active.guidance, guidance_origin=active.origin)
+        lower = lower[1:]
+    _family, kind = kinds[active.check]
+    options = active.parsed_options
+    if options is None:  # a definition built by hand, not by parse_definition
+        options = parse_options(kind.options_type, active.options, "options")
+    return ResolvedRule(active, kind, options, lower, guidance_from)
+
+
+def owning_family(code: str, families: Iterable[Family]) -> Family | None:
+    """The installed family whose code prefix `code` uses (`INW` for INW012), if any."""
+    prefix = code.upper().rstrip("0123456789")
+    return next((family for family in families if family.prefix == prefix), None)
+
+
+def _staleness(definition: RuleDefinition, base: RuleDefinition | None) -> str:
+    recorded = definition.shadow
+    if recorded is None:
+        return ""
+    copied = f"{recorded.distribution} {recorded.version}".strip() or "an earlier definition"
+    if base is None:
+        return (
+            f"shadows {definition.code} as copied from {copied}, but no lower root defines "
+            f"{definition.code} any more; the copy now stands alone."
+        )
+    if base.origin.sha256 == recorded.sha256:
+        return ""
+    now = f"{base.family} {base.family_version}".strip() if base.family else base.origin.path
+    return (
+        f"is a stale shadow of {definition.code}: it was copied from {copied}, and the "
+        f"{base.origin.root.value} definition has changed since (now {now}). Compare them "
+        f"with `inwards rules explain {definition.code}`, then update the copy and its "
+        "[shadow] sha256."
+    )

@@ -1,0 +1,134 @@
+"""What the resolver decides: the rule in force for each code (`ResolvedRule`), and the
+whole `RuleSet` with the problems, stale shadows and ignored definitions it met, and the
+fingerprint that keys anything derived from the rules."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from inwards_core.model.findings import Origin, RootKind, UserDefinitionInEffect
+from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
+from inwards_core.rules.kinds import CheckKind, Family
+
+
+@attrs.frozen
+class StaleShadow:
+    """A shadow whose recorded base no longer matches the definition below it."""
+
+    code: str
+    root: RootKind
+    path: str
+    message: str
+
+
+@attrs.frozen
+class ResolvedRule:
+    """The definition in force for one code, the kind it names, its default options
+    (parsed from the definition), and the lower definitions it shadows (highest first).
+
+    With `user-rules = "guidance-only"`, `definition` is the lower definition carrying the
+    user file's guidance, and `guidance_from` is that user definition."""
+
+    definition: RuleDefinition
+    kind: CheckKind
+    options: Any
+    shadowed: tuple[RuleDefinition, ...] = ()
+    guidance_from: RuleDefinition | None = None
+
+    @property
+    def code(self) -> str:
+        return self.definition.code
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def origin(self) -> Origin:
+        return self.definition.origin
+
+    @property
+    def always_on(self) -> bool:
+        """Always on belongs to the rule, not to one file: a shadow of a definition that
+        says `always-on = true` is always on too, whether it repeats the key or not."""
+        return self.definition.always_on or any(lower.always_on for lower in self.shadowed)
+
+
+@attrs.frozen
+class RuleSet:
+    """What the resolver decided. `ignored` are user definitions the `user-rules` policy
+    left out (new rules, or everything but guidance, under "guidance-only")."""
+
+    rules: tuple[ResolvedRule, ...]
+    problems: tuple[DefinitionProblem, ...] = ()
+    stale: tuple[StaleShadow, ...] = ()
+    ignored: tuple[RuleDefinition, ...] = ()
+    families: tuple[Family, ...] = ()
+    user_rules: str = "on"
+    # Every usable definition of each code, highest root first (the active one leads,
+    # except under "guidance-only", where a user definition leads but only lends guidance).
+    chains: Mapping[str, tuple[RuleDefinition, ...]] = attrs.field(factory=dict)
+
+    def by_code(self, code: str) -> ResolvedRule | None:
+        code = code.upper()
+        return next((r for r in self.rules if r.code == code), None)
+
+    def by_name(self, name: str) -> ResolvedRule | None:
+        return next((r for r in self.rules if r.name == name), None)
+
+    def lookup(self, code_or_name: str) -> ResolvedRule | None:
+        return self.by_code(code_or_name) or self.by_name(code_or_name.lower())
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(r.code for r in self.rules)
+
+    @property
+    def errors(self) -> tuple[DefinitionProblem, ...]:
+        return tuple(p for p in self.problems if p.blocking)
+
+    def warnings(self) -> tuple[str, ...]:
+        """User-root problems and stale shadows, as one line each."""
+        lines = [
+            f"{p.render()} (this user definition is not used)"
+            for p in self.problems
+            if not p.blocking
+        ]
+        lines += [f"{s.path}: {s.message}" for s in self.stale]
+        return tuple(lines)
+
+    def user_in_effect(self) -> tuple[UserDefinitionInEffect, ...]:
+        found: list[UserDefinitionInEffect] = []
+        for rule in self.rules:
+            if rule.guidance_from is not None:
+                found.append(
+                    UserDefinitionInEffect(
+                        rule.code, rule.guidance_from.origin.path, "guidance only"
+                    )
+                )
+            elif rule.origin.root is RootKind.USER:
+                effect = f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new"
+                found.append(UserDefinitionInEffect(rule.code, rule.origin.path, effect))
+        return tuple(found)
+
+    def fingerprint(self, inwards_version: str) -> str:
+        """Active definitions' bytes and the parsed tables actually used (a table may come
+        from the cache) + kind versions + inwards version, and always-on where a shadow
+        has it from the definition below."""
+        digest = hashlib.sha256(inwards_version.encode())
+        for rule in self.rules:
+            guidance = rule.definition.guidance_origin
+            lender = rule.guidance_from
+            digest.update(
+                f"\0{rule.code}\0{rule.definition.origin.sha256}"
+                f"\0{rule.definition.table_sha256}\0{rule.kind.id}@{rule.kind.version}"
+                f"\0{guidance.sha256 if guidance else ''}"
+                f"\0{lender.table_sha256 if lender else ''}".encode()
+            )
+            if rule.always_on and not rule.definition.always_on:
+                digest.update(b"\0always-on")
+        return digest.hexdigest()
