@@ -3,7 +3,6 @@ package and the rule roots (so a user or project shadow shows as such)."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from pathlib import Path
@@ -30,7 +29,8 @@ from inwards_core.authoring.docgen import (
 )
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.model.findings import RootKind
-from inwards_core.rules.rule_set import ResolvedRule, RuleSet
+from inwards_core.rules.lookup import did_you_mean, find_rule
+from inwards_core.rules.rule_set import RuleSet
 
 
 def rule_command(
@@ -58,9 +58,10 @@ def rule_command(
     package and the rule roots. Exit status 0, or 2 for an unknown rule."""
     resolved = _resolve(config, isolated)
     rule_set = resolved.rule_set
-    found = rule_set.lookup(rule.strip())
-    if found is None:
+    lookup = find_rule(rule_set, rule)
+    if lookup is None or lookup.rule is None:
         _unknown(rule, rule_set)
+    found = lookup.rule
     # Examples of a shipped rule run with the shipped rules only, so its page is the one in
     # docs/rules; a user or project rule's examples run with the rules in force here.
     examples_with = (
@@ -118,16 +119,6 @@ def _unknown(wanted: str, rule_set: RuleSet) -> NoReturn:
                 "which this project's user-rules policy leaves out."
             )
         else:
-            message = (
-                f'"{text}" is not the code or name of any rule.{_closest(text, rule_set.rules)}'
-            )
+            hint = did_you_mean(rule_set, text)
+            message = f'"{text}" is not the code or name of any rule.{hint}'
     fail(message + " `inwards rules` lists the rules.")
-
-
-def _closest(text: str, rules: tuple[ResolvedRule, ...]) -> str:
-    codes = [r.code for r in rules]
-    names = [r.name for r in rules]
-    close = difflib.get_close_matches(text.upper(), codes, n=1, cutoff=0.6)
-    if not close:
-        close = difflib.get_close_matches(text.lower(), names, n=1, cutoff=0.6)
-    return f' Did you mean "{close[0]}"?' if close else ""

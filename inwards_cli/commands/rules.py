@@ -40,6 +40,7 @@ from inwards_core.reporting.escaping import printable
 from inwards_core.rules.definitions import CODE_PATTERN, NAME_PATTERN, RuleDefinition, ShadowBase
 from inwards_core.rules.listing import origin_data as _origin_data
 from inwards_core.rules.listing import rules_document
+from inwards_core.rules.lookup import did_you_mean, find_rule
 from inwards_core.rules.resolver import ROOT_PRECEDENCE, owning_family
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, select
@@ -143,17 +144,13 @@ def rules_command(
 
 
 def _find_chain(rule_set: RuleSet, code_or_name: str) -> tuple[str, tuple[RuleDefinition, ...]]:
-    wanted = code_or_name.strip()
-    for code, chain in rule_set.chains.items():
-        if code == wanted.upper() or any(d.name == wanted.lower() for d in chain):
-            return code, chain
-    known = sorted(rule_set.chains)
-    names = sorted({d.name for chain in rule_set.chains.values() for d in chain})
-    close = difflib.get_close_matches(wanted.upper(), known, n=1) or difflib.get_close_matches(
-        wanted.lower(), names, n=1
-    )
-    hint = f' Did you mean "{close[0]}"?' if close else ""
-    fail(f'"{code_or_name}" is not the code or name of any rule.{hint} `inwards rules` lists them.')
+    found = find_rule(rule_set, code_or_name)
+    if found is None:
+        hint = did_you_mean(rule_set, code_or_name)
+        fail(
+            f'"{code_or_name}" is not the code or name of any rule.{hint} `inwards rules` lists them.'
+        )
+    return found.code, found.chain
 
 
 def _document_bytes(resolved: ResolvedRules, definition: RuleDefinition) -> bytes:
