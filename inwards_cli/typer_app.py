@@ -10,6 +10,8 @@ from inwards_cli.commands.baseline import baseline_command
 from inwards_cli.commands.check import check_command
 from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
+from inwards_cli.commands.rules_explain import explain_command
+from inwards_cli.commands.rules_writing import new_command, shadow_command
 from inwards_cli.commands.schema import schema_command
 from inwards_cli.commands.status import status_command
 from inwards_core.version import inwards_version
@@ -45,6 +47,9 @@ def root(
 
 app.command(name="check")(check_command)
 app.command(name="baseline")(baseline_command)
+rules_app.command("explain")(explain_command)
+rules_app.command("shadow")(shadow_command)
+rules_app.command("new")(new_command)
 app.add_typer(rules_app, name="rules")
 app.command(name="status")(status_command)
 app.command(name="rule")(rule_command)

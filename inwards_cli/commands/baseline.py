@@ -10,11 +10,7 @@ import typer
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.commands.check_arguments import CheckArguments
-from inwards_cli.commands.common import (
-    display_from,
-    fail,
-    warn,
-)
+from inwards_cli.commands.console import display_from, fail, warn
 from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
 from inwards_cli.commands.run_check import check
 from inwards_core.baseline import (

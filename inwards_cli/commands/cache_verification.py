@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from inwards_cli.commands.common import fail
+from inwards_cli.commands.console import fail
 from inwards_core.verification import CacheMismatch
 
 MAX_MISMATCHES_SHOWN = 20

@@ -10,14 +10,12 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from inwards_cli.commands.common import (
+from inwards_cli.commands.console import fail, warn, write_text
+from inwards_cli.commands.loading import (
     ResolvedRules,
-    fail,
     find_optional_config,
     resolve_rules,
     rule_warnings,
-    warn,
-    write_text,
 )
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.api import load_rules
@@ -56,7 +54,7 @@ def rule_command(
     guidance, and where its definition comes from (what it shadows, when a user or project
     definition replaces the shipped one). No network: everything comes from the installed
     package and the rule roots. Exit status 0, or 2 for an unknown rule."""
-    resolved = _resolve(config, isolated)
+    resolved = _rules_for_docs(config, isolated)
     rule_set = resolved.rule_set
     lookup = find_rule(rule_set, rule)
     if lookup is None or lookup.rule is None:
@@ -77,7 +75,7 @@ def rule_command(
         write_text(render_rule_summary(found))
 
 
-def _resolve(config: Path | None, isolated: bool) -> ResolvedRules:
+def _rules_for_docs(config: Path | None, isolated: bool) -> ResolvedRules:
     """The rules of every root, with the project's user-rules policy. Docs stay readable in
     a project whose configuration or definitions have problems: those are warnings here
     (`inwards check` stops on them)."""

@@ -17,17 +17,14 @@ from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import bootstrap, cache_disabled
 from inwards_cli.commands.cache_verification import fail_verification
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
-from inwards_cli.commands.common import (
+from inwards_cli.commands.console import display_from, fail, fail_config, warn
+from inwards_cli.commands.loading import (
     ResolvedRules,
     build_config,
-    display_from,
-    fail,
-    fail_config,
     locate_config,
     print_rule_warnings,
     resolve_rules,
     rule_warnings,
-    warn,
 )
 from inwards_core.api import prepare
 from inwards_core.baseline import (

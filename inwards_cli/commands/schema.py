@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from inwards_cli.commands.common import fail
+from inwards_cli.commands.console import fail
 from inwards_core.api import installed_families, load_rules
 from inwards_core.authoring.schemas import SCHEMAS, build_schema, schema_info, schema_text
 from inwards_core.plugins import FamilyLoadError

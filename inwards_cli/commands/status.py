@@ -8,12 +8,8 @@ from typing import Annotated
 
 import typer
 
-from inwards_cli.commands.common import (
-    build_config,
-    find_optional_config,
-    resolve_rules,
-    write_text,
-)
+from inwards_cli.commands.console import write_text
+from inwards_cli.commands.loading import build_config, find_optional_config, resolve_rules
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core.config.values import RuleSettings
 from inwards_core.model.findings import RootKind

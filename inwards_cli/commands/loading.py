@@ -1,62 +1,25 @@
-"""What every command shares: finding the configuration, reporting config errors."""
+"""What a command loads before it works: the configuration file (found from where the user
+stands, or named), and the rule families and definitions of every root."""
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import attrs
 
 from inwards_cli.adapters.rule_manifest import RuleRootsManifest
 from inwards_cli.adapters.rule_roots import LocalRuleSources
 from inwards_cli.bootstrap import CACHE_DIR, rule_sources
+from inwards_cli.commands.console import fail, fail_config, warn
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
 from inwards_core.adapters.entry_points import installed_entry_points
 from inwards_core.api import load_rules
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.ports import RootState
-from inwards_core.reporting.escaping import safe_line
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.verification import CacheMismatch
-
-# Exit statuses 0 and 1 come from Report.exit_code(); usage and config errors are 2.
-EXIT_USAGE = 2
-
-
-def fail(*lines: str, code: int = EXIT_USAGE) -> NoReturn:
-    """Plain text on stderr, one line per argument, stdout untouched, whatever the output
-    format. A line may quote a path or a value from the project, so each is `safe_line`:
-    a control character or a line break in it is shown as an escape, and it can't pose as
-    a line of its own or as a CI runner's command."""
-    sys.stderr.write("".join(f"{safe_line(line)}\n" for line in lines))
-    raise SystemExit(code)
-
-
-def fail_config(error: ConfigError) -> NoReturn:
-    lines: list[str] = []
-    for problem in error.problems:
-        # A problem continues on lines of its own only indented (a TOML excerpt with its
-        # caret, an example); any other line break is in quoted project text.
-        first, *rest = problem.render().split("\n    ")
-        lines.append(f"config error: {first}")
-        lines += [f"    {line}" for line in rest]
-    fail(*lines)
-
-
-def write_text(text: str) -> None:
-    """Human-readable output on stdout (tables, status, rule pages), each line made safe:
-    it quotes definition paths, summaries and guidance, which may be project text."""
-    lines = text.split("\n")
-    sys.stdout.write("\n".join(safe_line(line) for line in lines))
-
-
-def warn(line: str) -> None:
-    """One `warning:` line on stderr, project text in it escaped (see `fail`)."""
-    sys.stderr.write(f"warning: {safe_line(line)}\n")
 
 
 def locate_config(config: Path | None) -> LoadedConfig:
@@ -156,17 +119,3 @@ def rule_warnings(resolved: ResolvedRules) -> list[str]:
 def print_rule_warnings(resolved: ResolvedRules) -> None:
     for line in rule_warnings(resolved):
         warn(line)
-
-
-def display_from(project_dir: Path) -> Callable[[str], str]:
-    """Project-relative POSIX paths -> paths relative to where the user stands."""
-    cwd = Path.cwd()
-    base = project_dir.resolve()
-    same = base == cwd.resolve()
-
-    def display(path: str) -> str:
-        if same:
-            return path
-        return Path(os.path.relpath(base / path, cwd)).as_posix()
-
-    return display

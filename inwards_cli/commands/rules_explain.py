@@ -1,0 +1,164 @@
+"""`inwards rules explain`: the definition in force for a rule and where it comes from, the
+chain of definitions it shadows, a diff against the next lower one, and whether it is stale."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from typing import Annotated, Any
+
+import attrs
+import typer
+
+from inwards_cli.commands.console import write_text
+from inwards_cli.commands.loading import ResolvedRules
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.rules import document_bytes, find_chain, rules_here
+from inwards_core.model.findings import RootKind
+from inwards_core.reporting.escaping import printable
+from inwards_core.rules.definitions import RuleDefinition
+from inwards_core.rules.listing import origin_data
+from inwards_core.rules.rule_set import ResolvedRule
+from inwards_core.rules.selection import ActiveRule
+
+
+@attrs.frozen
+class _Explanation:
+    code: str
+    chain: tuple[RuleDefinition, ...]  # highest root first
+    in_force: ResolvedRule | None
+    selected: ActiveRule | None  # its state under the project's selection
+    stale: dict[str, str]  # definition path -> why it is stale
+    diff: list[str]  # from the next lower definition to the highest one
+
+
+def explain_command(
+    rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    isolated: IsolatedOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """Show the definition in force for a rule and where it comes from, the chain of
+    definitions it shadows, a diff against the next lower one, and whether it is stale."""
+    here = rules_here(config, isolated)
+    rule_set = here.resolved.rule_set
+    code, chain = find_chain(rule_set, rule)
+    explanation = _Explanation(
+        code,
+        chain,
+        rule_set.by_code(code),
+        next((a for a in here.active if a.code == code), None),
+        {s.path: s.message for s in rule_set.stale if s.code == code},
+        _difference(here.resolved, chain),
+    )
+    if as_json:
+        document = _document(explanation)
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        return
+    lines = [
+        *_in_force(explanation),
+        *_definitions(explanation),
+        *_difference_lines(explanation),
+        *_guidance(explanation),
+    ]
+    write_text("\n".join(lines) + "\n")
+
+
+def _difference(resolved: ResolvedRules, chain: tuple[RuleDefinition, ...]) -> list[str]:
+    if len(chain) < 2:
+        return []
+    upper, lower = chain[0], chain[1]
+    return list(
+        difflib.unified_diff(
+            document_bytes(resolved, lower).decode("utf-8", "replace").splitlines(),
+            document_bytes(resolved, upper).decode("utf-8", "replace").splitlines(),
+            fromfile=f"{lower.origin.root.value}: {lower.origin.path}",
+            tofile=f"{upper.origin.root.value}: {upper.origin.path}",
+            lineterm="",
+        )
+    )
+
+
+def _document(explanation: _Explanation) -> dict[str, Any]:
+    selected, in_force = explanation.selected, explanation.in_force
+    stale = explanation.stale
+    return {
+        "code": explanation.code,
+        "name": explanation.chain[0].name,
+        "enabled": None if selected is None else selected.enabled,
+        "decidedBy": None if selected is None else selected.decided_by,
+        "severity": None if selected is None else selected.severity.value,
+        "active": None if in_force is None else origin_data(in_force.definition),
+        "chain": [origin_data(d) | {"stale": stale.get(d.origin.path)} for d in explanation.chain],
+        "diff": explanation.diff,
+    }
+
+
+def _in_force(explanation: _Explanation) -> list[str]:
+    head = explanation.chain[0]
+    lines = [f"{explanation.code} {head.name}: {printable(head.summary)}"]
+    in_force, selected = explanation.in_force, explanation.selected
+    if in_force is None or selected is None:
+        return lines
+    definition = in_force.definition
+    state = "on" if selected.enabled else "off"
+    lines.append(
+        f"  in force: the {definition.origin.root.value} definition "
+        f"{definition.origin.path} (sha256 {definition.origin.sha256[:16]})"
+    )
+    if in_force.guidance_from is not None:
+        lines.append(
+            f"  guidance from the user definition {in_force.guidance_from.origin.path} "
+            '(user-rules = "guidance-only")'
+        )
+    lines.append(
+        f"  kind {definition.check}, default {definition.default}; here: {state} "
+        f"({selected.decided_by}), severity {selected.severity.value} "
+        f"({selected.severity_decided_by})"
+    )
+    return lines
+
+
+def _definitions(explanation: _Explanation) -> list[str]:
+    chain = explanation.chain
+    lines = ["", "Definitions, highest root first:"]
+    for index, definition in enumerate(chain):
+        role = (
+            "active" if index == 0 else f"shadowed by the {chain[index - 1].origin.root.value} one"
+        )
+        where = definition.origin.path
+        if definition.origin.root is RootKind.CORE:
+            where += f" ({definition.family} {definition.family_version})"
+        lines.append(f"  {definition.origin.root.value:<8} {role:<28} {where}")
+        if definition.shadow is not None:
+            base = definition.shadow
+            lines.append(
+                f"           copied from {base.root} {base.distribution} {base.version} "
+                f"(sha256 {base.sha256[:16]})"
+            )
+        if definition.origin.path in explanation.stale:
+            lines.append(f"           STALE: {explanation.stale[definition.origin.path]}")
+    return lines
+
+
+def _difference_lines(explanation: _Explanation) -> list[str]:
+    if explanation.diff:
+        lower = explanation.chain[1].origin.root.value
+        return ["", f"Difference from the {lower} definition:"] + [
+            f"  {line}" for line in explanation.diff
+        ]
+    if len(explanation.chain) == 1:
+        return ["", "It shadows nothing: no lower root defines this code."]
+    return []
+
+
+def _guidance(explanation: _Explanation) -> list[str]:
+    if explanation.in_force is None:
+        return []
+    guidance = explanation.in_force.definition.guidance
+    lines = ["", f"Guidance: {printable(guidance.summary)}"]
+    lines += [f"  {n}. {printable(step)}" for n, step in enumerate(guidance.steps, 1)]
+    if guidance.docs:
+        lines.append(f"  docs: {printable(guidance.docs)}")
+    return lines
