@@ -20,6 +20,7 @@ from inwards_core.model.facts import FileProblemKind, ModuleFacts
 from inwards_core.model.findings import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.rules.definitions import Guidance
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
@@ -106,20 +107,7 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
     given = {"file": file, "module": violation.module or "", **violation.params}
     params = {name: quoted(str(value), MESSAGE_LIMIT) for name, value in given.items()}
     guidance = definition.guidance
-    # A kind may word the shipped guidance for one variant of its findings; guidance that a
-    # user or project definition wrote wins over it (that is what shadowing it is for). A
-    # problem with the definition's own options is not what its guidance is about: the kind
-    # words that one.
-    rewritten = (
-        definition.origin.root is not RootKind.CORE or definition.guidance_origin is not None
-    )
-    summary = guidance.summary
-    steps = guidance.steps
-    if not rewritten or violation.in_definition:
-        summary = violation.summary if violation.summary is not None else summary
-        steps = violation.steps if violation.steps is not None else steps
-    if not summary and not steps:
-        summary, steps = violation.fallback_summary, violation.fallback_steps
+    summary, steps = _fix_texts(guidance, violation)
     return Finding(
         code=definition.code,
         rule=definition.name,
@@ -138,6 +126,22 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         whole_project=whole_project,
         stable_message=capped_message(violation.stable_message or violation.message),
     )
+
+
+def _fix_texts(guidance: Guidance, violation: Violation) -> tuple[str, tuple[str, ...]]:
+    """The summary and steps (templates) of a finding's fix: the variant the violation
+    names if the definition words it; else the main guidance, except for a problem with
+    the rule's own options (not what its guidance is about) or when the definition words
+    none, where the kind's fallback stands in."""
+    texts = guidance.texts(violation.variant)
+    if texts is not None:
+        return texts
+    fallback = violation.fallback
+    if fallback is not None and (
+        violation.in_definition or not (guidance.summary or guidance.steps)
+    ):
+        return fallback.summary, fallback.steps
+    return guidance.summary, guidance.steps
 
 
 def check_project(

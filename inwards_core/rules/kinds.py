@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from inwards_core.model.findings import Severity, Span
+from inwards_core.model.findings import Fix, Severity, Span
 from inwards_core.rules.kind_docs import ExamplesFunction, KindDocs, no_examples
 
 if TYPE_CHECKING:
@@ -35,6 +35,13 @@ class Violation:
     `params` fill the guidance templates (`{statement}`, `{layer}`, ...).
     `stable_message` is the message without parts that change when unrelated config
     changes (baselines key on it); empty means the whole message.
+
+    `variant` names the guidance this finding needs when it is not the rule's main one:
+    the definition's `[guidance.variants.<variant>]` (a shipped definition words it; a
+    shadow may reword it). A definition without that variant gives the finding its main
+    guidance. `fallback` is the kind's own fix for a rule whose definition words none (the
+    generic kinds, which no shipped definition words) and for a problem in the rule's own
+    options (`in_definition`), which the main guidance is not about.
     """
 
     file: str
@@ -44,11 +51,8 @@ class Violation:
     params: Mapping[str, str] = attrs.field(factory=dict)
     severity: Severity | None = None
     stable_message: str = ""
-    steps: tuple[str, ...] | None = None  # replaces the guidance steps when set
-    summary: str | None = None  # replaces the guidance summary when set
-    # Used when the rule's definition has no guidance (a quickly written user rule).
-    fallback_summary: str = ""
-    fallback_steps: tuple[str, ...] = ()
+    variant: str = ""
+    fallback: Fix | None = None
     # The problem is in the rule's own options (an entry that matches no module): the
     # engine locates it in the definition file instead of `file`.
     in_definition: bool = False

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import time
 
+import attrs
+
 from inwards_core.api import check_sources, load_config_text, load_rules, prepare
 from inwards_core.engine import to_finding
 from inwards_core.model.findings import Finding, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
-from inwards_core.rules.definitions import DefinitionProblem
+from inwards_core.rules.definitions import DefinitionProblem, GuidanceVariant
 from inwards_core.rules.kinds import Violation
 
 LONG = "l" * 100_000
@@ -67,14 +69,18 @@ def test_a_kind_that_quotes_whole_is_capped_by_the_engine() -> None:
     and so is each guidance parameter before it fills a template."""
     config = load_config_text(pyproject())
     [rule] = [rule for rule in prepare(config, load_rules()).rules if rule.code == "INW001"]
+    definition = rule.rule.definition
+    long = GuidanceVariant("{statement}", ("{statement} " * 3,))
+    guidance = attrs.evolve(definition.guidance, variants={"long": long})
+    definition = attrs.evolve(definition, guidance=guidance)
+    rule = attrs.evolve(rule, rule=attrs.evolve(rule.rule, definition=definition))
     violation = Violation(
         file="src/shop/domain/m.py",
         module="shop.domain.m",
         span=Span.start_of_file(),
         message="x" * 1_000_000,
         params={"statement": "y" * 1_000_000},
-        summary="{statement}",
-        steps=("{statement} " * 3,),
+        variant="long",
     )
     made = to_finding(rule, violation, whole_project=False)
     assert all(len(text) <= MESSAGE_LIMIT for text in texts(made))

@@ -7,7 +7,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from inwards_core import LIST_LIMIT, ImportEdge, ModuleInfo, ProjectModel, Violation, quoted
+from inwards_core import (
+    LIST_LIMIT,
+    Fix,
+    ImportEdge,
+    ModuleInfo,
+    ProjectModel,
+    Violation,
+    quoted,
+)
 from inwards_core.families.inw.module_entries import checked_in
 
 Chain = tuple[ImportEdge, ...]
@@ -158,10 +166,12 @@ def chain_violation(
         message=f"{stable} Chain: {chain_files(chain)}.",
         stable_message=stable,
         params={**chain_params(chain), **params},
-        fallback_summary=f'Cut the chain from "{quoted(source)}" to "{quoted(target)}".',
-        fallback_steps=(
-            f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
-            "one in a module in the middle.",
+        fallback=Fix(
+            f'Cut the chain from "{quoted(source)}" to "{quoted(target)}".',
+            (
+                f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
+                "one in a module in the middle.",
+            ),
         ),
     )
 

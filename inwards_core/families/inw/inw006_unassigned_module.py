@@ -71,6 +71,8 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     "imported": shown,
                     "statement": fact.statement,
                     "target": quoted(name),
+                    "last_part": "",
+                    "root": "",
                 },
             )
     if not model.whole_project:
@@ -87,14 +89,15 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             span=Span.start_of_file(),
             message=message,
             severity=Severity.WARNING,
-            summary=f'Put "{name}" in a layer, or list it in `ignore`.',
-            steps=(
-                f'If "{name}" is part of the application, add it (or the package holding it) '
-                "to the `modules` of the layer it belongs to in [tool.inwards].",
-                f'If it is deliberately outside the layers (tests, scripts, migrations), add "{quoted(package.name.split(".")[-1])}" '
-                "to `ignore` in [tool.inwards].",
-            ),
-            params={"imported": name, "layer": "", "statement": "", "target": name},
+            variant="unassigned-package",
+            params={
+                "imported": name,
+                "layer": "",
+                "statement": "",
+                "target": name,
+                "last_part": quoted(package.name.split(".")[-1]),
+                "root": "",
+            },
         )
     for layer, position in index.unmatched_patterns():
         entry = layer.modules[position]
@@ -107,12 +110,15 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             span=Span(line, column, line, column + len(entry) + 2),
             message=f'"{shown}" (layer "{layer_name}") matches no module of this project.',
             severity=Severity.WARNING,
-            summary=f'Fix or remove the entry "{shown}" of layer "{layer_name}".',
-            steps=(
-                f'Check the spelling of "{shown}" against the packages under root "{quoted(config.root)}".',
-                "If the code moved, point the entry at its new package; if it is gone, delete the entry.",
-            ),
-            params={"imported": shown, "layer": layer_name, "statement": "", "target": shown},
+            variant="dead-entry",
+            params={
+                "imported": shown,
+                "layer": layer_name,
+                "statement": "",
+                "target": shown,
+                "last_part": "",
+                "root": quoted(config.root),
+            },
         )
     for layer in index.empty_layers():
         line, column = config.locate(layer.key)
@@ -121,12 +127,15 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             module=None,
             span=Span(line, column, line, column + 1),
             message=f'Layer "{quoted(layer.name)}" owns no module: none of its `modules` entries matches any code.',
-            summary=f'Give layer "{quoted(layer.name)}" the packages it should own.',
-            steps=(
-                f'Add the packages of "{quoted(layer.name)}" to its `modules` in [tool.inwards], '
-                "or remove the layer if the architecture no longer has it.",
-            ),
-            params={"imported": "", "layer": quoted(layer.name), "statement": "", "target": ""},
+            variant="empty-layer",
+            params={
+                "imported": "",
+                "layer": quoted(layer.name),
+                "statement": "",
+                "target": "",
+                "last_part": "",
+                "root": "",
+            },
         )
 
 
@@ -177,6 +186,10 @@ KIND = CheckKind(
         "imported": "what is imported (for a package or an entry: its name)",
         "statement": "the import statement, as one line (empty for a package or an entry)",
         "target": "the module, package or `modules` entry that no layer owns",
+        "last_part": "the last part of the name of a package or module outside every layer, "
+        "as `ignore` takes it (empty for the other findings)",
+        "root": "the `root` of [tool.inwards], for a `modules` entry that matches nothing "
+        "(empty for the other findings)",
     },
     docs=DOCS,
     examples=examples,

@@ -83,11 +83,7 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
                 message=f"This suppression comment lists {codes}, which reports nothing on this line.",
                 severity=Severity.WARNING,
                 params={"codes": codes},
-                summary=f"Remove {codes} from the comment, or the whole comment.",
-                steps=(
-                    "The code it hid was fixed or moved: delete the comment (or the unused codes), "
-                    "so it can't hide a new problem on this line later.",
-                ),
+                variant="unused-codes",
             )
 
 

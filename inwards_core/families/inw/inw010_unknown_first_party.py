@@ -55,13 +55,11 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                         "statement": fact.statement,
                         "closest": "",
                         "layer": quoted(layer.name),
+                        "module": quoted(info.name),
+                        "depth": str(info.name.count(".")),
+                        "top": top,
                     },
-                    steps=(
-                        f"Count the dots of `{fact.statement}`: `{quoted(info.name)}` sits "
-                        f"{info.name.count('.')} package(s) below `{top}`.",
-                        "Or write the import absolutely (`from "
-                        f"{top}.… import …`), which can't climb too far.",
-                    ),
+                    variant="climbs-above-top",
                 )
                 continue
             probed = fact.module if fact.name is not None else (fact.target or fact.module)
@@ -88,6 +86,8 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     "closest": quoted(", ".join(f"`{quoted(c)}`" for c in closest), LIST_LIMIT)
                     or "none",
                     "layer": quoted(layer.name),
+                    "depth": "",
+                    "top": "",
                 },
             )
 
@@ -132,6 +132,10 @@ KIND = CheckKind(
         "statement": "the import statement, as one line",
         "closest": "the closest existing modules, quoted and comma-separated (or `none`)",
         "layer": "the layer of the importing module",
+        "depth": "how many packages below its top-level package the importing module sits "
+        "(for a relative import that climbs above it; empty otherwise)",
+        "top": "the top-level package of the importing module (for a relative import that "
+        "climbs above it; empty otherwise)",
     },
     docs=DOCS,
     examples=examples,

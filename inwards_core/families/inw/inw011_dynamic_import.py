@@ -68,13 +68,7 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
                     span=dyn.span,
                     message=message,
                     params=params,
-                    summary="Import by a constant name, or move the loading to the outermost layer.",
-                    steps=(
-                        f"If `{dyn.statement}` always loads the same module, write that import "
-                        "as a plain `import` statement so every rule can check it.",
-                        "If it loads plugins chosen at run time, move the loading into the "
-                        "outermost layer and hand the loaded objects inwards through a port.",
-                    ),
+                    variant="unreadable-target",
                 )
                 continue
             target_layer = model.index.layer_of(dyn.target)

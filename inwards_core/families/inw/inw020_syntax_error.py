@@ -54,15 +54,6 @@ what a whole-project run without `--full-parse` leaves unparsed.
 )
 
 _REPORTED = frozenset({FileProblemKind.SYNTAX, FileProblemKind.LIMIT})
-_LIMIT_SUMMARY = "Split the file, or simplify what makes it costly to read."
-_LIMIT_STEPS = (
-    "Look for what the message names: a huge generated expression, brackets or operators "
-    "nested very deep, a file of many megabytes.",
-    "Generate data as data (JSON, a table) rather than as one Python expression, or split "
-    "the file into smaller modules.",
-    "Until it can be read whole, only the import statements inwards could read on their own "
-    "are checked.",
-)
 
 
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
@@ -85,8 +76,7 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
             ),
             params={"error": problem.message},
             # The definition's guidance is about syntax; a limit has a fix of its own.
-            summary=_LIMIT_SUMMARY if over_limits else None,
-            steps=_LIMIT_STEPS if over_limits else None,
+            variant="over-limits" if over_limits else "",
         )
 
 

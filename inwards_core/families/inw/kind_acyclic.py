@@ -11,6 +11,7 @@ from inwards_core import (
     LIST_LIMIT,
     CheckKind,
     Example,
+    Fix,
     ImportEdge,
     KindDocs,
     ProjectModel,
@@ -117,11 +118,13 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
                     "statement": first.statement,
                     "chain": chain_modules(chain),
                 },
-                fallback_summary=f"Break the cycle {around}.",
-                fallback_steps=(
-                    f"Remove one step of the cycle, for example `{first.statement}` in "
-                    f"{quoted(first.importer)}: move what both children need into one of them or a "
-                    "new child.",
+                fallback=Fix(
+                    f"Break the cycle {around}.",
+                    (
+                        f"Remove one step of the cycle, for example `{first.statement}` in "
+                        f"{quoted(first.importer)}: move what both children need into one of "
+                        "them or a new child.",
+                    ),
                 ),
             )
     yield from dead_entries(model, "packages", options.packages)

@@ -9,6 +9,7 @@ import attrs
 from inwards_core import (
     CheckKind,
     Example,
+    Fix,
     ImportEdge,
     KindDocs,
     ProjectModel,
@@ -165,8 +166,10 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
                 message=f'"{quoted(info.name)}" imports "{quoted(edge.target)}": '
                 f'"{shown_source}" may not import "{shown_entry}".',
                 params={**direct_params(edge), "source": shown_source, "forbidden": shown_entry},
-                fallback_summary=f'Keep "{shown_entry}" out of "{shown_source}".',
-                fallback_steps=(f"Delete `{edge.statement}`.",),
+                fallback=Fix(
+                    f'Keep "{shown_entry}" out of "{shown_source}".',
+                    (f"Delete `{edge.statement}`.",),
+                ),
             )
 
     def passable(source: str, name: str) -> bool:

@@ -9,6 +9,7 @@ import attrs
 from inwards_core import (
     CheckKind,
     Example,
+    Fix,
     ImportEdge,
     KindDocs,
     ProjectModel,
@@ -116,9 +117,9 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
                 span=edge.span,
                 message=stable,
                 params={**direct_params(edge), "source": shown_source, "target": shown_target},
-                fallback_summary=f'Keep "{shown_source}" and "{shown_target}" independent.',
-                fallback_steps=(
-                    f"Delete `{edge.statement}`; move what both need outside the two units.",
+                fallback=Fix(
+                    f'Keep "{shown_source}" and "{shown_target}" independent.',
+                    (f"Delete `{edge.statement}`; move what both need outside the two units.",),
                 ),
             )
 
@@ -140,6 +141,7 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
         yield definition_warning(
             f'`options.modules` stands for one unit only ("{quoted(ordered[0])}"): '
             "independence needs two or more.",
+            variant="one-unit",
             summary="List every package that must stay independent in `options.modules`.",
             steps=("Add the other units, or use a selector such as `shop.contexts.*`.",),
         )

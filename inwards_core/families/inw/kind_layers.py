@@ -10,6 +10,7 @@ from inwards_core import (
     LIST_LIMIT,
     CheckKind,
     Example,
+    Fix,
     ImportEdge,
     KindDocs,
     ModuleInfo,
@@ -214,12 +215,13 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
                             "target_layer": target.shown,
                             "container": quoted(container or ""),
                         },
-                        fallback_summary=f'Invert the dependency of "{layer.shown}" on '
-                        f'"{target.shown}".',
-                        fallback_steps=(
-                            f"Delete `{edge.statement}`.",
-                            f'Declare a typing.Protocol in "{layer.shown}" for what the code '
-                            f'needs, and implement it in "{target.shown}".',
+                        fallback=Fix(
+                            f'Invert the dependency of "{layer.shown}" on "{target.shown}".',
+                            (
+                                f"Delete `{edge.statement}`.",
+                                f'Declare a typing.Protocol in "{layer.shown}" for what the code '
+                                f'needs, and implement it in "{target.shown}".',
+                            ),
                         ),
                     )
         if options.indirect and model.whole_project:
@@ -291,6 +293,7 @@ def _missing_layers(
             f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
             "checks nothing there.",
             params={"layer": layer.shown, "container": quoted(container or ""), "option": key},
+            variant="missing-layer",
             summary=f'Fix "{layer.shown}" in `{key}`, or the package it should name.',
             steps=(
                 f'Check the spelling of "{layer.shown}" against the packages of this project.',

@@ -10,6 +10,7 @@ from inwards_core import (
     LIST_LIMIT,
     CheckKind,
     Example,
+    Fix,
     KindDocs,
     ProjectModel,
     ReadScope,
@@ -105,10 +106,13 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
                 span=edge.span,
                 message=f'"{quoted(info.name)}" imports {what}: only {who} may import it.',
                 params={**direct_params(edge), "protected": shown, "importers": importers},
-                fallback_summary=f'Import what "{shown}" exposes to everyone instead.',
-                fallback_steps=(
-                    f"Delete `{edge.statement}` and use the public interface instead.",
-                    f'If "{quoted(info.name)}" really needs it, add it to `importers` in the rule.',
+                fallback=Fix(
+                    f'Import what "{shown}" exposes to everyone instead.',
+                    (
+                        f"Delete `{edge.statement}` and use the public interface instead.",
+                        f'If "{quoted(info.name)}" really needs it, add it to `importers` in the '
+                        "rule.",
+                    ),
                 ),
             )
     yield from dead_entries(model, "modules", options.modules)

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from inwards_core import (
+    Fix,
     ModuleInfo,
     ModulePattern,
     ProjectModel,
@@ -115,12 +116,14 @@ def checked_in(model: ProjectModel, entries: Sequence[str]) -> Iterator[ModuleIn
 def definition_warning(
     message: str,
     *,
+    variant: str,
     summary: str,
     steps: tuple[str, ...],
     params: Mapping[str, str] | None = None,
 ) -> Violation:
     """A warning about the rule's own definition (an entry that matches nothing, a unit
-    alone), which the engine locates in the definition file."""
+    alone), which the engine locates in the definition file. `summary` and `steps` are the
+    kind's fix, unless the definition words `variant` (its main guidance is about code)."""
     return Violation(
         file="",
         module=None,
@@ -129,8 +132,8 @@ def definition_warning(
         severity=Severity.WARNING,
         in_definition=True,
         params={} if params is None else params,
-        summary=summary,
-        steps=steps,
+        variant=variant,
+        fallback=Fix(summary, steps),
     )
 
 
@@ -155,6 +158,7 @@ def dead_entries(model: ProjectModel, option: str, entries: Sequence[str]) -> It
             f'`{key}` is "{shown}", which matches no module of this project, so the '
             "rule checks nothing there.",
             params={"entry": shown, "option": key, "module": "", "statement": "", "chain": ""},
+            variant="dead-entry",
             summary=f'Fix or remove "{shown}" in `{key}` of the rule definition.',
             steps=(
                 f'Check the spelling of "{shown}" against the packages of this project.',

@@ -93,6 +93,8 @@ def check(model: ProjectModel, options: StarImportOptions) -> Iterator[Violation
                     "can't be seen here."
                 ),
                 params={"imported": imported, "statement": fact.statement},
+                # In a package's `__init__.py` the main fix (move it there) is no help.
+                variant="in-init" if info.is_package else "",
             )
 
 

@@ -204,6 +204,23 @@ def test_init_may_star_import_as_the_definition_says_and_the_project_may_forbid_
     assert where(run(files, strict)) == [("shop/domain/__init__.py", 1, 31, "TIDY001")]
 
 
+def test_a_star_import_in_an_init_gets_the_in_init_variant_of_the_fix() -> None:
+    """The variant a kind names is worded in the definition: its summary is the main one."""
+    files = {
+        "shop/domain/__init__.py": "from shop.domain.money import *\n",
+        "shop/domain/money.py": "class Money: ...\n",
+    }
+    (finding,) = run(files, "\n[tool.inwards.rules.star-import]\nallow-in-init = false\n")
+    assert finding.fix.summary == (
+        "Import the names this module uses from `shop.domain.money` by name."
+    )
+    assert finding.fix.steps == (
+        "Replace `from shop.domain.money import *` with `from shop.domain.money import "
+        "<names>`, listing the names `shop.domain` offers.",
+        "List the same names in `__all__` of `shop.domain`, so that its public API stays explicit.",
+    )
+
+
 def test_allowed_modules_and_what_is_below_them() -> None:
     files = {
         "shop/domain/a.py": "from tkinter import *\nfrom tkinter.ttk import *\n",
