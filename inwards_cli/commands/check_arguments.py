@@ -62,6 +62,8 @@ VALUE_OPTIONS = {
 }
 SHORT_OPTIONS = {"-o": "--output-file"}  # only as `-o VALUE`; other spellings go to typer
 # Fields of options that name a file: typer refuses a directory there (`dir_okay=False`).
+# A link is left to the write or the read, which refuse it naming the link and where it
+# leads (the path of an attack: docs/hostile-input.md).
 FILE_FIELDS = frozenset({"output_file", "baseline"})
 
 
@@ -115,7 +117,7 @@ def _check_arguments(
     limit = values.get("max_diagnostics")
     if limit is not None and not (limit.isascii() and limit.isdigit()):  # not "³", not "٣"
         return None
-    if any(os.path.isdir(values[field]) for field in FILE_FIELDS.intersection(values)):
+    if any(_plain_directory(values[field]) for field in FILE_FIELDS.intersection(values)):
         return None
 
     def path(field: str) -> Path | None:
@@ -135,3 +137,7 @@ def _check_arguments(
         no_baseline="no_baseline" in flags,
         verify_cache="verify_cache" in flags,
     )
+
+
+def _plain_directory(path: str) -> bool:
+    return os.path.isdir(path) and not os.path.islink(path)

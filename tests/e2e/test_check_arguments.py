@@ -1,6 +1,10 @@
 """The fast parser of `inwards check` (check_arguments.py, no typer) and the typer signature
 (check.py) accept the same options and read a command line alike: whenever the fast parser
-takes a line, typer gives the same CheckArguments; every other line is typer's."""
+takes a line, typer gives the same CheckArguments; every other line is typer's.
+
+One difference is deliberate: a symbolic link to a directory given to --output-file or
+--baseline is refused when written or read, naming the link and where it leads
+(tests/hostile/test_writing.py), where typer would only say "is a directory"."""
 
 from __future__ import annotations
 
