@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from inwards_core.config.dotted_keys import key_segment
 from inwards_core.config.patterns import parse_module_pattern
-from inwards_core.config.positions import key_segment
 from inwards_core.config.values import (
     DEFAULT_GENERATED,
     Config,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from inwards_core.config.positions import overlong_dotted_key
+from inwards_core.config.dotted_keys import overlong_dotted_key
 from inwards_core.model.quoting import quoted
 
 __all__ = ["MAX_TOML_NESTING", "TomlTooDeepError", "load_toml"]

@@ -9,14 +9,12 @@ from typing import Any
 
 import pytest
 
+from inwards_core.config.dotted_keys import key_segment, parse_dotted_key, render_key
 from inwards_core.config.positions import (
     TomlPositions,
     caret_excerpt,
     decode_error_position,
     decode_error_reason,
-    key_segment,
-    parse_dotted_key,
-    render_key,
 )
 
 

@@ -8,9 +8,10 @@ import tomllib
 
 import pytest
 
+from inwards_core.config.dotted_keys import overlong_dotted_key
 from inwards_core.config.load import build_config
 from inwards_core.config.nesting import MAX_TOML_NESTING, TomlTooDeepError, load_toml
-from inwards_core.config.positions import TomlPositions, overlong_dotted_key
+from inwards_core.config.positions import TomlPositions
 from inwards_core.config.values import ConfigError
 from inwards_core.model.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
 
