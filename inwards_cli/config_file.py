@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
-from inwards_core.config.load import build_config, type_name
+from inwards_core.config.load import build_config
 from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import (
     TomlPositions,
@@ -25,6 +25,7 @@ from inwards_core.config.positions import (
     decode_error_position,
     decode_error_reason,
 )
+from inwards_core.config.problems import type_name
 from inwards_core.config.values import Config, ConfigError, ConfigProblem
 
 CONFIG_NAME = "pyproject.toml"

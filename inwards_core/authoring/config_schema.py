@@ -1,15 +1,15 @@
 """The schemas of the `[tool.inwards]` table (`config`) and of a whole `pyproject.toml` that
 holds it (`pyproject`, for editors). Keys, enums and patterns come from the constants the
-loader checks against (`inwards_core.config.load`); a key the loader accepts but this
-module does not describe fails the build."""
+loader checks against (`inwards_core.config.load` and `.layers`); a key the loader accepts
+but this module does not describe fails the build."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
 from inwards_core.authoring.option_schemas import kind_option_defs, kinds_by_id, rule_table
+from inwards_core.config.layers import LAYER_KEYS
 from inwards_core.config.load import (
-    LAYER_KEYS,
     RULES_KEYS,
     SEVERITY_VALUES,
     TOP_LEVEL_KEYS,

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from inwards_core.config.load import type_name
+from inwards_core.config.problems import type_name
 
 
 class OptionsError(ValueError):

@@ -37,7 +37,8 @@ from inwards_core.authoring.schemas import (
     schema_text,
 )
 from inwards_core.baseline import apply_baseline, build_baseline, serialise_baseline
-from inwards_core.config.load import LAYER_KEYS, RULES_KEYS, TOP_LEVEL_KEYS
+from inwards_core.config.layers import LAYER_KEYS
+from inwards_core.config.load import RULES_KEYS, TOP_LEVEL_KEYS
 from inwards_core.config.values import ConfigError, RuleSettings
 from inwards_core.families.inw import GENERIC_KIND_MODULES, KIND_MODULES
 from inwards_core.model.findings import NotChecked, RootKind, UserDefinitionInEffect

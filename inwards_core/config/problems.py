@@ -1,0 +1,103 @@
+"""What the loader of `[tool.inwards]` says about a problem: the collector every part of it
+adds to (each problem with its dotted key and, when the mapping came from a file, line and
+column), how a message names a value's type, and the key a misspelt one was probably
+meant to be."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from inwards_core.config.dotted_keys import key_segment
+from inwards_core.config.values import ConfigProblem, SourcePositions
+
+PREFIX = "tool.inwards"
+
+
+def type_name(value: Any) -> str:
+    """How messages name the TOML type of `value`: "a string", "an array", ..."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "a table"
+    return "a date or time" if hasattr(value, "isoformat") else type(value).__name__
+
+
+def closest(unknown: str, keys: tuple[str, ...]) -> str | None:
+    """The key `unknown` was probably meant to be. A name over three times as long as
+    every key is close to none (difflib's ratio is at most twice the shorter length over
+    both); difflib took seconds over a key of megabytes."""
+    if len(unknown) > 3 * max(map(len, keys), default=0):
+        return None
+    close = difflib.get_close_matches(unknown, keys, n=1)
+    return close[0] if close else None
+
+
+def known_keys(keys: tuple[str, ...], unknown: str) -> str:
+    close = closest(unknown, keys)
+    hint = f' Did you mean "{close}"?' if close else ""
+    return f"Known keys: {', '.join(keys)}.{hint}"
+
+
+def sub_key(key: str, name: str) -> str:
+    """The key `name` inside `key`, quoted when TOML needs it."""
+    return f"{key}.{key_segment(name)}"
+
+
+class ProblemCollector:
+    """The problems found so far, in file order when asked for them."""
+
+    def __init__(self, file: str, positions: SourcePositions) -> None:
+        self.file = file
+        self.positions = positions
+        self.problems: list[ConfigProblem] = []
+
+    def add(self, key: str, message: str) -> None:
+        where = self.positions.locate(key)
+        line, column = (where[0], where[1]) if where else (None, None)
+        self.problems.append(ConfigProblem(self.file, line, column, key, message))
+
+    def sorted_problems(self) -> tuple[ConfigProblem, ...]:
+        # File order when positions are known; discovery order otherwise (stable sort).
+        def order(problem: ConfigProblem) -> tuple[int, int]:
+            return (problem.line or 0, problem.column or 0)
+
+        return tuple(sorted(self.problems, key=order))
+
+    def string_list(
+        self,
+        table: Mapping[str, Any],
+        name: str,
+        check: Callable[[str], str | None],
+        key: str | None = None,
+    ) -> tuple[str, ...] | None:
+        """The array of strings at `name`, each checked by `check` (which returns the
+        problem's message or None); None when the key is absent."""
+        if name not in table:
+            return None
+        key = key or sub_key(PREFIX, name)
+        value = table[name]
+        if not isinstance(value, list | tuple):
+            self.add(key, f"must be an array of strings, not {type_name(value)}.")
+            return ()
+        items: list[str] = []
+        for index, item in enumerate(value):
+            item_key = f"{key}[{index}]"
+            if not isinstance(item, str):
+                self.add(item_key, f"must be a string, not {type_name(item)}.")
+                continue
+            message = check(item)
+            if message:
+                self.add(item_key, message)
+                continue
+            items.append(item)
+        return tuple(items)
