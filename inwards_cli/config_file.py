@@ -107,45 +107,21 @@ def read_config(path: Path) -> LoadedConfig:
     """Read and parse `path`; `ConfigError` when it can't be read, isn't UTF-8, isn't
     TOML, or has no `[tool.inwards]` table."""
     shown = shown_path(path)
-
-    def fail(message: str, line: int | None = None, column: int | None = None) -> ConfigError:
-        return ConfigError((ConfigProblem(shown, line, column, "", message),))
-
     try:
         data = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES)
     except OSError as error:
-        raise fail(_unreadable(path, error)) from None
-    try:
-        # A byte-order mark is invisible in editors, so it is dropped, not reported.
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise fail(
-            f"is not UTF-8 text (byte {error.start + 1} of the file); TOML files must be UTF-8.",
-            line,
-        ) from None
-    try:
-        document = load_toml(text)
-    except TomlTooDeepError as error:
-        raise fail(f"{error}.", error.line, error.column) from None
-    except tomllib.TOMLDecodeError as error:
-        where = decode_error_position(error, text)
-        reason = decode_error_reason(error).rstrip(".")
-        message = f"is not valid TOML: {reason}."
-        if where is not None:
-            excerpt = caret_excerpt(text, *where)
-            if excerpt:
-                message += "\n" + excerpt
-            raise fail(message, *where) from None
-        raise fail(message) from None
+        raise _failure(shown, _unreadable(path, error)) from None
+    text = _decoded(data, shown)
+    document = _parsed(text, shown)
     # Only after parsing: the parser has bounded the nesting the key scanner walks.
     positions = TomlPositions(text)
     tool = document.get("tool")
     if not isinstance(tool, dict) or "inwards" not in tool:
-        raise fail(
+        raise _failure(
+            shown,
             "has no [tool.inwards] table. Add one that lists your layers, for example:\n"
             "    [tool.inwards]\n"
-            '    layers = [{ name = "domain", modules = ["shop.domain"] }]'
+            '    layers = [{ name = "domain", modules = ["shop.domain"] }]',
         )
     table = tool["inwards"]
     if not isinstance(table, dict):
@@ -168,6 +144,43 @@ def read_config(path: Path) -> LoadedConfig:
         positions=positions,
         text=text,
     )
+
+
+def _failure(
+    shown: str, message: str, line: int | None = None, column: int | None = None
+) -> ConfigError:
+    """A problem with the file as a whole (no key), at `line` and `column` when known."""
+    return ConfigError((ConfigProblem(shown, line, column, "", message),))
+
+
+def _decoded(data: bytes, shown: str) -> str:
+    try:
+        # A byte-order mark is invisible in editors, so it is dropped, not reported.
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise _failure(
+            shown,
+            f"is not UTF-8 text (byte {error.start + 1} of the file); TOML files must be UTF-8.",
+            line,
+        ) from None
+
+
+def _parsed(text: str, shown: str) -> dict[str, Any]:
+    try:
+        return load_toml(text)
+    except TomlTooDeepError as error:
+        raise _failure(shown, f"{error}.", error.line, error.column) from None
+    except tomllib.TOMLDecodeError as error:
+        where = decode_error_position(error, text)
+        reason = decode_error_reason(error).rstrip(".")
+        message = f"is not valid TOML: {reason}."
+        if where is not None:
+            excerpt = caret_excerpt(text, *where)
+            if excerpt:
+                message += "\n" + excerpt
+            raise _failure(shown, message, *where) from None
+        raise _failure(shown, message) from None
 
 
 def _unreadable(path: Path, error: OSError) -> str:
