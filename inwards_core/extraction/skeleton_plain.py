@@ -1,0 +1,150 @@
+"""Import statements in their plain spellings (ASCII, no comment, no backslash), read
+with regular expressions: most statements of most files, and no parser needed. Anything
+else goes to CPython's parser in the skeleton's batch.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Callable
+
+from inwards_core.extraction.skeleton_scan import Statement, context_of
+from inwards_core.extraction.static import resolve_relative
+from inwards_core.extraction.text import ForwardPositions, statement_text
+from inwards_core.model.facts import ImportFact, ImportStyle
+from inwards_core.model.findings import Span
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = _NAME + r"(?:[ \t]*\.[ \t]*" + _NAME + r")*"
+_PLAIN_IMPORT = re.compile(
+    r"import[ \t]+("
+    + _DOTTED
+    + r"(?:[ \t]+as[ \t]+"
+    + _NAME
+    + r")?(?:[ \t]*,[ \t]*"
+    + _DOTTED
+    + r"(?:[ \t]+as[ \t]+"
+    + _NAME
+    + r")?)*)"
+)
+_IMPORT_ITEM = re.compile(r"(" + _DOTTED + r")(?:[ \t]+as[ \t]+(" + _NAME + r"))?")
+_FROM_ITEMS = r"{n}(?:{w}+as{w}+{n})?(?:{w}*,{w}*{n}(?:{w}+as{w}+{n})?)*"
+_PLAIN_FROM = re.compile(
+    r"from[ \t]*(?P<dots>(?:\.[ \t]*)*)(?P<module>"
+    + _DOTTED
+    + r")?[ \t]+import(?:[ \t]*(?P<star>\*)|[ \t]+(?P<names>"
+    + _FROM_ITEMS.format(n=_NAME, w=r"[ \t]")
+    + r")|[ \t]*\([ \t\n]*(?P<parenthesized>"
+    + _FROM_ITEMS.format(n=_NAME, w=r"[ \t\n]")
+    + r")[ \t\n]*,?[ \t\n]*\))"
+)
+_FROM_ITEM = re.compile(r"(" + _NAME + r")(?:[ \t\n]+as[ \t\n]+(" + _NAME + r"))?")
+_BLANKS = re.compile(r"[ \t\n]+")
+
+# Per name: (style, module, name, target, level, span, raw module).
+Plain = tuple[ImportStyle, str | None, str | None, str | None, int, Span, str]
+_SpanOf = Callable[[int, int], Span]
+
+
+def _is_name(text: str) -> bool:
+    return not keyword.iskeyword(text)
+
+
+def _span_reader(snippet: str, statement: Statement) -> _SpanOf:
+    """The span in the file of the snippet's characters `start` to `end` (one name)."""
+    line, first_column = statement.line, statement.column + 1
+    if "\n" in snippet:
+        # Names come in order: each is placed from the previous one on, never from the
+        # start of the statement again (that was quadratic in the number of names).
+        positions = ForwardPositions(snippet, line, first_column)
+
+        def span_of(start: int, end: int) -> Span:
+            at, column = positions.position(start)
+            return Span(at, column, at, column + end - start)
+
+    else:
+
+        def span_of(start: int, end: int) -> Span:
+            column = first_column + start
+            return Span(line, column, line, column + end - start)
+
+    return span_of
+
+
+def read_plain(
+    text: str, statement: Statement, module: str, is_package: bool
+) -> list[Plain] | None:
+    """The names of an import statement in a plain spelling; None for anything else
+    (CPython's parser reads those)."""
+    snippet = text[statement.keyword : statement.end]
+    if not snippet.isascii() or "#" in snippet or "\\" in snippet:
+        return None
+    span_of = _span_reader(snippet, statement)
+    if snippet.startswith("import"):
+        return _read_import(snippet, span_of)
+    return _read_from(snippet, span_of, module, is_package)
+
+
+def _read_import(snippet: str, span_of: _SpanOf) -> list[Plain] | None:
+    plain = _PLAIN_IMPORT.fullmatch(snippet)
+    if plain is None:
+        return None
+    read: list[Plain] = []
+    for item in _IMPORT_ITEM.finditer(snippet, plain.start(1)):
+        dotted = _BLANKS.sub("", item.group(1))
+        if not all(map(_is_name, dotted.split("."))) or not _is_name(item.group(2) or ""):
+            return None
+        start, end = item.span(1)
+        read.append((ImportStyle.IMPORT, dotted, None, dotted, 0, span_of(start, end), dotted))
+    return read
+
+
+def _read_from(snippet: str, span_of: _SpanOf, module: str, is_package: bool) -> list[Plain] | None:
+    plain = _PLAIN_FROM.fullmatch(snippet)
+    if plain is None:
+        return None
+    level = plain.group("dots").count(".")
+    written = plain.group("module")
+    name = _BLANKS.sub("", written) if written else None
+    if (name is None and not level) or not all(map(_is_name, (name or "").split("."))):
+        return None
+    resolved = resolve_relative(module, is_package, level, name)
+    raw_module = "." * level + (name or "")
+    if plain.group("star"):
+        start = plain.start("star")
+        star_span = span_of(start, start + 1)
+        return [(ImportStyle.STAR, resolved, None, resolved, level, star_span, raw_module)]
+    read: list[Plain] = []
+    group = "names" if plain.group("names") is not None else "parenthesized"
+    for item in _FROM_ITEM.finditer(snippet, plain.start(group), plain.end(group)):
+        imported = item.group(1)
+        if not _is_name(imported) or not _is_name(item.group(2) or ""):
+            return None
+        start, end = item.span(1)
+        target = f"{resolved}.{imported}" if resolved is not None else None
+        read.append(
+            (ImportStyle.FROM, resolved, imported, target, level, span_of(start, end), raw_module)
+        )
+    return read
+
+
+def plain_facts(text: str, statement: Statement, read: list[Plain]) -> list[ImportFact]:
+    context = context_of(statement)
+    shown = statement_text(text, statement.start, statement.end)
+    return [
+        ImportFact(
+            style=style,
+            module=module,
+            name=name,
+            target=target,
+            level=level,
+            span=span,
+            statement=shown,
+            type_checking=context.type_checking,
+            in_function=context.in_function,
+            lazy=statement.lazy,
+            raw_module=raw_module,
+        )
+        for style, module, name, target, level, span, raw_module in read
+    ]
