@@ -25,7 +25,7 @@ from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.templates import fill_template
-from inwards_core.suppression_verdicts import RuleFacts, apply_suppressions
+from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
 
@@ -159,6 +159,10 @@ def check_project(
 ) -> Report:
     """Run every enabled rule and return the report.
 
+    The phases are those of docs/architecture.md's "path of a finding": list the files and
+    index the modules, choose the modules to read, read their facts, run the checks, let
+    the suppressions decide (and the rules that review them run), report.
+
     With `verify_cache`, every file whose facts the cache holds is read again and compared:
     on any difference the entries are replaced and `CachedFactsDiffer` is raised.
 
@@ -169,80 +173,120 @@ def check_project(
     """
     started = clock()
     whole_project = paths is None
-    root = _normalise_root(config.root)
-    listing = files.listing(root)
+    listing = files.listing(_normalise_root(config.root))
     index = ModuleIndex.build(config, listing)
-    not_checked: list[NotChecked] = [
-        NotChecked(problem.path, problem.message) for problem in listing.problems
-    ]
-
-    # Only code a layer owns is read, unless an enabled rule asks for more (see
-    # `ReadScope`): the rules judge imports made from layers, and what the other modules
-    # are (packages in no layer) the index knows from the listing alone.
     enabled = [rule for rule in rules if rule.enabled]
     needs = _ReadNeeds.of(enabled, whole_project=whole_project)
-    selected: list[ModuleInfo]
+    refused: list[NotChecked] = []  # named paths that hold nothing to read
     if paths is None:
-        selected = [info for info in index.modules.values() if needs.wants(info, index)]
+        selected = _modules_to_read(index, needs)
     else:
-        chosen: dict[str, ModuleInfo] = {}
-        for path in paths:
-            norm = path.strip("/")
-            norm = "" if norm == "." else norm
-            inside = [info for info in index.modules.values() if _under(info.file, norm)]
-            matched = [info for info in inside if needs.wants(info, index)]
-            if not matched:
-                if root and not (_under(norm, root) or _under(root, norm)):
-                    reason = f'is outside root "{config.root}"'
-                elif inside:
-                    reason = (
-                        "holds no module that a layer or an enabled rule covers"
-                        if needs.beyond_layers
-                        else "holds no module that a layer owns"
-                    )
-                else:
-                    reason = "holds no Python module"
-                not_checked.append(
-                    NotChecked(path or ".", f"{path or '.'} {reason}, so it was not checked.")
-                )
-            for info in matched:
-                chosen[info.file] = info
-        selected = [chosen[file] for file in sorted(chosen)]
-
+        selected, refused = _named_modules_to_read(paths, config, index, needs)
     check_syntax = full_parse or not whole_project
     facts, unreadable = _read_facts(
         selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache
     )
-    not_checked.extend(unreadable)
     checked = tuple(info for info in selected if info.file in facts)
     model = ProjectModel(config, index, facts, checked, whole_project)
+    findings, skipped = _run_checks(model, enabled)
+    verdicts = _apply_verdicts(model, rules, findings)
+    cache.flush(prune=whole_project)
+    not_checked = [NotChecked(problem.path, problem.message) for problem in listing.problems]
+    not_checked += refused + unreadable
+    return Report(
+        findings=tuple(sorted(set(verdicts.kept), key=Finding.sort_key)),
+        files_checked=len(checked),
+        suppressed=tuple(sorted(verdicts.suppressed, key=lambda s: s.finding.sort_key())),
+        not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
+        whole_project=whole_project,
+        duration_ms=round((clock() - started) * 1000, 1),
+        notes=_notes(skipped, needs.chains_skipped),
+    )
 
+
+def _modules_to_read(index: ModuleIndex, needs: _ReadNeeds) -> list[ModuleInfo]:
+    """A whole-project run reads the code a layer owns, and what an enabled rule asks for
+    beyond it (see `ReadScope`): the rules judge imports made from layers, and what the
+    other modules are (packages in no layer) the index knows from the listing alone."""
+    return [info for info in index.modules.values() if needs.wants(info, index)]
+
+
+def _named_modules_to_read(
+    paths: Sequence[str], config: Config, index: ModuleIndex, needs: _ReadNeeds
+) -> tuple[list[ModuleInfo], list[NotChecked]]:
+    """The modules under the named paths that a whole-project run would read, in file
+    order; and a note for each path that holds none, saying why."""
+    root = _normalise_root(config.root)
+    chosen: dict[str, ModuleInfo] = {}
+    refused: list[NotChecked] = []
+    for path in paths:
+        norm = path.strip("/")
+        norm = "" if norm == "." else norm
+        inside = [info for info in index.modules.values() if _under(info.file, norm)]
+        matched = [info for info in inside if needs.wants(info, index)]
+        if not matched:
+            if root and not (_under(norm, root) or _under(root, norm)):
+                reason = f'is outside root "{config.root}"'
+            elif inside:
+                reason = (
+                    "holds no module that a layer or an enabled rule covers"
+                    if needs.beyond_layers
+                    else "holds no module that a layer owns"
+                )
+            else:
+                reason = "holds no Python module"
+            refused.append(
+                NotChecked(path or ".", f"{path or '.'} {reason}, so it was not checked.")
+            )
+        for info in matched:
+            chosen[info.file] = info
+    return [chosen[file] for file in sorted(chosen)], refused
+
+
+def _run_checks(
+    model: ProjectModel, enabled: Sequence[ActiveRule]
+) -> tuple[list[Finding], list[str]]:
+    """Every enabled rule's findings on the model, except the rules that review the
+    suppressions (they run after the verdicts); and the codes of the whole-project rules
+    skipped because paths were named."""
     findings: list[Finding] = []
     skipped: list[str] = []
+    config_file = model.config.file
     for rule in enabled:
         scope = rule.rule.kind.scope
         if scope is Scope.REVIEW:
             continue
-        if scope is Scope.PROJECT and not whole_project:
+        if scope is Scope.PROJECT and not model.whole_project:
             skipped.append(rule.code)
             continue
         for violation in rule.rule.kind.check(model, rule.options):
             findings.append(
-                to_finding(rule, violation, whole_project=violation.file == config.file)
+                to_finding(rule, violation, whole_project=violation.file == config_file)
             )
+    return findings, skipped
 
+
+def _apply_verdicts(
+    model: ProjectModel, rules: Sequence[ActiveRule], findings: Sequence[Finding]
+) -> SuppressionOutcome:
+    """The suppression comments decide which findings stand; then the rules that review
+    the comments themselves run on the verdicts, and their findings stand too."""
     rule_facts = {
         rule.code: RuleFacts(rule.rule.definition.suppressible, rule.enabled) for rule in rules
     }
-    modules = {info.file: info.name for info in checked}
-    outcome = apply_suppressions(findings, facts, modules, rule_facts)
-    kept = list(outcome.kept)
+    modules = {info.file: info.name for info in model.checked}
+    outcome = apply_suppressions(findings, model.facts, modules, rule_facts)
+    reviewed: list[Finding] = []
     review_model = attrs.evolve(model, suppression_verdicts=outcome.verdicts)
-    for rule in enabled:
-        if rule.rule.kind.scope is Scope.REVIEW:
+    for rule in rules:
+        if rule.enabled and rule.rule.kind.scope is Scope.REVIEW:
             for violation in rule.rule.kind.check(review_model, rule.options):
-                kept.append(to_finding(rule, violation, whole_project=False))
+                reviewed.append(to_finding(rule, violation, whole_project=False))
+    return attrs.evolve(outcome, kept=outcome.kept + tuple(reviewed))
 
+
+def _notes(skipped: Sequence[str], chains_skipped: Sequence[str]) -> tuple[str, ...]:
+    """What a run on named paths left out."""
     notes: list[str] = []
     if skipped:
         notes.append(
@@ -250,21 +294,12 @@ def check_project(
             + ", ".join(skipped)
             + "."
         )
-    if needs.chains_skipped:
+    if chains_skipped:
         notes.append(
             "Import chains were not followed because paths were named (only direct imports "
-            "were checked): " + ", ".join(needs.chains_skipped) + "."
+            "were checked): " + ", ".join(chains_skipped) + "."
         )
-    cache.flush(prune=whole_project)
-    return Report(
-        findings=tuple(sorted(set(kept), key=Finding.sort_key)),
-        files_checked=len(checked),
-        suppressed=tuple(sorted(outcome.suppressed, key=lambda s: s.finding.sort_key())),
-        not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
-        whole_project=whole_project,
-        duration_ms=round((clock() - started) * 1000, 1),
-        notes=tuple(notes),
-    )
+    return tuple(notes)
 
 
 @attrs.frozen
