@@ -33,14 +33,10 @@ if TYPE_CHECKING:
     )
     from inwards_core.authoring.docgen import render_rule_page
     from inwards_core.authoring.examples import example_problems, run_example
-    from inwards_core.baseline import (
-        Baseline,
-        BaselineError,
-        apply_baseline,
-        build_baseline,
-        parse_baseline,
-        serialise_baseline,
-    )
+    from inwards_core.baseline import Baseline, BaselineError
+    from inwards_core.baseline.matching import apply_baseline
+    from inwards_core.baseline.reading import parse_baseline
+    from inwards_core.baseline.writing import build_baseline, serialise_baseline
     from inwards_core.config.patterns import ModulePattern, parse_module_pattern
     from inwards_core.config.values import Config, ConfigError, ConfigProblem, Layer
     from inwards_core.index.modules import ModuleIndex, ModuleInfo
@@ -147,10 +143,10 @@ _HOMES = {
     "Baseline": "inwards_core.baseline",
     "BaselineEntry": "inwards_core.model.findings",
     "BaselineError": "inwards_core.baseline",
-    "apply_baseline": "inwards_core.baseline",
-    "build_baseline": "inwards_core.baseline",
-    "parse_baseline": "inwards_core.baseline",
-    "serialise_baseline": "inwards_core.baseline",
+    "apply_baseline": "inwards_core.baseline.matching",
+    "build_baseline": "inwards_core.baseline.writing",
+    "parse_baseline": "inwards_core.baseline.reading",
+    "serialise_baseline": "inwards_core.baseline.writing",
 }
 
 

@@ -13,14 +13,9 @@ from inwards_cli.commands.check_arguments import CheckArguments
 from inwards_cli.commands.console import display_from, fail, warn
 from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
 from inwards_cli.commands.run_check import check
-from inwards_core.baseline import (
-    BASELINE_FILE_NAME,
-    MAX_BASELINE_BYTES,
-    BaselineError,
-    baseline_of_report,
-    parse_baseline,
-    serialise_baseline,
-)
+from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, BaselineError
+from inwards_core.baseline.reading import parse_baseline
+from inwards_core.baseline.writing import baseline_of_report, serialise_baseline
 from inwards_core.reporting import plural
 
 

@@ -32,9 +32,9 @@ from inwards_core.baseline import (
     MAX_BASELINE_BYTES,
     Baseline,
     BaselineError,
-    apply_baseline,
-    parse_baseline,
 )
+from inwards_core.baseline.matching import apply_baseline
+from inwards_core.baseline.reading import parse_baseline
 from inwards_core.config.values import ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model.findings import NotChecked, Report

@@ -25,7 +25,7 @@ from inwards_core.authoring.config_schema import config_schema, pyproject_schema
 from inwards_core.authoring.definition_schema import definition_schema
 from inwards_core.authoring.rule_page_schema import RULE_PAGE_SCHEMA, rule_page_schema
 from inwards_core.baseline import SCHEMA as BASELINE_SCHEMA
-from inwards_core.baseline import json_schema as baseline_json_schema
+from inwards_core.baseline.writing import json_schema as baseline_json_schema
 from inwards_core.model.json_schema import DIALECT, JSON
 from inwards_core.reporting.diagnostics_schema import diagnostics_schema
 from inwards_core.reporting.json import SCHEMA as DIAGNOSTICS_SCHEMA

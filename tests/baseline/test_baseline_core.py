@@ -12,16 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inwards_core.baseline import (
-    SCHEMA,
-    Baseline,
-    BaselineError,
-    apply_baseline,
+from inwards_core.baseline import SCHEMA, Baseline, BaselineError, finding_key
+from inwards_core.baseline.matching import apply_baseline
+from inwards_core.baseline.reading import parse_baseline
+from inwards_core.baseline.writing import (
     baseline_of_report,
     build_baseline,
-    finding_key,
     json_schema,
-    parse_baseline,
     serialise_baseline,
 )
 from inwards_core.model.findings import (

@@ -36,7 +36,8 @@ from inwards_core.authoring.schemas import (
     schema_info,
     schema_text,
 )
-from inwards_core.baseline import apply_baseline, build_baseline, serialise_baseline
+from inwards_core.baseline.matching import apply_baseline
+from inwards_core.baseline.writing import build_baseline, serialise_baseline
 from inwards_core.config.layers import LAYER_KEYS
 from inwards_core.config.load import RULES_KEYS, TOP_LEVEL_KEYS
 from inwards_core.config.values import ConfigError, RuleSettings
