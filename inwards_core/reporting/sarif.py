@@ -17,14 +17,15 @@ What goes in, beyond the findings:
 - paths not checked, notes and configuration warnings as notifications.
 
 No time is written: the same tree gives the same bytes.
+
+What the log says apart from its object model (fingerprints, help texts, property bags) is
+built by `inwards_core.reporting.sarif_content`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
@@ -33,7 +34,20 @@ import attrs
 import sarif_om as om
 
 from inwards_core.model.findings import Finding, Report, Severity, SuppressedFinding
-from inwards_core.rules.rule_set import ResolvedRule
+from inwards_core.reporting.sarif_content import (
+    clip,
+    doc_sections,
+    fingerprints,
+    full_description,
+    help_uri,
+    one_paragraph,
+    resolved_texts,
+    result_message,
+    result_properties,
+    rule_help_texts,
+    rule_properties,
+    run_properties,
+)
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.version import inwards_version
 
@@ -46,8 +60,6 @@ FINGERPRINT = "inwards/v1"
 # rules want). inwards has no public home yet: this reserved name (RFC 2606) stands in for
 # it, rather than a guess that might be someone else's page. Set it when there is one.
 INFORMATION_URI = "https://inwards.invalid/"
-# GitHub code scanning truncates rule descriptions longer than this.
-DESCRIPTION_LIMIT = 1024
 
 # Fields written even when they hold the schema's default: a reader should not have to know
 # that a missing `level` means "warning" or a missing `enabled` means true.
@@ -104,39 +116,6 @@ class _NoDefault:
 
 _NO_DEFAULT = _NoDefault()
 
-
-# -- fingerprints -----------------------------------------------------------------------
-
-
-def finding_identity(finding: Finding) -> str:
-    """What a finding is, without where it is: rule code, file, module and the stable form
-    of the message (no line numbers, no text that unrelated configuration changes)."""
-    return "\0".join(
-        (
-            finding.code,
-            finding.file,
-            finding.module or "",
-            finding.stable_message or finding.message,
-        )
-    )
-
-
-def fingerprints(findings: Sequence[Finding]) -> list[str]:
-    """One `inwards/v1` value per finding, in the given order (which must be the report's
-    order): a hash of the finding's identity and, after a colon, its occurrence among
-    identical ones (0, 1, ...). Lines above a finding don't change it; another rule, file,
-    module or imported name does."""
-    seen: dict[str, int] = {}
-    values: list[str] = []
-    for finding in findings:
-        identity = finding_identity(finding)
-        occurrence = seen.get(identity, 0)
-        seen[identity] = occurrence + 1
-        digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
-        values.append(f"{digest}:{occurrence}")
-    return values
-
-
 # -- rules ------------------------------------------------------------------------------
 
 
@@ -144,109 +123,24 @@ def _level(severity: Severity) -> str:
     return "error" if severity is Severity.ERROR else "warning"
 
 
-def _doc_sections(rule: ResolvedRule) -> list[tuple[str, str]]:
-    """The sections of the rule's check-kind docs (What it does, Why, How to fix,
-    Limitations)."""
-    docs = rule.kind.docs
-    return list(docs.sections()) if docs is not None else []
-
-
-def _one_paragraph(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
-    """At most `limit` characters, cut after a sentence where possible."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    end = cut.rfind(". ")
-    return cut[: end + 1] if end > 0 else cut.rstrip() + "…"
-
-
-def _help_uri(docs: str) -> str | None:
-    # SARIF wants an absolute URI; a definition's docs may be a path in its repository.
-    return docs if re.match(r"^https?://", docs) else None
-
-
-def _rule_help(
-    rule: ResolvedRule, sections: Sequence[tuple[str, str]]
-) -> om.MultiformatMessageString:
-    """Plain text (what the rule does and how to fix it) and markdown (the kind's whole
-    description and the guidance templates each finding fills in)."""
-    definition = rule.definition
-    guidance = definition.guidance
-    where = f"`inwards rule {definition.code}` prints the rule's page, offline."
-    if guidance.docs:
-        where = f"Docs: {guidance.docs} (`inwards rule {definition.code}` prints it, offline)."
-    by_title = dict(sections)
-    text = [definition.summary]
-    if definition.description or "What it does" in by_title:
-        text.append(_one_paragraph(definition.description or by_title["What it does"]))
-    if "How to fix" in by_title:
-        text.append("How to fix: " + _one_paragraph(by_title["How to fix"]))
-    elif guidance.summary:
-        text.append(f"How to fix: {guidance.summary}")
-    text.append(where)
-    markdown = [
-        f"**{definition.code} {definition.name}**: {definition.summary}",
-        "",
-        f"Check kind `{rule.kind.id}`; definition `{definition.origin.path}` "
-        f"({definition.origin.root.value} root).",
-    ]
-    if definition.description:
-        markdown += ["", definition.description]
-    for title, body in sections:
-        markdown += ["", f"### {title}", "", body]
-    if guidance.summary or guidance.steps:
-        markdown += ["", "### Fix guidance", "", "Each finding fills in the `{...}` parts.", ""]
-        markdown += [f"{guidance.summary}", ""] if guidance.summary else []
-        markdown += [f"{number}. {step}" for number, step in enumerate(guidance.steps, 1)]
-    markdown += ["", where]
-    return om.MultiformatMessageString(
-        text="\n\n".join(text), markdown="\n".join(markdown).replace("\n\n\n", "\n\n")
-    )
-
-
 def rule_descriptor(active: ActiveRule) -> om.ReportingDescriptor:
     rule = active.rule
     definition = rule.definition
-    sections = _doc_sections(rule)
-    what = next((body for title, body in sections if title == "What it does"), "")
-    full = definition.description or what or rule.kind.summary or definition.summary
-    properties: dict[str, Any] = {
-        "checkKind": rule.kind.id,
-        "definition": {
-            "root": definition.origin.root.value,
-            "path": definition.origin.path,
-            "sha256": definition.origin.sha256,
-        },
-        "tags": ["architecture"],
-    }
-    if definition.family:
-        properties["family"] = f"{definition.family} {definition.family_version}".strip()
-    if rule.shadowed:
-        properties["shadows"] = [
-            {"root": d.origin.root.value, "path": d.origin.path, "sha256": d.origin.sha256}
-            for d in rule.shadowed
-        ]
-    if definition.guidance_origin is not None:
-        properties["guidanceFrom"] = {
-            "root": definition.guidance_origin.root.value,
-            "path": definition.guidance_origin.path,
-            "sha256": definition.guidance_origin.sha256,
-        }
+    sections = doc_sections(rule)
+    text, markdown = rule_help_texts(rule, sections)
     return om.ReportingDescriptor(
         id=definition.code,
         name=definition.name,
-        short_description=om.MultiformatMessageString(text=_clip(definition.summary)),
-        full_description=om.MultiformatMessageString(text=_clip(_one_paragraph(full))),
-        help=_rule_help(rule, sections),
-        help_uri=_help_uri(definition.guidance.docs),
+        short_description=om.MultiformatMessageString(text=clip(definition.summary)),
+        full_description=om.MultiformatMessageString(
+            text=clip(one_paragraph(full_description(rule, sections)))
+        ),
+        help=om.MultiformatMessageString(text=text, markdown=markdown),
+        help_uri=help_uri(definition.guidance.docs),
         default_configuration=om.ReportingConfiguration(
             enabled=definition.default == "on", level=_level(definition.severity)
         ),
-        properties=properties,
+        properties=rule_properties(rule),
     )
 
 
@@ -285,15 +179,6 @@ def _artifact(path: str, prefix: str) -> om.ArtifactLocation:
     if PurePath(path).is_absolute():
         return om.ArtifactLocation(uri=PurePath(path).as_uri())
     return om.ArtifactLocation(uri=quote(f"{prefix}{path}", safe="/"), uri_base_id=SOURCE_ROOT)
-
-
-def result_message(finding: Finding) -> str:
-    """The message, then the fix summary and its numbered steps."""
-    lines = [finding.message]
-    if finding.fix.summary:
-        lines.append(f"Fix: {finding.fix.summary}")
-    lines += [f"{number}. {step}" for number, step in enumerate(finding.fix.steps, 1)]
-    return "\n".join(lines)
 
 
 def _region(finding: Finding) -> om.Region:
@@ -342,14 +227,6 @@ def _result(
     baseline_in_use: bool,
 ) -> om.Result:
     finding = entry.finding
-    properties: dict[str, Any] = {
-        "fix": {"summary": finding.fix.summary, "steps": list(finding.fix.steps)},
-        "origin": finding.origin.value,
-    }
-    if finding.module:
-        properties["module"] = finding.module
-    if finding.docs:
-        properties["docs"] = finding.docs
     baseline_state = None
     if (baseline_in_use and entry.suppression is None) or entry.baselined:
         baseline_state = "unchanged" if entry.baselined else "new"
@@ -369,8 +246,20 @@ def _result(
         partial_fingerprints={FINGERPRINT: fingerprint},
         suppressions=[entry.suppression] if entry.suppression is not None else None,
         baseline_state=baseline_state,
-        properties=properties,
+        properties=result_properties(finding),
     )
+
+
+def _results(report: Report, rules: Sequence[ActiveRule], prefix: str) -> list[om.Result]:
+    """Every finding, suppressed or baselined ones too, in report order."""
+    rule_index = {active.code: index for index, active in enumerate(rules)}
+    entries = _entries(report)
+    prints = fingerprints([entry.finding for entry in entries])
+    baseline_in_use = report.baseline_file is not None
+    return [
+        _result(entry, fingerprint, rule_index, prefix, baseline_in_use)
+        for entry, fingerprint in zip(entries, prints, strict=True)
+    ]
 
 
 # -- the log ----------------------------------------------------------------------------
@@ -384,14 +273,24 @@ def _notification(text: str, level: str, properties: Mapping[str, Any] | None = 
     )
 
 
-def _resolved_text(report: Report) -> Iterable[str]:
-    for entry in report.baseline_resolved:
-        count = "1 finding" if entry.count == 1 else f"{entry.count} findings"
-        yield (
-            f"{count} of {entry.code} in {entry.module} that the baseline accepts "
-            f'("{entry.message}") {"is" if entry.count == 1 else "are"} no longer found: '
-            "run `inwards baseline` to drop what was fixed."
-        )
+def _invocation(
+    report: Report, rules: Sequence[ActiveRule], configuration_warnings: Sequence[str]
+) -> om.Invocation:
+    """How the run went: paths not checked, notes and configuration warnings, and where the
+    configuration made a rule differ from its default."""
+    execution = [
+        _notification(item.message, "warning", {"path": item.path}) for item in report.not_checked
+    ]
+    execution += [_notification(note, "note") for note in report.notes]
+    execution += [_notification(text, "note") for text in resolved_texts(report)]
+    configuration = [_notification(text, "warning") for text in configuration_warnings]
+    return om.Invocation(
+        execution_successful=not report.nothing_checked,
+        exit_code=report.exit_code(),
+        tool_execution_notifications=execution or None,
+        tool_configuration_notifications=configuration or None,
+        rule_configuration_overrides=_configuration_overrides(rules) or None,
+    )
 
 
 def sarif_log(
@@ -410,38 +309,6 @@ def sarif_log(
     `path_prefix` is the project directory relative to it ("backend/"): result URIs are
     `path_prefix` + the finding's project-relative file. `configuration_warnings` are the
     warnings about rule roots and definitions that the CLI prints on standard error."""
-    rule_index = {active.code: index for index, active in enumerate(rules)}
-    entries = _entries(report)
-    prints = fingerprints([entry.finding for entry in entries])
-    baseline_in_use = report.baseline_file is not None
-    results = [
-        _result(entry, fingerprint, rule_index, path_prefix, baseline_in_use)
-        for entry, fingerprint in zip(entries, prints, strict=True)
-    ]
-    execution = [
-        _notification(item.message, "warning", {"path": item.path}) for item in report.not_checked
-    ]
-    execution += [_notification(note, "note") for note in report.notes]
-    execution += [_notification(text, "note") for text in _resolved_text(report)]
-    configuration = [_notification(text, "warning") for text in configuration_warnings]
-    invocation = om.Invocation(
-        execution_successful=not report.nothing_checked,
-        exit_code=report.exit_code(),
-        tool_execution_notifications=execution or None,
-        tool_configuration_notifications=configuration or None,
-        rule_configuration_overrides=_configuration_overrides(rules) or None,
-    )
-    run_properties: dict[str, Any] = {
-        "filesChecked": report.files_checked,
-        "wholeProject": report.whole_project,
-    }
-    if report.rule_set_fingerprint:
-        run_properties["ruleSetFingerprint"] = report.rule_set_fingerprint
-    if report.user_definitions:
-        run_properties["userDefinitions"] = [
-            {"code": item.code, "effect": item.effect, "path": item.path}
-            for item in report.user_definitions
-        ]
     driver = om.ToolComponent(
         name="inwards",
         version=inwards_version(),
@@ -453,9 +320,9 @@ def sarif_log(
         tool=om.Tool(driver=driver),
         original_uri_base_ids={SOURCE_ROOT: om.ArtifactLocation(uri=source_root_uri)},
         column_kind="unicodeCodePoints",
-        invocations=[invocation],
-        results=results,
-        properties=run_properties,
+        invocations=[_invocation(report, rules, configuration_warnings)],
+        results=_results(report, rules, path_prefix),
+        properties=run_properties(report),
     )
     return om.SarifLog(runs=[run], version=SARIF_VERSION, schema_uri=SCHEMA_URI)
 

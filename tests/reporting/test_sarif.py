@@ -29,11 +29,10 @@ from inwards_core.reporting.sarif import (
     FINGERPRINT,
     INFORMATION_URI,
     SCHEMA_URI,
-    fingerprints,
     render_sarif,
-    result_message,
     to_json_value,
 )
+from inwards_core.reporting.sarif_content import fingerprints, result_message
 from inwards_core.rules.selection import ActiveRule, select
 from tests.reporting.sarif_check import (
     multitool_problems,
