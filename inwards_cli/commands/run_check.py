@@ -14,7 +14,7 @@ import attrs
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_cli.adapters.standard_output import write_standard_output
-from inwards_cli.bootstrap import bootstrap, cache_disabled
+from inwards_cli.bootstrap import Adapters, bootstrap, cache_disabled
 from inwards_cli.commands.cache_verification import fail_verification
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.console import display_from, fail, fail_config, warn
@@ -26,7 +26,8 @@ from inwards_cli.commands.loading import (
     resolve_rules,
     rule_warnings,
 )
-from inwards_core.api import prepare
+from inwards_cli.config_file import LoadedConfig
+from inwards_core.api import Prepared, prepare
 from inwards_core.baseline import (
     BASELINE_FILE_NAME,
     MAX_BASELINE_BYTES,
@@ -35,7 +36,7 @@ from inwards_core.baseline import (
 )
 from inwards_core.baseline.matching import apply_baseline
 from inwards_core.baseline.reading import parse_baseline
-from inwards_core.config.values import ConfigError
+from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model.findings import NotChecked, Report
 from inwards_core.reporting.github import render_github
@@ -89,11 +90,9 @@ def run_check(arguments: CheckArguments) -> int:
 
 
 def check(arguments: CheckArguments) -> CheckOutcome:
-    if arguments.output_format is OutputFormat.sarif and arguments.max_diagnostics is not None:
-        fail(
-            "--max-diagnostics can't be used with --format sarif: code scanning needs every "
-            "finding to track its alerts. Leave the option out, or use another format."
-        )
+    """Load the configuration and the rules, check, and finish the report (the paths
+    outside the project, the rule set, the baseline)."""
+    _refuse_conflicting_options(arguments)
     loaded = locate_config(arguments.config)
     project_dir = loaded.project_dir
     named: list[str] | None = None
@@ -103,26 +102,61 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     config = build_config(loaded)
     # Read before checking: a broken baseline stops the run at once.
     baseline = load_baseline(arguments, project_dir)
-    use_cache = not cache_disabled(arguments.no_cache)
-    resolved = resolve_rules(
-        loaded,
-        config,
-        isolated=arguments.isolated,
-        use_cache=use_cache,
-        verify_cache=arguments.verify_cache,
-    )
-    if resolved.cache_mismatches:
-        record_rules(resolved, digests=False)  # the fresh tables replace those that differ
-        # Definitions are named as every rule message names them, not relative to here.
-        fail_verification(resolved.cache_mismatches, lambda path: path)
+    resolved = _load_rules(loaded, config, arguments)
     try:
         prepared = prepare(config, resolved.rule_set)
     except ConfigError as error:
         fail_config(error)
     print_rule_warnings(resolved)
     adapters = bootstrap(project_dir, no_cache=arguments.no_cache)
+    report = _run_engine(prepared, adapters, named, arguments, project_dir)
+    report = _finish_report(report, outside, project_dir, resolved.rule_set, baseline)
+    record_rules(resolved, digests=True)
+    for warning in getattr(adapters.cache, "warnings", ()):
+        warn(warning)
+    return CheckOutcome(
+        report,
+        prepared.rules,
+        resolved.rule_set,
+        project_dir,
+        rule_warnings=tuple(rule_warnings(resolved)),
+    )
+
+
+def _refuse_conflicting_options(arguments: CheckArguments) -> None:
+    if arguments.output_format is OutputFormat.sarif and arguments.max_diagnostics is not None:
+        fail(
+            "--max-diagnostics can't be used with --format sarif: code scanning needs every "
+            "finding to track its alerts. Leave the option out, or use another format."
+        )
+
+
+def _load_rules(loaded: LoadedConfig, config: Config, arguments: CheckArguments) -> ResolvedRules:
+    """The rules of every root; with `--verify-cache`, cached definition tables that differ
+    from the files are exit 2 (after the fresh tables replace them)."""
+    resolved = resolve_rules(
+        loaded,
+        config,
+        isolated=arguments.isolated,
+        use_cache=not cache_disabled(arguments.no_cache),
+        verify_cache=arguments.verify_cache,
+    )
+    if resolved.cache_mismatches:
+        record_rules(resolved, digests=False)  # the fresh tables replace those that differ
+        # Definitions are named as every rule message names them, not relative to here.
+        fail_verification(resolved.cache_mismatches, lambda path: path)
+    return resolved
+
+
+def _run_engine(
+    prepared: Prepared,
+    adapters: Adapters,
+    named: list[str] | None,
+    arguments: CheckArguments,
+    project_dir: Path,
+) -> Report:
     try:
-        report = check_project(
+        return check_project(
             prepared.config,
             prepared.rules,
             files=adapters.files,
@@ -135,6 +169,17 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         )
     except CachedFactsDiffer as differ:
         fail_verification(differ.mismatches, display_from(project_dir))
+
+
+def _finish_report(
+    report: Report,
+    outside: list[str],
+    project_dir: Path,
+    rule_set: RuleSet,
+    baseline: LoadedBaseline | None,
+) -> Report:
+    """The engine's report with the named paths outside the project, the rule set it was
+    checked with, and the baseline applied."""
     if outside:
         extra = tuple(
             NotChecked(
@@ -145,21 +190,12 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         report = attrs.evolve(report, not_checked=report.not_checked + extra)
     report = attrs.evolve(
         report,
-        rule_set_fingerprint=resolved.rule_set.fingerprint(inwards_version()),
-        user_definitions=resolved.rule_set.user_in_effect(),
+        rule_set_fingerprint=rule_set.fingerprint(inwards_version()),
+        user_definitions=rule_set.user_in_effect(),
     )
     if baseline is not None:
         report = apply_baseline(report, baseline.baseline, file=baseline.shown_as)
-    record_rules(resolved, digests=True)
-    for warning in getattr(adapters.cache, "warnings", ()):
-        warn(warning)
-    return CheckOutcome(
-        report,
-        prepared.rules,
-        resolved.rule_set,
-        project_dir,
-        rule_warnings=tuple(rule_warnings(resolved)),
-    )
+    return report
 
 
 def record_rules(resolved: ResolvedRules, *, digests: bool) -> None:
