@@ -47,9 +47,36 @@ A package counts as holding a layer only when a module below it is owned by a la
 )
 
 
+# What each finding fills in its guidance templates; a finding leaves empty what it lacks.
+GUIDANCE_PARAMS = {
+    "layer": "the layer of the importing module (empty for a package or a `modules` entry)",
+    "imported": "what is imported (for a package or an entry: its name)",
+    "statement": "the import statement, as one line (empty for a package or an entry)",
+    "target": "the module, package or `modules` entry that no layer owns",
+    "last_part": "the last part of the name of a package or module outside every layer, "
+    "as `ignore` takes it (empty for the other findings)",
+    "root": "the `root` of [tool.inwards], for a `modules` entry that matches nothing "
+    "(empty for the other findings)",
+}
+
+
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    yield from _imports_of_unowned_code(model, options)
+    if not model.whole_project:
+        return
+    yield from _unassigned_packages(model, options)
+    yield from _dead_entries(model)
+    yield from _empty_layers(model)
+
+
+def _params(**given: str) -> dict[str, str]:
+    """Every guidance parameter, empty where a finding has no value for it."""
+    return {name: given.get(name, "") for name in GUIDANCE_PARAMS}
+
+
+def _imports_of_unowned_code(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    """Imports, in layered code, of first-party code that exists and no layer owns."""
     index = model.index
-    config = model.config
     for info, layer, _facts in layered_files(model, options):
         for fact, name in model.resolved_imports(info):
             if name is None or not index.is_first_party(name):
@@ -66,18 +93,18 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                 span=fact.span,
                 message=f"{stable} No layer rule checks what that code imports.",
                 stable_message=stable,
-                params={
-                    "layer": quoted(layer.name),
-                    "imported": shown,
-                    "statement": fact.statement,
-                    "target": quoted(name),
-                    "last_part": "",
-                    "root": "",
-                },
+                params=_params(
+                    layer=quoted(layer.name),
+                    imported=shown,
+                    statement=fact.statement,
+                    target=quoted(name),
+                ),
             )
-    if not model.whole_project:
-        return
-    for package in index.unassigned_packages():
+
+
+def _unassigned_packages(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    """A warning on the first file of each package or module outside every layer."""
+    for package in model.index.unassigned_packages():
         if not options.applies_to(package.name):
             continue
         what = "Package" if package.is_package else "Module"
@@ -90,19 +117,18 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             message=message,
             severity=Severity.WARNING,
             variant="unassigned-package",
-            params={
-                "imported": name,
-                "layer": "",
-                "statement": "",
-                "target": name,
-                "last_part": quoted(package.name.split(".")[-1]),
-                "root": "",
-            },
+            params=_params(
+                imported=name, target=name, last_part=quoted(package.name.split(".")[-1])
+            ),
         )
-    for layer, position in index.unmatched_patterns():
+
+
+def _dead_entries(model: ProjectModel) -> Iterator[Violation]:
+    """A warning on each `modules` entry of a layer that matches no module."""
+    config = model.config
+    for layer, position in model.index.unmatched_patterns():
         entry = layer.modules[position]
-        key = f"{layer.key}.modules[{position}]"
-        line, column = config.locate(key)
+        line, column = config.locate(f"{layer.key}.modules[{position}]")
         shown, layer_name = quoted(entry), quoted(layer.name)
         yield Violation(
             file=config.file,
@@ -111,16 +137,16 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             message=f'"{shown}" (layer "{layer_name}") matches no module of this project.',
             severity=Severity.WARNING,
             variant="dead-entry",
-            params={
-                "imported": shown,
-                "layer": layer_name,
-                "statement": "",
-                "target": shown,
-                "last_part": "",
-                "root": quoted(config.root),
-            },
+            params=_params(
+                imported=shown, layer=layer_name, target=shown, root=quoted(config.root)
+            ),
         )
-    for layer in index.empty_layers():
+
+
+def _empty_layers(model: ProjectModel) -> Iterator[Violation]:
+    """An error on each layer that owns no module at all."""
+    config = model.config
+    for layer in model.index.empty_layers():
         line, column = config.locate(layer.key)
         yield Violation(
             file=config.file,
@@ -128,14 +154,7 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
             span=Span(line, column, line, column + 1),
             message=f'Layer "{quoted(layer.name)}" owns no module: none of its `modules` entries matches any code.',
             variant="empty-layer",
-            params={
-                "imported": "",
-                "layer": quoted(layer.name),
-                "statement": "",
-                "target": "",
-                "last_part": "",
-                "root": "",
-            },
+            params=_params(layer=quoted(layer.name)),
         )
 
 
@@ -181,16 +200,7 @@ KIND = CheckKind(
     summary="Code that no layer owns, and layer entries that own nothing.",
     options_type=ScopedOptions,
     check=check,
-    guidance_params={
-        "layer": "the layer of the importing module (empty for a package or a `modules` entry)",
-        "imported": "what is imported (for a package or an entry: its name)",
-        "statement": "the import statement, as one line (empty for a package or an entry)",
-        "target": "the module, package or `modules` entry that no layer owns",
-        "last_part": "the last part of the name of a package or module outside every layer, "
-        "as `ignore` takes it (empty for the other findings)",
-        "root": "the `root` of [tool.inwards], for a `modules` entry that matches nothing "
-        "(empty for the other findings)",
-    },
+    guidance_params=GUIDANCE_PARAMS,
     docs=DOCS,
     examples=examples,
 )
