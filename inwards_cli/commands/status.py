@@ -16,7 +16,13 @@ from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 from inwards_core.reporting import plural
 from inwards_core.rules.selection import select, validate_rule_settings
-from inwards_core.rules.status import RootStatus, RulesStatus, rules_status, status_document
+from inwards_core.rules.status import (
+    RootStatus,
+    RulesStatus,
+    Totals,
+    rules_status,
+    status_document,
+)
 from inwards_core.version import inwards_version
 
 
@@ -77,53 +83,14 @@ def _state(root: RootStatus) -> str:
 
 
 def render_status(status: RulesStatus, settings_problems: list[str], *, has_project: bool) -> str:
-    out = [f"inwards {inwards_version()}", "", "Rule roots:"]
-    for root in status.roots:
-        location = root.location or "-"
-        if root.root is RootKind.CORE:
-            location = ", ".join(
-                f"{f.distribution} {f.version} ({f.prefix}: {plural(f.rules, 'rule')})"
-                for f in status.families
-            )
-        out.append(f"  {root.root.value:<8} {_state(root):<10} {location}")
-        if root.state is RootState.FOUND and root.root is not RootKind.CORE:
-            out.append(f"           {_shadow_summary(root)}")
-        if root.note and root.state is not RootState.IGNORED and root.root is not RootKind.CORE:
-            out.append(f"           ({root.note})")
-        if root.warning:
-            out.append(f"           warning: {root.warning}")
-    policy = status.user_rules
-    out.append("")
-    out.append(
-        f"User-rules policy: {policy}"
-        + (" (the project's [tool.inwards] user-rules)" if has_project else " (the default)")
-    )
-    if status.user_in_effect:
-        out.append("User definitions in effect:")
-        out.extend(f"  {u.code} ({u.effect}): {u.path}" for u in status.user_in_effect)
-    totals = status.totals
-    line = (
-        f"Effective: {totals.active} active, {totals.shadowed} shadowed, "
-        f"{len(totals.opt_in_off)} opt-in and off, "
-        f"{len(totals.disabled_by_config)} disabled by config"
-    )
-    if totals.disabled_by_config:
-        line += f" ({', '.join(totals.disabled_by_config)})"
-    if totals.ignored_by_policy:
-        line += f", {len(totals.ignored_by_policy)} user definitions ignored by policy ({', '.join(totals.ignored_by_policy)})"
-    out.append(line + ".")
+    out = [f"inwards {inwards_version()}", "", "Rule roots:", *_root_lines(status), ""]
+    out += _policy_lines(status, has_project=has_project)
+    out.append(_effective_line(status.totals))
     if status.stale:
         out.append("")
         out.append(f"Stale shadows ({len(status.stale)}):")
         out.extend(f"  {s.root.value:<8} {s.path}: {s.message}" for s in status.stale)
-    problems = [(r.root.value, p) for r in status.roots for p in r.problems]
-    problems += [("config", p) for p in settings_problems]
-    if problems:
-        out.append("")
-        out.append(f"Problems ({len(problems)}):")
-        for root_name, problem in problems:
-            effect = {"user": " (warning: the lower definition stays in force)"}.get(root_name, "")
-            out.append(f"  {root_name:<8} {problem}{effect}")
+    out += _problem_lines(status, settings_problems)
     out.append("")
     out.append("Families:")
     out.extend(
@@ -138,3 +105,61 @@ def render_status(status: RulesStatus, settings_problems: list[str], *, has_proj
         out.append(f"  {root.root.value:<8} {root.digest[:16]}  {change}")
     out.append(f"Rule-set fingerprint: {status.fingerprint}")
     return "\n".join(out) + "\n"
+
+
+def _root_lines(status: RulesStatus) -> list[str]:
+    """A line per root (core names its families), then what a found root defines, its
+    note and its warning, indented below it."""
+    out = []
+    for root in status.roots:
+        location = root.location or "-"
+        if root.root is RootKind.CORE:
+            location = ", ".join(
+                f"{f.distribution} {f.version} ({f.prefix}: {plural(f.rules, 'rule')})"
+                for f in status.families
+            )
+        out.append(f"  {root.root.value:<8} {_state(root):<10} {location}")
+        if root.state is RootState.FOUND and root.root is not RootKind.CORE:
+            out.append(f"           {_shadow_summary(root)}")
+        if root.note and root.state is not RootState.IGNORED and root.root is not RootKind.CORE:
+            out.append(f"           ({root.note})")
+        if root.warning:
+            out.append(f"           warning: {root.warning}")
+    return out
+
+
+def _policy_lines(status: RulesStatus, *, has_project: bool) -> list[str]:
+    out = [
+        f"User-rules policy: {status.user_rules}"
+        + (" (the project's [tool.inwards] user-rules)" if has_project else " (the default)")
+    ]
+    if status.user_in_effect:
+        out.append("User definitions in effect:")
+        out.extend(f"  {u.code} ({u.effect}): {u.path}" for u in status.user_in_effect)
+    return out
+
+
+def _effective_line(totals: Totals) -> str:
+    line = (
+        f"Effective: {totals.active} active, {totals.shadowed} shadowed, "
+        f"{len(totals.opt_in_off)} opt-in and off, "
+        f"{len(totals.disabled_by_config)} disabled by config"
+    )
+    if totals.disabled_by_config:
+        line += f" ({', '.join(totals.disabled_by_config)})"
+    if totals.ignored_by_policy:
+        line += f", {len(totals.ignored_by_policy)} user definitions ignored by policy ({', '.join(totals.ignored_by_policy)})"
+    return line + "."
+
+
+def _problem_lines(status: RulesStatus, settings_problems: list[str]) -> list[str]:
+    """The roots' problems, then the configuration's; one in the user root is a warning."""
+    problems = [(r.root.value, p) for r in status.roots for p in r.problems]
+    problems += [("config", p) for p in settings_problems]
+    if not problems:
+        return []
+    out = ["", f"Problems ({len(problems)}):"]
+    for root_name, problem in problems:
+        effect = {"user": " (warning: the lower definition stays in force)"}.get(root_name, "")
+        out.append(f"  {root_name:<8} {problem}{effect}")
+    return out

@@ -14,6 +14,7 @@ import attrs
 from inwards_core.model.findings import RootKind, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RootState, RuleDocument
 from inwards_core.rules.digests import root_digests
+from inwards_core.rules.kinds import Family
 from inwards_core.rules.rule_set import RuleSet, StaleShadow
 from inwards_core.rules.selection import ActiveRule
 
@@ -76,57 +77,72 @@ def rules_status(
     inwards_version: str,
 ) -> RulesStatus:
     digests = root_digests(documents, rule_set.families)
-    roots: list[RootStatus] = []
+    roots = []
     for report in reports:
-        shadowing: dict[RootKind, list[str]] = {}
-        new: list[str] = []
-        count = 0
-        for code, chain in rule_set.chains.items():
-            for index, definition in enumerate(chain):
-                if definition.origin.root is not report.root:
-                    continue
-                count += 1
-                if index + 1 < len(chain):
-                    shadowing.setdefault(chain[index + 1].origin.root, []).append(code)
-                else:
-                    new.append(code)
-        problems = tuple(p.render() for p in rule_set.problems if p.root is report.root)
         digest = digests[report.root]
         previous = None if previous_digests is None else previous_digests.get(report.root.value)
-        roots.append(
-            RootStatus(
-                root=report.root,
-                location=report.location,
-                state=report.state,
-                note=report.note,
-                warning=report.warning,
-                definitions=count,
-                shadowing=tuple(
-                    (root, tuple(sorted(codes)))
-                    for root, codes in sorted(shadowing.items(), key=lambda item: item[0].value)
-                ),
-                new=tuple(sorted(new)),
-                problems=problems,
-                digest=digest,
-                changed=None if previous is None else previous != digest,
-            )
-        )
-    families = tuple(
-        FamilyStatus(
-            family.prefix,
-            family.distribution,
-            family.version,
-            len(family.kinds),
-            sum(
-                1
-                for chain in rule_set.chains.values()
-                for d in chain
-                if d.origin.root is RootKind.CORE and d.family == family.distribution
-            ),
-        )
-        for family in rule_set.families
+        changed = None if previous is None else previous != digest
+        roots.append(_root_status(report, rule_set, digest, changed))
+    return RulesStatus(
+        roots=tuple(roots),
+        families=tuple(_family_status(family, rule_set) for family in rule_set.families),
+        totals=_totals(rule_set, active),
+        stale=rule_set.stale,
+        user_rules=rule_set.user_rules,
+        user_in_effect=rule_set.user_in_effect(),
+        fingerprint=rule_set.fingerprint(inwards_version),
     )
-    totals = Totals(
+
+
+def _root_status(
+    report: RootReport, rule_set: RuleSet, digest: str, changed: bool | None
+) -> RootStatus:
+    """What one root defines, read from the resolver's chains: the codes its definitions
+    shadow in each lower root, and the codes no lower root defines."""
+    shadowing: dict[RootKind, list[str]] = {}
+    new: list[str] = []
+    count = 0
+    for code, chain in rule_set.chains.items():
+        for index, definition in enumerate(chain):
+            if definition.origin.root is not report.root:
+                continue
+            count += 1
+            if index + 1 < len(chain):
+                shadowing.setdefault(chain[index + 1].origin.root, []).append(code)
+            else:
+                new.append(code)
+    return RootStatus(
+        root=report.root,
+        location=report.location,
+        state=report.state,
+        note=report.note,
+        warning=report.warning,
+        definitions=count,
+        shadowing=tuple(
+            (root, tuple(sorted(codes)))
+            for root, codes in sorted(shadowing.items(), key=lambda item: item[0].value)
+        ),
+        new=tuple(sorted(new)),
+        problems=tuple(p.render() for p in rule_set.problems if p.root is report.root),
+        digest=digest,
+        changed=changed,
+    )
+
+
+def _family_status(family: Family, rule_set: RuleSet) -> FamilyStatus:
+    core_rules = sum(
+        1
+        for chain in rule_set.chains.values()
+        for d in chain
+        if d.origin.root is RootKind.CORE and d.family == family.distribution
+    )
+    return FamilyStatus(
+        family.prefix, family.distribution, family.version, len(family.kinds), core_rules
+    )
+
+
+def _totals(rule_set: RuleSet, active: Sequence[ActiveRule]) -> Totals:
+    return Totals(
         active=sum(1 for rule in active if rule.enabled),
         shadowed=sum(len(rule.shadowed) for rule in rule_set.rules),
         opt_in_off=tuple(r.code for r in active if not r.enabled and r.decided_by == "opt-in"),
@@ -134,15 +150,6 @@ def rules_status(
             r.code for r in active if not r.enabled and r.decided_by in DISABLED_BY_CONFIG
         ),
         ignored_by_policy=tuple(d.code for d in rule_set.ignored),
-    )
-    return RulesStatus(
-        roots=tuple(roots),
-        families=families,
-        totals=totals,
-        stale=rule_set.stale,
-        user_rules=rule_set.user_rules,
-        user_in_effect=rule_set.user_in_effect(),
-        fingerprint=rule_set.fingerprint(inwards_version),
     )
 
 
