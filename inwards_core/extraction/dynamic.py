@@ -2,9 +2,8 @@
 
 Loaders are followed through import aliases anywhere in the file and through module-level
 assignments (`loader = importlib.import_module`). The module name is constant-folded from
-literals, `+`, `%`, `*`, f-strings with constant fields, `"sep".join([...])`,
-`"...".format(...)` and names bound once at module level; what can't be folded is
-reported with a short reason instead of a target.
+literals, names bound once at module level and a few operations (`dynamic_folding`);
+what can't be folded is reported with a short reason instead of a target.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator
 
+from inwards_core.extraction.dynamic_folding import ConstantFolder, Folded, Unreadable
 from inwards_core.extraction.static import (
     Locator,
     WholeFileLocator,
@@ -51,8 +51,6 @@ _NAME_KEYWORD = {
     _RESOLVE_NAME: "name",
 }
 _CALLEE_NAMES = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
-_MAX_FOLDED = 10_000  # longer results are not module names; also bounds the work
-_BIG_WIDTH = re.compile(r"\d{5,}")
 _WORD = re.compile(r"\w+")
 # Only from the start of a word, possessively: trying from inside each word took time
 # quadratic in its length.
@@ -61,15 +59,6 @@ _CALL_WORD = re.compile(r"(?<!\w)(\w++)\s*+\(")
 
 def has_dynamic_hint(text: str) -> bool:
     return any(hint in text for hint in HINTS)
-
-
-class _Unreadable(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-Folded = str | int | float | tuple[object, ...]
 
 
 class _Reader:
@@ -82,6 +71,7 @@ class _Reader:
         for statement, _ in import_statements(tree.body):
             self._bind_import(statement)
         self._read_module_scope(tree)
+        self._folder = ConstantFolder(module, self._package, self._constants, self._bindings)
         self.calls = self._candidate_calls(tree, text)
 
     def _candidate_calls(self, tree: ast.Module, text: str) -> list[ast.Call]:
@@ -168,125 +158,6 @@ class _Reader:
         found = sorted(_LOADERS[m] for m in self.meanings(func) if m in _LOADERS)
         return found[0] if found else None
 
-    # -- constant folding --------------------------------------------------------------
-
-    def fold(self, expr: ast.expr, depth: int = 0) -> Folded:
-        if depth > 20:
-            raise _Unreadable("an expression")
-        if isinstance(expr, ast.Constant):
-            if isinstance(expr.value, str | int | float):
-                return expr.value
-            raise _Unreadable("an expression")
-        if isinstance(expr, ast.JoinedStr):
-            return self._fold_fstring(expr, depth)
-        if isinstance(expr, ast.BinOp):
-            return self._fold_operation(expr, depth)
-        if isinstance(expr, ast.Tuple):
-            return tuple(self.fold(item, depth + 1) for item in expr.elts)
-        if isinstance(expr, ast.Name):
-            value = self._constants.get(expr.id)
-            if value is not None:
-                return self.fold(value, depth + 1)
-            if expr.id == "__name__" and expr.id not in self._bindings:
-                return self._module
-            if expr.id == "__package__" and expr.id not in self._bindings:
-                return self._package
-            raise _Unreadable("a variable")
-        if isinstance(expr, ast.Call):
-            return self._fold_call(expr, depth)
-        if isinstance(expr, ast.Attribute):
-            raise _Unreadable("an attribute")
-        if isinstance(expr, ast.Subscript):
-            raise _Unreadable("a subscript")
-        if isinstance(expr, ast.Starred):
-            raise _Unreadable("unpacked arguments")
-        raise _Unreadable("an expression")
-
-    def _fold_fstring(self, expr: ast.JoinedStr, depth: int) -> str:
-        parts: list[str] = []
-        for value in expr.values:
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                parts.append(value.value)
-                continue
-            if not isinstance(value, ast.FormattedValue):
-                raise _Unreadable("an expression")
-            try:
-                folded = self.fold(value.value, depth + 1)
-                spec = ""
-                if value.format_spec is not None:
-                    spec = _text(self.fold(value.format_spec, depth + 1))
-            except _Unreadable:
-                raise _Unreadable("a run-time f-string field") from None
-            if value.conversion == ord("r"):
-                folded = repr(folded)
-            elif value.conversion == ord("a"):
-                folded = ascii(folded)
-            elif value.conversion == ord("s"):
-                folded = str(folded)
-            if _BIG_WIDTH.search(spec):
-                raise _Unreadable("an expression")
-            try:
-                parts.append(format(folded, spec))
-            except (TypeError, ValueError):
-                raise _Unreadable("an expression") from None
-        return _bounded("".join(parts))
-
-    def _fold_operation(self, expr: ast.BinOp, depth: int) -> Folded:
-        left = self.fold(expr.left, depth + 1)
-        right = self.fold(expr.right, depth + 1)
-        try:
-            if isinstance(expr.op, ast.Add):
-                if isinstance(left, str) and isinstance(right, str):
-                    return _bounded(left + right)
-                if isinstance(left, int | float) and isinstance(right, int | float):
-                    return left + right
-            elif isinstance(expr.op, ast.Mod) and isinstance(left, str):
-                if _BIG_WIDTH.search(left):
-                    raise _Unreadable("an expression")
-                return _bounded(left % right)
-            elif isinstance(expr.op, ast.Mult):
-                if isinstance(left, str) and isinstance(right, int):
-                    left, right = right, left
-                if isinstance(left, int) and isinstance(right, str):
-                    if left * len(right) > _MAX_FOLDED:
-                        raise _Unreadable("an expression")
-                    return left * right
-        except (TypeError, ValueError, KeyError, OverflowError):
-            raise _Unreadable("an expression") from None
-        raise _Unreadable("an expression")
-
-    def _fold_call(self, expr: ast.Call, depth: int) -> str:
-        func = expr.func
-        if not (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Constant)
-            and isinstance(func.value.value, str)
-        ):
-            raise _Unreadable("a call")
-        template = func.value.value
-        if func.attr == "join" and len(expr.args) == 1 and not expr.keywords:
-            items = expr.args[0]
-            if not isinstance(items, ast.List | ast.Tuple):
-                raise _Unreadable("a call")
-            parts = [self.fold(item, depth + 1) for item in items.elts]
-            if not all(isinstance(part, str) for part in parts):
-                raise _Unreadable("an expression")
-            return _bounded(template.join(str(part) for part in parts))
-        if func.attr == "format":
-            if any(isinstance(arg, ast.Starred) for arg in expr.args) or any(
-                keyword.arg is None for keyword in expr.keywords
-            ):
-                raise _Unreadable("unpacked arguments")
-            if _BIG_WIDTH.search(template):
-                raise _Unreadable("an expression")
-            args = [self.fold(arg, depth + 1) for arg in expr.args]
-            kwargs = {str(k.arg): self.fold(k.value, depth + 1) for k in expr.keywords}
-            try:
-                return _bounded(template.format(*args, **kwargs))
-            except (IndexError, KeyError, ValueError, TypeError, AttributeError):
-                raise _Unreadable("an expression") from None
-        raise _Unreadable("a call")
-
     # -- reading one call --------------------------------------------------------------
 
     def target_of(
@@ -301,8 +172,8 @@ class _Reader:
                 return None, None, "unpacked arguments"
             return None, None, "no module name"
         try:
-            name = self.fold(name_arg)
-        except _Unreadable as unreadable:
+            name = self._folder.fold(name_arg)
+        except Unreadable as unreadable:
             return name_arg, None, unreadable.reason
         if not isinstance(name, str):
             return name_arg, None, "not a module name"
@@ -318,8 +189,8 @@ class _Reader:
             level: Folded = 0
             if level_arg is not None:
                 try:
-                    level = self.fold(level_arg)
-                except _Unreadable:
+                    level = self._folder.fold(level_arg)
+                except Unreadable:
                     return name_arg, None, "a run-time import level"
             if not isinstance(level, int) or level < 0:
                 return name_arg, None, "a run-time import level"
@@ -335,8 +206,8 @@ class _Reader:
         if package_arg is None:
             return None, "a relative name without a package"
         try:
-            package = self.fold(package_arg)
-        except _Unreadable:
+            package = self._folder.fold(package_arg)
+        except Unreadable:
             return None, "a relative name with a run-time package"
         if not isinstance(package, str) or not package:
             return None, "a relative name without a package"
@@ -368,18 +239,6 @@ def _last_word(name: str) -> str:
     """The run of word characters `name` ends with ("" when it ends otherwise)."""
     runs = list(_WORD.finditer(name))
     return runs[-1].group() if runs and runs[-1].end() == len(name) else ""
-
-
-def _bounded(text: str) -> str:
-    if len(text) > _MAX_FOLDED:
-        raise _Unreadable("an expression")
-    return text
-
-
-def _text(value: Folded) -> str:
-    if not isinstance(value, str):
-        raise _Unreadable("an expression")
-    return value
 
 
 def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
