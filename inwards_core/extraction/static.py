@@ -150,30 +150,55 @@ def facts_of_statement(
     if lazy_start is not None:
         start = lazy_start
     statement = statement_text(text, start, end)
-    facts: list[ImportFact] = []
     if isinstance(node, ast.Import):
-        for alias in node.names:
-            offset, line, column = locator.locate(alias.lineno, alias.col_offset)
-            span = span_between(text, offset, dotted_end(text, offset), line, column)
-            facts.append(
-                ImportFact(
-                    style=ImportStyle.IMPORT,
-                    module=alias.name,
-                    name=None,
-                    target=alias.name,
-                    level=0,
-                    span=span,
-                    statement=statement,
-                    type_checking=context.type_checking,
-                    in_function=context.in_function,
-                    lazy=lazy,
-                    raw_module=alias.name,
-                )
+        return _facts_of_import(node, text, locator, statement, context, lazy)
+    return _facts_of_from(node, text, locator, statement, context, lazy, module, is_package)
+
+
+def _facts_of_import(
+    node: ast.Import,
+    text: str,
+    locator: Locator,
+    statement: str,
+    context: ImportContext,
+    lazy: bool,
+) -> list[ImportFact]:
+    facts: list[ImportFact] = []
+    for alias in node.names:
+        offset, line, column = locator.locate(alias.lineno, alias.col_offset)
+        span = span_between(text, offset, dotted_end(text, offset), line, column)
+        facts.append(
+            ImportFact(
+                style=ImportStyle.IMPORT,
+                module=alias.name,
+                name=None,
+                target=alias.name,
+                level=0,
+                span=span,
+                statement=statement,
+                type_checking=context.type_checking,
+                in_function=context.in_function,
+                lazy=lazy,
+                raw_module=alias.name,
             )
-        return facts
+        )
+    return facts
+
+
+def _facts_of_from(
+    node: ast.ImportFrom,
+    text: str,
+    locator: Locator,
+    statement: str,
+    context: ImportContext,
+    lazy: bool,
+    module: str,
+    is_package: bool,
+) -> list[ImportFact]:
     level = node.level or 0
     resolved = resolve_relative(module, is_package, level, node.module)
     raw_module = "." * level + (node.module or "")
+    facts: list[ImportFact] = []
     for alias in node.names:
         offset, line, column = locator.locate(alias.lineno, alias.col_offset)
         if alias.name == "*":
