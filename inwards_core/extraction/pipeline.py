@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import re
-import threading
 from typing import TYPE_CHECKING
 
 import attrs
@@ -26,7 +25,7 @@ from inwards_core.extraction.static import (
     imports_from_tree,
 )
 from inwards_core.extraction.suppression_comments import suppression_comments
-from inwards_core.extraction.text import STRING_BODY, SourceLines, by_position, count_lines
+from inwards_core.extraction.text import SourceLines, by_position, count_lines
 from inwards_core.model.facts import (
     DynamicImportFact,
     FileProblem,
@@ -52,17 +51,6 @@ _NEWER_MESSAGES = frozenset({"multiple exception types must be parenthesized"})
 _LIBCST_MAX_CHARS = 2_000_000
 # Anchored at line starts: unanchored, every position of a long line would be tried again.
 _HUGE_LINE = re.compile(r"^[^\n]{10000}", re.M)
-_LIBCST_STACK = 256 * 1024 * 1024
-# libcst's parser needs time and memory that grow with the square of an expression's
-# depth (8,000 nested unary minuses: 12 s and 3.5 GB). Deeper than these it is not asked:
-# CPython itself refuses 200 nested brackets, and no hand-written code chains 100 prefix
-# operators.
-_LIBCST_MAX_BRACKET_DEPTH = 100
-_LIBCST_MAX_PREFIX_RUN = 100
-_BRACKETS_OUTSIDE_STRINGS = re.compile(r"#[^\n]*|" + STRING_BODY + r"|[(\[{]|[)\]}]", re.S)
-_PREFIX_RUN = re.compile(
-    r"(?:(?:[-+~]|\bnot\b|\bawait\b)[ \t\f\\\n]*+)" + f"{{{_LIBCST_MAX_PREFIX_RUN},}}"
-)
 
 _LAZY_HINT = re.compile(r"^[ \t\f]*lazy[ \t\f]+(?:import|from)\b", re.M)
 
@@ -136,54 +124,6 @@ def _worth_reading_with_libcst(error: Exception, text: str, lines: SourceLines) 
     return bool(_NEWER_LINE.match(line) or _TEMPLATE_STRING.search(line))
 
 
-def _too_deep_for_libcst(text: str) -> str | None:
-    """What makes `text` too costly for libcst's parser, or None."""
-    depth = deepest = 0
-    for match in _BRACKETS_OUTSIDE_STRINGS.finditer(text):
-        char = match.group()
-        if char in "([{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-    if deepest > _LIBCST_MAX_BRACKET_DEPTH:
-        return (
-            f"it holds syntax newer than Python 3.11 and brackets nested {deepest} deep; "
-            f"such files are read only up to {_LIBCST_MAX_BRACKET_DEPTH} levels"
-        )
-    if _PREFIX_RUN.search(text):
-        return (
-            "it holds syntax newer than Python 3.11 and a chain of more than "
-            f"{_LIBCST_MAX_PREFIX_RUN} prefix operators; such files are read only up to "
-            f"{_LIBCST_MAX_PREFIX_RUN}"
-        )
-    return None
-
-
-def _parse_concrete_with_room(text: str, grammars: GrammarBinaries) -> cst.Module:
-    """libcst's native parser recurses on the machine stack; give it a roomy one so deep
-    nesting fails as an error, not as a crash of the whole process."""
-    parsed: list[cst.Module] = []
-    failed: list[BaseException] = []
-
-    def parse() -> None:
-        try:
-            parsed.append(grammars.parse_concrete(text))
-        except BaseException as error:  # handed over to the calling thread
-            failed.append(error)
-
-    previous = threading.stack_size(_LIBCST_STACK)
-    try:
-        worker = threading.Thread(target=parse, name="inwards-libcst", daemon=True)
-        worker.start()
-    finally:
-        threading.stack_size(previous)
-    worker.join()
-    if failed:
-        raise failed[0]
-    return parsed[0]
-
-
 def _read_full(
     text: str,
     lines: SourceLines,
@@ -192,6 +132,8 @@ def _read_full(
     grammars: GrammarBinaries,
     size: int,
 ) -> _FullRead:
+    """CPython's parser first; then (when it fails) the same without PEP 810 `lazy`
+    keywords, libcst for newer syntax, and last the recovery of the import statements."""
     try:
         tree = _parse_python(text, grammars, module)
         imports = imports_from_tree(
@@ -201,84 +143,85 @@ def _read_full(
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
         first_error: Exception = error
     if _LAZY_HINT.search(text):
-        lazy = cut_lazy_keywords(text)
-        try:
-            tree = _parse_python(lazy.text, grammars, module)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            pass
-        else:
-            imports = imports_from_tree(
-                tree,
-                text=text,
-                lines=lines,
-                module=module,
-                is_package=is_package,
-                lazy=lazy,
-            )
-            return _FullRead(imports, "ast", tree=tree, lazy=lazy)
-    worth_libcst = _worth_reading_with_libcst(first_error, text, lines)
-    too_deep = _too_deep_for_libcst(text) if worth_libcst else None
-    if too_deep is not None:
-        imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
-        problem = limit_problem(budget_for(size), LimitReason.SHAPE, too_deep)
-        return _FullRead(imports, "", problem=problem)
-    if worth_libcst:
-        # libcst is imported only here: few files need it, and importing it costs more
-        # than a one-file check may take.
-        import libcst
-
-        from inwards_core.extraction.concrete import imports_from_concrete
-
-        try:
-            concrete = _parse_concrete_with_room(text, grammars)
-            imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
-            return _FullRead(imports, "libcst", concrete=concrete)
-        except (libcst.ParserSyntaxError, ValueError):
-            pass
-        except (RecursionError, MemoryError) as error:
-            # The text is newer syntax that libcst reads, but too deep or too big for it.
-            imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
-            reason = LimitReason.MEMORY if isinstance(error, MemoryError) else LimitReason.SHAPE
-            detail = (
-                ""
-                if reason is LimitReason.MEMORY
-                else (
-                    "it holds syntax newer than Python 3.11 and an expression nested too deep for "
-                    "the parser that reads it"
-                )
-            )
-            return _FullRead(imports, "", problem=limit_problem(budget_for(size), reason, detail))
+        without_lazy = _read_without_lazy(text, lines, module, is_package, grammars)
+        if without_lazy is not None:
+            return without_lazy
+    if _worth_reading_with_libcst(first_error, text, lines):
+        newer = _read_newer_syntax(text, module, is_package, grammars, size)
+        if newer is not None:
+            return newer
     problem = _syntax_problem(first_error, text, size)
+    return _recovered(text, module, is_package, grammars, problem)
+
+
+def _read_without_lazy(
+    text: str, lines: SourceLines, module: str, is_package: bool, grammars: GrammarBinaries
+) -> _FullRead | None:
+    """CPython's parser on the text with each `lazy` keyword cut out (3.11 can't read
+    them); None when it still fails."""
+    lazy = cut_lazy_keywords(text)
+    try:
+        tree = _parse_python(lazy.text, grammars, module)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    imports = imports_from_tree(
+        tree,
+        text=text,
+        lines=lines,
+        module=module,
+        is_package=is_package,
+        lazy=lazy,
+    )
+    return _FullRead(imports, "ast", tree=tree, lazy=lazy)
+
+
+def _read_newer_syntax(
+    text: str, module: str, is_package: bool, grammars: GrammarBinaries, size: int
+) -> _FullRead | None:
+    """libcst on a file CPython 3.11 can't read, within the limits libcst's parser needs;
+    None when libcst can't read it either."""
+    from inwards_core.extraction.libcst_parsing import (
+        parse_concrete_with_room,
+        too_deep_for_libcst,
+    )
+
+    too_deep = too_deep_for_libcst(text)
+    if too_deep is not None:
+        problem = limit_problem(budget_for(size), LimitReason.SHAPE, too_deep)
+        return _recovered(text, module, is_package, grammars, problem)
+    # libcst is imported only here: few files need it, and importing it costs more
+    # than a one-file check may take.
+    import libcst
+
+    from inwards_core.extraction.concrete import imports_from_concrete
+
+    try:
+        concrete = parse_concrete_with_room(text, grammars)
+        imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
+        return _FullRead(imports, "libcst", concrete=concrete)
+    except (libcst.ParserSyntaxError, ValueError):
+        return None
+    except (RecursionError, MemoryError) as error:
+        # The text is newer syntax that libcst reads, but too deep or too big for it.
+        reason = LimitReason.MEMORY if isinstance(error, MemoryError) else LimitReason.SHAPE
+        detail = (
+            ""
+            if reason is LimitReason.MEMORY
+            else (
+                "it holds syntax newer than Python 3.11 and an expression nested too deep for "
+                "the parser that reads it"
+            )
+        )
+        problem = limit_problem(budget_for(size), reason, detail)
+        return _recovered(text, module, is_package, grammars, problem)
+
+
+def _recovered(
+    text: str, module: str, is_package: bool, grammars: GrammarBinaries, problem: FileProblem
+) -> _FullRead:
+    """The import statements recovered from a file that could not be read whole."""
     imports = recover_imports(text, module=module, is_package=is_package, grammars=grammars)
     return _FullRead(imports, "", problem=problem)
-
-
-def _blank_newer_syntax(concrete: cst.Module, text: str) -> str:
-    """The text with each construct CPython 3.11 can't read turned into spaces (a type
-    alias into `pass`), lines and columns kept."""
-    import libcst
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    # Newer syntax CPython 3.11 can't read; blanked (columns kept) to read dynamic imports
-    # of a file only libcst could parse.
-    newer_syntax = (libcst.TypeAlias, libcst.TypeParameters, libcst.TemplatedString)
-    wrapper = MetadataWrapper(concrete, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    lines = SourceLines(text)
-    chars = list(text)
-    for node, where in positions.items():
-        if not isinstance(node, newer_syntax):
-            continue
-        start = lines.offset(where.start.line, where.start.column)
-        end = lines.offset(where.end.line, where.end.column)
-        for index in range(start, min(end, len(chars))):
-            if chars[index] != "\n":
-                chars[index] = " "
-        if isinstance(node, libcst.TypeAlias):
-            chars[start : start + 4] = list("pass")
-        elif isinstance(node, libcst.TemplatedString):
-            chars[start] = "0"
-    return "".join(chars)
 
 
 def _dynamic(
@@ -291,8 +234,10 @@ def _dynamic(
 ) -> tuple[DynamicImportFact, ...]:
     tree = full.tree
     if tree is None and full.concrete is not None:
+        from inwards_core.extraction.libcst_parsing import blank_newer_syntax
+
         try:
-            tree = _parse_python(_blank_newer_syntax(full.concrete, text), grammars, module)
+            tree = _parse_python(blank_newer_syntax(full.concrete, text), grammars, module)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             return ()
     if tree is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from inwards_core.extraction import limits, pipeline
+from inwards_core.extraction import libcst_parsing, limits
 
 PAGE = (Path(__file__).resolve().parents[2] / "docs" / "hostile-input.md").read_text("utf-8")
 
@@ -20,8 +20,8 @@ def test_the_budget_table_is_the_codes() -> None:
 
 
 def test_the_shape_limits_are_the_codes() -> None:
-    depth = pipeline._LIBCST_MAX_BRACKET_DEPTH
-    run = pipeline._LIBCST_MAX_PREFIX_RUN
+    depth = libcst_parsing.MAX_BRACKET_DEPTH
+    run = libcst_parsing.MAX_PREFIX_RUN
     assert f"brackets nested more than {depth} deep, or more than {run} prefix operators" in PAGE
 
 
