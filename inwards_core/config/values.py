@@ -89,6 +89,64 @@ class RuleSettings:
     options: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
 
 
+@attrs.frozen
+class PublicEntry:
+    """One entry of a context's `public`: the module and everything below it, or with
+    `exact` (written with a leading `=`) the module alone, such as a package's facade."""
+
+    module: str
+    exact: bool = False
+
+    def covers(self, name: str) -> bool:
+        if self.exact:
+            return name == self.module
+        return name == self.module or name.startswith(self.module + ".")
+
+
+@attrs.frozen
+class Context:
+    """One bounded context (`[[tool.inwards.contexts]]`): the module prefixes it owns (the
+    longest prefix of any context owns a module), its public modules, and the contexts it
+    may import directly (`depends_on`, not transitive). `key` is its table's dotted key."""
+
+    name: str
+    modules: tuple[str, ...]
+    key: str
+    public: tuple[PublicEntry, ...] = ()
+    depends_on: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Shape:
+    """One `[[tool.inwards.shape]]` entry: the packages it shapes (selectors: `a.b`, `a.*`,
+    `a.**`; the first entry that matches a package wins) and the direct members they may,
+    must and must not have (`fnmatch` patterns; `name/` is a subpackage only, `name.py` a
+    module only). `allow` None allows any member. `hints` maps a member name to the name
+    the team uses instead (a "did you mean" of the team's own)."""
+
+    packages: tuple[str, ...]
+    key: str
+    allow: tuple[str, ...] | None = None
+    require: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+    extra: Severity = Severity.ERROR
+    hints: Mapping[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class NameRule:
+    """One `[[tool.inwards.names]]` entry: a member whose name matches `pattern` (`fnmatch`,
+    with the same `name/` and `name.py` forms) may stand only in the `only_in` packages."""
+
+    pattern: str
+    only_in: tuple[str, ...]
+    key: str
+
+
+MODULE_CYCLES, CONTEXT_CYCLES = "modules", "contexts"
+DEFAULT_CYCLES = (CONTEXT_CYCLES,)
+
+
 DEFAULT_GENERATED = ("*_pb2", "*_pb2_grpc", "_version")
 
 
@@ -106,6 +164,10 @@ class Config:
     required_version: str | None = None
     user_rules: str = "on"
     rules: RuleSettings = attrs.field(factory=RuleSettings)
+    contexts: tuple[Context, ...] = ()
+    cycles: tuple[str, ...] = DEFAULT_CYCLES
+    shapes: tuple[Shape, ...] = ()
+    names: tuple[NameRule, ...] = ()
     positions: SourcePositions = attrs.field(factory=NoPositions, eq=False, repr=False)
 
     def locate(self, key: str) -> tuple[int, int]:
@@ -117,3 +179,6 @@ class Config:
 
     def layer_named(self, name: str) -> Layer | None:
         return next((layer for layer in self.layers if layer.name == name), None)
+
+    def context_named(self, name: str) -> Context | None:
+        return next((context for context in self.contexts if context.name == name), None)
