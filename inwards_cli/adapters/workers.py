@@ -16,40 +16,33 @@ request pipe, so a worker waiting for work reads end-of-file when the parent is 
 on Linux the kernel also kills them when the parent dies (PR_SET_PDEATHSIG). They never
 write to the terminal or the report (standard output and error point at /dev/null) and
 never dump core into the project.
+
+This module is the parent's side (`_Supervisor`); what a worker runs is `worker_process.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import pickle
 import select
 import signal
-import struct
 import sys
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any, NoReturn
 
 import attrs
 
-from inwards_core.engine import ParseJob, parse_job, parse_serially
+from inwards_cli.adapters.worker_process import FRAME_HEADER, frame, worker_main
+from inwards_core.engine import ParseJob, parse_serially
 from inwards_core.extraction.limits import LimitReason, ReadBudget, budget_for, limit_problem
-from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.facts import ModuleFacts, facts_from_data
 from inwards_core.ports import GrammarBinaries
 
 MAX_BATCH = 32
-# Room in a worker's address space beyond a file's memory budget, for what parsing maps
-# besides the heap: libcst's thread reserves a 256 MB stack and a malloc arena.
-ADDRESS_SPACE_HEADROOM = 384 * 1024 * 1024
 # A worker that stalls without using CPU is killed after this many times its CPU budget.
 WALL_CLOCK_FACTOR = 3.0
-
-_HEADER = struct.Struct("<Q")
-_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-_PR_SET_PDEATHSIG = 1
 
 
 def parse_in_workers(
@@ -61,135 +54,6 @@ def parse_in_workers(
     import inwards_core.extraction.pipeline  # noqa: F401
 
     return _Supervisor(jobs, grammars, max(1, workers)).run()
-
-
-# -- frames on pipes ------------------------------------------------------------------
-
-
-def _write_frame(descriptor: int, payload: bytes) -> None:
-    view = memoryview(_HEADER.pack(len(payload)) + payload)
-    while view:
-        written = os.write(descriptor, view)
-        view = view[written:]
-
-
-def _read_exactly(descriptor: int, size: int) -> bytes | None:
-    """`size` bytes, or None at end of file (the writer is gone)."""
-    chunks: list[bytes] = []
-    while size:
-        chunk = os.read(descriptor, min(size, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _read_frame(descriptor: int) -> bytes | None:
-    header = _read_exactly(descriptor, _HEADER.size)
-    if header is None:
-        return None
-    return _read_exactly(descriptor, _HEADER.unpack(header)[0])
-
-
-# -- the worker -----------------------------------------------------------------------
-
-
-def _worker_main(requests: int, results: int, grammars: GrammarBinaries, parent: int) -> NoReturn:
-    """Parse batches of jobs until the parent closes the request pipe. Never returns."""
-    try:
-        _prepare_worker(parent)
-        while True:
-            frame = _read_frame(requests)
-            if frame is None:
-                break
-            batch: list[tuple[int, Any]] = pickle.loads(frame)
-            for index, fields in batch:
-                job = ParseJob(*fields)
-                _limit_next_file(budget_for(len(job.data)))
-                facts = parse_job(job, grammars)
-                signal.setitimer(signal.ITIMER_PROF, 0)
-                payload = pickle.dumps((index, facts_to_data(facts)), protocol=5)
-                _write_frame(results, payload)
-    finally:
-        os._exit(0)  # never run the parent's exit handlers or flush its buffers
-
-
-def _prepare_worker(parent: int) -> None:
-    if sys.platform == "linux":
-        import ctypes
-
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass  # the end-of-file on the request pipe still ends the worker
-    if os.getppid() != parent:
-        os._exit(0)  # the parent died before the death signal was armed
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent cleans up
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGPROF, signal.SIG_DFL)
-    _set_soft_limit(_resource().RLIMIT_CORE, 0)
-    _statm.cache_clear()  # opened in this process, it must name this process
-    import faulthandler
-
-    faulthandler.disable()  # a host (pytest) may have pointed it at its own stderr
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    os.dup2(null, 2)
-    os.close(null)
-
-
-def _resource() -> Any:
-    import resource
-
-    return resource
-
-
-def _set_soft_limit(which: int, soft: int) -> None:
-    resource = _resource()
-    try:
-        _, hard = resource.getrlimit(which)
-        if hard != resource.RLIM_INFINITY:
-            soft = min(soft, hard)
-        resource.setrlimit(which, (soft, hard))
-    except (OSError, ValueError):
-        pass  # not supported here (macOS and RLIMIT_AS): the wall clock still applies
-
-
-def _limit_next_file(budget: ReadBudget) -> None:
-    # The profiling timer counts this process's CPU time; its signal, left at its default
-    # action, ends the process even in the middle of native code.
-    signal.setitimer(signal.ITIMER_PROF, budget.seconds)
-    mapped = _address_space()
-    if mapped is not None:
-        room = budget.memory_mb * 1024 * 1024 + ADDRESS_SPACE_HEADROOM
-        _set_soft_limit(_resource().RLIMIT_AS, mapped + room)
-
-
-@functools.cache
-def _statm() -> int | None:
-    """/proc/self/statm, opened once per worker: read again with pread, it costs a
-    microsecond instead of ten."""
-    try:
-        return os.open("/proc/self/statm", os.O_RDONLY)
-    except OSError:
-        return None
-
-
-def _address_space() -> int | None:
-    """The bytes this process has mapped (Linux), or None where that can't be read."""
-    descriptor = _statm()
-    if descriptor is None:
-        return None
-    try:
-        pages = int(os.pread(descriptor, 128, 0).split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    return pages * _PAGE_SIZE
-
-
-# -- the supervisor -------------------------------------------------------------------
 
 
 @attrs.define
@@ -252,7 +116,7 @@ class _Supervisor:
             if idle:
                 self._started(worker)
             payload = pickle.dumps(batch, protocol=5)
-            worker.outgoing += _HEADER.pack(len(payload)) + payload
+            worker.outgoing += frame(payload)
             self._send(worker)
         return True
 
@@ -280,7 +144,7 @@ class _Supervisor:
             for other in self._workers.values():
                 os.close(other.requests)
                 os.close(other.results)
-            _worker_main(request_read, result_write, self._grammars, parent)
+            worker_main(request_read, result_write, self._grammars, parent)
         os.close(request_read)
         os.close(result_write)
         _widen(request_write)
@@ -326,12 +190,12 @@ class _Supervisor:
         except OSError:
             chunk = b""
         worker.received += chunk
-        while len(worker.received) >= _HEADER.size:
-            size = _HEADER.unpack_from(worker.received)[0]
-            end = _HEADER.size + size
+        while len(worker.received) >= FRAME_HEADER.size:
+            size = FRAME_HEADER.unpack_from(worker.received)[0]
+            end = FRAME_HEADER.size + size
             if len(worker.received) < end:
                 break
-            index, data = pickle.loads(worker.received[_HEADER.size : end])
+            index, data = pickle.loads(worker.received[FRAME_HEADER.size : end])
             del worker.received[:end]
             self._results[index] = facts_from_data(data)
             if worker.batch and worker.batch[0] == index:
