@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from inwards_core.baseline.reading import parse_baseline
     from inwards_core.baseline.writing import build_baseline, serialise_baseline
     from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-    from inwards_core.config.values import Config, ConfigError, ConfigProblem, Layer
+    from inwards_core.config.values import (
+        Config,
+        ConfigError,
+        ConfigProblem,
+        Context,
+        Layer,
+        PublicEntry,
+    )
     from inwards_core.index.modules import ModuleIndex, ModuleInfo
     from inwards_core.model.facts import (
         DynamicImportFact,
@@ -88,6 +95,8 @@ _HOMES = {
     "ConfigError": "inwards_core.config.values",
     "ConfigProblem": "inwards_core.config.values",
     "Layer": "inwards_core.config.values",
+    "Context": "inwards_core.config.values",
+    "PublicEntry": "inwards_core.config.values",
     # For authors of rule families: what a check kind reads, examples, docs pages.
     "render_rule_page": "inwards_core.authoring.docgen",
     "example_problems": "inwards_core.authoring.examples",
@@ -170,6 +179,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "ConfigProblem",
+    "Context",
     "DynamicImportFact",
     "Example",
     "Family",
@@ -193,6 +203,7 @@ __all__ = [
     "PluginHost",
     "Prepared",
     "ProjectModel",
+    "PublicEntry",
     "ReadScope",
     "Report",
     "RootKind",
