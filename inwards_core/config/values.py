@@ -79,14 +79,34 @@ class Layer:
 
 
 @attrs.frozen
+class TemplateRule:
+    """A rule that the `rules` of `[tool.inwards.templates.*]` turn on for the modules of
+    some roles, gathered over every layer that uses those templates.
+
+    `keys` are the dotted keys of the role entries that name it (in file order), which
+    decided that it runs; `severity_key` the one that set `severity`; `options` the option
+    values the entries give (two entries never disagree: the loader refuses that). `modules`
+    becomes the rule's `modules` option, beside any the user lists in the rule's table."""
+
+    name: str
+    modules: tuple[str, ...]
+    keys: tuple[str, ...]
+    severity: Severity | None = None
+    severity_key: str | None = None
+    options: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
 class RuleSettings:
-    """`[tool.inwards.rules]`: selection and per-rule option tables (keyed by rule name)."""
+    """`[tool.inwards.rules]`: selection and per-rule option tables (keyed by rule name),
+    and the rules templates turn on (`templates`, validated against the rule set too)."""
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severity: Mapping[str, Severity] = attrs.field(factory=dict)
     options: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
+    templates: tuple[TemplateRule, ...] = ()
 
 
 @attrs.frozen
