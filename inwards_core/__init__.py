@@ -44,8 +44,12 @@ if TYPE_CHECKING:
         ConfigProblem,
         Context,
         Layer,
+        NameRule,
         PublicEntry,
+        Shape,
     )
+    from inwards_core.index.hints import edit_distance
+    from inwards_core.index.members import PackageMember
     from inwards_core.index.modules import ModuleIndex, ModuleInfo
     from inwards_core.model.facts import (
         DynamicImportFact,
@@ -97,6 +101,8 @@ _HOMES = {
     "Layer": "inwards_core.config.values",
     "Context": "inwards_core.config.values",
     "PublicEntry": "inwards_core.config.values",
+    "Shape": "inwards_core.config.values",
+    "NameRule": "inwards_core.config.values",
     # For authors of rule families: what a check kind reads, examples, docs pages.
     "render_rule_page": "inwards_core.authoring.docgen",
     "example_problems": "inwards_core.authoring.examples",
@@ -107,6 +113,8 @@ _HOMES = {
     "ModuleFacts": "inwards_core.model.facts",
     "ModuleIndex": "inwards_core.index.modules",
     "ModuleInfo": "inwards_core.index.modules",
+    "PackageMember": "inwards_core.index.members",
+    "edit_distance": "inwards_core.index.hints",
     "Finding": "inwards_core.model.findings",
     "Fix": "inwards_core.model.findings",
     "NotChecked": "inwards_core.model.findings",
@@ -196,10 +204,12 @@ __all__ = [
     "ModuleIndex",
     "ModuleInfo",
     "ModulePattern",
+    "NameRule",
     "NoOptions",
     "NotChecked",
     "OptionsError",
     "Origin",
+    "PackageMember",
     "PluginHost",
     "Prepared",
     "ProjectModel",
@@ -215,6 +225,7 @@ __all__ = [
     "RuleSources",
     "Scope",
     "Severity",
+    "Shape",
     "Span",
     "SuppressedFinding",
     "SuppressionProblem",
@@ -224,6 +235,7 @@ __all__ = [
     "build_baseline",
     "check",
     "check_sources",
+    "edit_distance",
     "example_problems",
     "hookimpl",
     "installed_families",

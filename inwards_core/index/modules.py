@@ -5,8 +5,8 @@ Built once per run from the configuration and the project listing (no disk acces
 own, nothing of the project imported). The parts, each in its module of this room:
 `naming` (file <-> module name), `ownership` (which layer owns a name, `ignore`),
 `resolution` (what exists, whose code a name is, what an import reaches), `hints`
-(closest names for a missing module) and `coverage` (layer entries that own nothing,
-packages no layer owns).
+(closest names for a missing module), `coverage` (layer entries that own nothing,
+packages no layer owns) and `members` (the direct members of each package).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from inwards_core.ports import ProjectListing
 if TYPE_CHECKING:
     from inwards_core.index.coverage import DeadConfiguration
     from inwards_core.index.hints import ClosestNames
+    from inwards_core.index.members import PackageMember, PackageMembers
 
 __all__ = ["ModuleIndex", "ModuleInfo"]
 
@@ -44,6 +45,7 @@ class ModuleIndex:
         "_closest",
         "_dead",
         "_entries",
+        "_members",
         "_tree",
         "by_file",
         "classify",
@@ -93,6 +95,7 @@ class ModuleIndex:
         self._entries = ownership.entries
         self._closest: ClosestNames | None = None
         self._dead: DeadConfiguration | None = None
+        self._members: PackageMembers | None = None
 
         infos = [
             ModuleInfo(name, file, name in tree.packages, self.layer_of(name))
@@ -143,6 +146,33 @@ class ModuleIndex:
         from inwards_core.index.coverage import unassigned_packages
 
         return unassigned_packages(self.modules, self.is_ignored)
+
+    def packages(self) -> tuple[str, ...]:
+        """Every package of the project (a directory with an `__init__.py(i)`, or one of
+        Python code without it), in name order."""
+        return self._package_members().packages()
+
+    def members(self, package: str) -> tuple[PackageMember, ...]:
+        """The direct members of `package` (modules and subpackages), from the file
+        listing, in name order (see `members.PackageMember`)."""
+        return self._package_members().members(package)
+
+    def package_file(self, package: str) -> str | None:
+        """The file that stands for a package in a report: its `__init__.py(i)`, or the
+        first source file below a namespace package."""
+        return self._package_members().package_file(package)
+
+    def members_at(self, info: ModuleInfo) -> tuple[PackageMember, ...]:
+        """The package members whose file is `info.file`: the module itself, and each
+        namespace package above it whose first file it is."""
+        return self._package_members().members_at(info.name, info.file)
+
+    def _package_members(self) -> PackageMembers:
+        if self._members is None:
+            from inwards_core.index.members import PackageMembers
+
+            self._members = PackageMembers(self._tree)
+        return self._members
 
     def _dead_configuration(self) -> DeadConfiguration:
         if self._dead is None:
