@@ -1,0 +1,259 @@
+"""inw.package-shape: members that a package's shape or a name rule refuses, and shape
+selectors that name no package."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from inwards_core import (
+    CheckKind,
+    Config,
+    Example,
+    KindDocs,
+    ModuleIndex,
+    NameRule,
+    ProjectModel,
+    Severity,
+    Shape,
+    Span,
+    Violation,
+    quoted,
+)
+from inwards_core.families.inw.layering import ScopedOptions
+from inwards_core.families.inw.shapes import (
+    Shapes,
+    first_match,
+    listed,
+    member_matches,
+    package_dir,
+    selector_matches,
+)
+
+if TYPE_CHECKING:  # the index's members module is loaded when a shape is first checked
+    from inwards_core import PackageMember
+
+DOCS = KindDocs(
+    what_it_does="""
+Keeps packages in the shape the team agreed on, from the project's files alone (imports play
+no part). A `[[tool.inwards.shape]]` entry names packages (`a.b` the package itself, `a.*`
+each package one level below `a`, `a.**` every package below `a`; the first entry that
+names a package shapes it) and the direct members they may hold. A
+`[[tool.inwards.names]]` entry keeps members with a name like `pattern` to the packages
+listed in `only-in`. This rule reports:
+
+- a member that the shape's `forbid` names (an error);
+- a member whose name matches a names rule, in a package outside its `only-in`;
+- a member that the shape's `allow` does not name (an error, or a warning with
+  `extra = "warning"`); a `require`d member is always allowed, and a shape without `allow`
+  allows every member;
+- a shape selector that names no package of the project: a warning on the configuration
+  (whole-project runs only).
+
+A member is a module (`orders.py`; a stub `orders.pyi` counts) or a subpackage (with or
+without `__init__.py`). In `allow`, `require` and `forbid`, `orders` matches either,
+`orders/` a subpackage only and `orders.py` a module only, and `*`, `?` and `[...]` work as
+in shell globs. A member is reported once, at the first line of its file (a subpackage's
+`__init__.py`, or the first file below it), so `inwards check FILE` reports the member that
+file is.
+""",
+    why_is_this_bad="""
+A package whose members follow a known plan is one a reader (or an AI agent) finds their way
+in without a search: the ports are in `ports/`, the use cases in `service.py`. Every
+`helpers.py` or `common/` that slips in becomes the place where anything goes, and the next
+change puts its code there too.
+""",
+    how_to_fix="""
+Move the code of the member into one the shape allows (the fix names the likeliest, from
+the shape's `hints`, singular and plural forms, usual synonyms such as `helpers` for
+`utils`, a shared ending and close spellings) and delete the member; update the imports of
+it. If the package really needs such a member, change its `[[tool.inwards.shape]]` entry.
+A misnamed member moves to a package its names rule lists in `only-in`, or is renamed.
+""",
+    limitations="""
+Shapes cover the direct members of a package only: give subpackages a shape of their own
+(`a.**` shapes all of them). Files whose names are no module names (`my-script.py`) are not
+members. With `inwards check PATHS` the rule judges the named files that are read (those
+of a layer); the selectors that name nothing are reported on whole-project runs only. The
+findings are not suppressible inline: change the shape instead. Unlike some tools, a
+subpackage is reported once, on the file that stands for it, not on each of its files.
+""",
+)
+
+
+GUIDANCE_PARAMS = {
+    "member": "the member as a shape pattern writes it (`helpers.py`, `common/`; empty for "
+    "a selector that names nothing)",
+    "package": "the package that holds the member",
+    "package_dir": "the package's directory, relative to the project directory",
+    "allowed": "what the package's shape allows, as a list (empty for a names finding)",
+    "target": "the likeliest member to move the code into (`utils.py`)",
+    "target_path": "the path of that member",
+    "reason": "why that member is the likeliest",
+    "pattern": "the names rule's `pattern` a misnamed member matches",
+    "places": "the packages its names rule keeps such members to (`only-in`)",
+    "selector": "a shape selector that names no package",
+    "key": "the dotted key of the shape's table (`tool.inwards.shape[0]`)",
+}
+
+
+def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    config = model.config
+    if not config.shapes and not config.names:
+        return
+    judge = _Judge(config, model.index)
+    for member in _members_to_judge(model, judge.shapes):
+        if member.file is not None and options.applies_to(member.dotted):
+            found = judge.judge(member)
+            if found is not None:
+                yield found
+    if model.whole_project:
+        yield from _dead_selectors(config, judge.shapes, model.index.packages())
+
+
+def _members_to_judge(model: ProjectModel, shapes: Shapes) -> Iterator[PackageMember]:
+    """On a whole-project run, the members of every package a shape or a names rule can
+    judge; with paths, the members that the checked files are."""
+    index = model.index
+    if not model.whole_project:
+        for info in model.checked:
+            yield from index.members_at(info)
+        return
+    every_package = bool(model.config.names)
+    for package in index.packages():
+        if every_package or shapes.of(package) is not None:
+            yield from index.members(package)
+
+
+def _params(**given: str) -> dict[str, str]:
+    """Every guidance parameter, empty where a finding has no value for it."""
+    return {name: given.get(name, "") for name in GUIDANCE_PARAMS}
+
+
+class _Judge:
+    """Judges one member against its package's shape and the names rules."""
+
+    def __init__(self, config: Config, index: ModuleIndex) -> None:
+        self.config = config
+        self.index = index
+        self.shapes = Shapes(config)
+
+    def judge(self, member: PackageMember) -> Violation | None:
+        shape = self.shapes.of(member.package)
+        if shape is not None and first_match(shape.forbid, member) is not None:
+            stable = f'Package "{quoted(member.package)}" has a member "{quoted(member.shown)}" that its shape forbids.'
+            return self._refused(member, shape, stable, None)
+        for rule in self.config.names:
+            if member_matches(rule.pattern, member) and not any(
+                selector_matches(place, member.package) for place in rule.only_in
+            ):
+                return self._misnamed(member, rule)
+        if shape is None or shape.allow is None:
+            return None
+        if first_match((*shape.allow, *shape.require), member) is not None:
+            return None
+        stable = f'Package "{quoted(member.package)}" has a member "{quoted(member.shown)}" that its shape does not allow.'
+        severity = Severity.WARNING if shape.extra is Severity.WARNING else None
+        return self._refused(member, shape, stable, severity)
+
+    def _refused(
+        self, member: PackageMember, shape: Shape, stable: str, severity: Severity | None
+    ) -> Violation:
+        """A member that its shape forbids or does not allow, with where its code goes."""
+        # Loaded here: a run without such a member never pays for the synonym table.
+        from inwards_core.families.inw.shape_targets import likely_target
+
+        directory = package_dir(self.config, member.package)
+        target = likely_target(member, self._candidates(member, shape), shape.hints)
+        allowed = _allowed(shape)
+        return Violation(
+            file=member.file or "",
+            module=member.dotted,
+            span=Span.start_of_file(),
+            message=stable,
+            severity=severity,
+            variant="" if target is None else "likely-target",
+            params=_params(
+                member=quoted(member.shown),
+                package=quoted(member.package),
+                package_dir=quoted(directory),
+                allowed=allowed,
+                target="" if target is None else quoted(target.shown),
+                target_path="" if target is None else quoted(directory + target.shown),
+                reason="" if target is None else target.reason,
+                key=shape.key,
+            ),
+        )
+
+    def _candidates(self, member: PackageMember, shape: Shape) -> Sequence[str]:
+        """The members the code could move into: those the shape names, or with no
+        `allow`, the package's other members that it does not forbid."""
+        if shape.allow is not None:
+            return (*shape.allow, *shape.require)
+        return [
+            sibling.shown
+            for sibling in self.index.members(member.package)
+            if sibling.name != member.name and first_match(shape.forbid, sibling) is None
+        ]
+
+    def _misnamed(self, member: PackageMember, rule: NameRule) -> Violation:
+        """A member named like a names rule's pattern outside the packages it lists."""
+        stable = f'"{quoted(member.shown)}" in package "{quoted(member.package)}" has a name that [tool.inwards.names] keeps to other packages.'
+        places = listed(rule.only_in)
+        return Violation(
+            file=member.file or "",
+            module=member.dotted,
+            span=Span.start_of_file(),
+            message=stable,
+            variant="misplaced-name",
+            params=_params(
+                member=quoted(member.shown),
+                package=quoted(member.package),
+                package_dir=quoted(package_dir(self.config, member.package)),
+                pattern=quoted(rule.pattern),
+                places=places,
+                key=rule.key,
+            ),
+        )
+
+
+def _allowed(shape: Shape) -> str:
+    if shape.allow is None:
+        return "any member but " + listed(shape.forbid)
+    entries = list(dict.fromkeys((*shape.allow, *shape.require)))
+    return listed(entries) if entries else "no member at all"
+
+
+def _dead_selectors(config: Config, shapes: Shapes, packages: Sequence[str]) -> Iterator[Violation]:
+    """A warning on each shape selector that names no package (a typo, or moved code)."""
+    for shape, position in shapes.dead_selectors(packages):
+        selector = shape.packages[position]
+        line, column = config.locate(f"{shape.key}.packages[{position}]")
+        shown = quoted(selector)
+        yield Violation(
+            file=config.file,
+            module=None,
+            span=Span(line, column, line, column + len(selector) + 2),
+            message=f'Shape selector "{shown}" ({shape.key}) names no package of this project.',
+            stable_message=f'Shape selector "{shown}" names no package of this project.',
+            severity=Severity.WARNING,
+            variant="dead-selector",
+            params=_params(selector=shown, key=shape.key),
+        )
+
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return ()
+
+
+KIND = CheckKind(
+    id="inw.package-shape",
+    summary="Package members that the package's shape or a name rule refuses.",
+    options_type=ScopedOptions,
+    check=check,
+    guidance_params=GUIDANCE_PARAMS,
+    docs=DOCS,
+    examples=examples,
+)
