@@ -11,7 +11,15 @@ from inwards_core.config.entries import library_entry, module_entry
 from inwards_core.config.problems import PREFIX, ProblemCollector, known_keys, sub_key, type_name
 from inwards_core.config.values import Layer
 
-LAYER_KEYS = ("name", "modules", "allow-libraries", "deny-libraries", "extend-deny-libraries")
+# `template` is expanded away before this module reads a layer (`templates.py`).
+LAYER_KEYS = (
+    "name",
+    "modules",
+    "allow-libraries",
+    "deny-libraries",
+    "extend-deny-libraries",
+    "template",
+)
 
 
 def read_layers(problems: ProblemCollector, table: Mapping[str, Any]) -> tuple[Layer, ...]:
@@ -125,8 +133,8 @@ def _check_layers_together(problems: ProblemCollector, layers: list[Layer]) -> N
         if first is not layer:
             problems.add(
                 f"{layer.key}.name",
-                f'"{layer.name}" is already the name of the layer at {first.key}; '
-                "layer names must be unique.",
+                f'"{layer.name}" is already the name of the layer at '
+                f"{problems.key_in_file(first.key)}; layer names must be unique.",
             )
         for index, module in enumerate(layer.modules):
             owner = owners.setdefault(module, layer)

@@ -23,6 +23,7 @@ from inwards_core.config.problems import (
     sub_key,
     type_name,
 )
+from inwards_core.config.templates import expand_templates
 from inwards_core.config.values import (
     DEFAULT_GENERATED,
     Config,
@@ -38,6 +39,7 @@ from inwards_core.version import inwards_version
 TOP_LEVEL_KEYS = (
     "root",
     "layers",
+    "templates",
     "ignore",
     "generated",
     "namespace-packages",
@@ -60,10 +62,13 @@ def build_config(table: Mapping[str, Any], *, file: str, positions: SourcePositi
     `positions` finds each dotted key in it (`NoPositions` for a mapping built in code).
     """
     reader = _Reader(file, positions)
-    config = reader.read(table)
+    # Templates first: every reader, and everything after, sees only the expanded form.
+    expansion = expand_templates(table, reader)
+    reader.key_in_file = expansion.key_in_file
+    config = reader.read(expansion.table)
     if reader.problems or config is None:
         raise ConfigError(reader.sorted_problems())
-    return config
+    return expansion.applied_to(config)
 
 
 class _Reader(ProblemCollector):

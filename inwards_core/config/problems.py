@@ -53,15 +53,29 @@ def sub_key(key: str, name: str) -> str:
     return f"{key}.{key_segment(name)}"
 
 
+def _same_key(key: str) -> str:
+    return key
+
+
 class ProblemCollector:
-    """The problems found so far, in file order when asked for them."""
+    """The problems found so far, in file order when asked for them.
+
+    `key_in_file` turns a key of the table being read into the key of the file it came
+    from (templates expand entries into keys the file doesn't have); a problem names that
+    key, and one problem said twice of one key (an entry copied into several) is one."""
 
     def __init__(self, file: str, positions: SourcePositions) -> None:
         self.file = file
         self.positions = positions
         self.problems: list[ConfigProblem] = []
+        self.key_in_file: Callable[[str], str] = _same_key
+        self._said: set[tuple[str, str]] = set()
 
     def add(self, key: str, message: str) -> None:
+        key = self.key_in_file(key)
+        if (key, message) in self._said:
+            return
+        self._said.add((key, message))
         where = self.positions.locate(key)
         line, column = (where[0], where[1]) if where else (None, None)
         self.problems.append(ConfigProblem(self.file, line, column, key, message))

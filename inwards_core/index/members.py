@@ -44,11 +44,12 @@ class PackageMembers:
     """The packages of a `ModuleTree` and their members; the first file of each namespace
     package is found in one pass over the sources, on first need."""
 
-    __slots__ = ("_first_files", "_tree")
+    __slots__ = ("_first_files", "_members", "_tree")
 
     def __init__(self, tree: ModuleTree) -> None:
         self._tree = tree
         self._first_files: dict[str, str] | None = None
+        self._members: dict[str, tuple[PackageMember, ...]] = {}
 
     def is_package(self, name: str) -> bool:
         tree = self._tree
@@ -66,11 +67,15 @@ class PackageMembers:
 
     def members(self, package: str) -> tuple[PackageMember, ...]:
         """The direct members of `package`, in name order (none for a module)."""
-        if not self.is_package(package):
-            return ()
-        return tuple(
-            self._member(package, child) for child in sorted(self._tree.children.get(package, ()))
-        )
+        found = self._members.get(package)
+        if found is None:
+            if self.is_package(package):
+                children = sorted(self._tree.children.get(package, ()))
+                found = tuple(self._member(package, child) for child in children)
+            else:
+                found = ()
+            self._members[package] = found
+        return found
 
     def package_file(self, package: str) -> str | None:
         """The file that stands for a package: its `__init__.py(i)`, or the first source

@@ -4,15 +4,18 @@ options per rule) applied, after resolution, to the active set. Disabling is not
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
 
-from inwards_core.config.values import ConfigProblem, RuleSettings
+from inwards_core.config.values import ConfigProblem, RuleSettings, TemplateRule
 from inwards_core.model.findings import Severity
-from inwards_core.rules.options import OptionsError, parse_options
+from inwards_core.rules.options import OptionsError, known_options, parse_options
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
+
+# The option a template fills with the modules of the roles that turn a rule on.
+TEMPLATE_MODULES = "modules"
 
 
 @attrs.frozen
@@ -77,7 +80,70 @@ def validate_rule_settings(
                 parse_options(rule.kind.options_type, {**rule.definition.options, **table}, key)
             except OptionsError as error:
                 add(error.key, error.message)
+    for template in settings.templates:
+        for key, message in _template_rule_problems(template, rule_set):
+            add(key, message)
     return tuple(problems)
+
+
+def _template_rule_problems(template: TemplateRule, rule_set: RuleSet) -> Iterable[tuple[str, str]]:
+    """What is wrong with a rule the templates turn on, at the first key naming it."""
+    key = template.keys[0]
+    rule = rule_set.by_name(template.name)
+    if rule is None:
+        by_code = rule_set.by_code(template.name)
+        if by_code is not None:
+            yield key, f'names a rule by its code; write its name, "{by_code.name}".'
+            return
+        opt_in = ", ".join(sorted(r.name for r in rule_set.rules if _opt_in(r)))
+        yield (
+            key,
+            (
+                f'"{template.name}" is not a rule name. Rules a template can turn on (the ones off '
+                f"by default): {opt_in or 'none'}."
+            ),
+        )
+    elif not _opt_in(rule):
+        yield (
+            key,
+            (
+                f"names {rule.code} {rule.name}, which is on by default, everywhere it checks; a "
+                "template turns on a rule that is off by default, for its roles' modules only. "
+                f"To narrow {rule.name}, set its options in [tool.inwards.rules.{rule.name}]."
+            ),
+        )
+    elif TEMPLATE_MODULES not in known_options(rule.kind.options_type):
+        yield (
+            key,
+            (
+                f"names {rule.code} {rule.name}, whose check kind {rule.kind.id} has no "
+                f"`{TEMPLATE_MODULES}` option, so a template can't limit it to a role's modules."
+            ),
+        )
+    else:
+        try:
+            parse_options(rule.kind.options_type, _template_options(rule, template), key)
+        except OptionsError as error:
+            yield error.key, error.message
+
+
+def _opt_in(rule: ResolvedRule) -> bool:
+    return not rule.always_on and rule.definition.default != "on"
+
+
+def _template_options(
+    rule: ResolvedRule, template: TemplateRule, table: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The definition's options, then the templates', then the user's table, which wins;
+    `modules` is the user's entries and then the roles' modules."""
+    options = {**rule.definition.options, **template.options}
+    modules: tuple[str, ...] = template.modules
+    if table is not None:
+        options.update(table)
+        listed = tuple(table.get(TEMPLATE_MODULES, ()))
+        modules = listed + tuple(m for m in template.modules if m not in listed)
+    options[TEMPLATE_MODULES] = modules
+    return options
 
 
 def _listed_codes(settings: RuleSettings) -> Iterable[tuple[str, str]]:
@@ -105,23 +171,37 @@ def select(rule_set: RuleSet, settings: RuleSettings) -> tuple[ActiveRule, ...]:
     ignore = {c.upper() for c in settings.ignore}
     severity = {c.upper(): s for c, s in settings.severity.items()}
     active: list[ActiveRule] = []
+    templates = {template.name: template for template in settings.templates}
     for rule in rule_set.rules:
         code = rule.code
+        template = templates.get(rule.name)
         enabled, decided = _enabled(rule, select_codes, extend, ignore)
+        if template is not None and not enabled and decided != "rules.ignore":
+            enabled, decided = True, ", ".join(_short(key) for key in template.keys)
         if code in severity:
             level, level_by = severity[code], "rules.severity"
+        elif template is not None and template.severity is not None:
+            level, level_by = template.severity, _short(template.severity_key or "")
         else:
             level, level_by = rule.definition.severity, "default"
         table = settings.options.get(rule.name)
         options = rule.options
-        if table is not None:
+        key = f"tool.inwards.rules.{rule.name}"
+        if template is not None:
             options = parse_options(
-                rule.kind.options_type,
-                {**rule.definition.options, **table},
-                f"tool.inwards.rules.{rule.name}",
+                rule.kind.options_type, _template_options(rule, template, table), key
+            )
+        elif table is not None:
+            options = parse_options(
+                rule.kind.options_type, {**rule.definition.options, **table}, key
             )
         active.append(ActiveRule(rule, enabled, level, options, decided, level_by))
     return tuple(active)
+
+
+def _short(key: str) -> str:
+    """A key as `rules` and `status` name the keys that decide: below [tool.inwards]."""
+    return key.removeprefix("tool.inwards.")
 
 
 def _enabled(

@@ -209,7 +209,8 @@ class TestLayers:
         text = '[tool.inwards]\nlayers = [{ name = "d", modules = [], modules2 = [] }]\n'
         assert only_problem(text) == (
             at(text, 2, "modules2") + ": tool.inwards.layers[0].modules2: is not a layer key. "
-            "Known keys: name, modules, allow-libraries, deny-libraries, extend-deny-libraries. "
+            "Known keys: name, modules, allow-libraries, deny-libraries, extend-deny-libraries, "
+            "template. "
             'Did you mean "modules"?'
         )
 

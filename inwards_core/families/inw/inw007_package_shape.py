@@ -22,10 +22,10 @@ from inwards_core import (
 )
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.shapes import (
+    MemberPatterns,
     Shapes,
     first_match,
     listed,
-    member_matches,
     package_dir,
     selector_matches,
 )
@@ -102,11 +102,13 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if not config.shapes and not config.names:
         return
     judge = _Judge(config, model.index)
+    scoped = bool(options.modules)
     for member in _members_to_judge(model, judge.shapes):
-        if member.file is not None and options.applies_to(member.dotted):
-            found = judge.judge(member)
-            if found is not None:
-                yield found
+        if member.file is None or (scoped and not options.applies_to(member.dotted)):
+            continue
+        found = judge.judge(member)
+        if found is not None:
+            yield found
     if model.whole_project:
         yield from _dead_selectors(config, judge.shapes, model.index.packages())
 
@@ -137,24 +139,25 @@ class _Judge:
         self.config = config
         self.index = index
         self.shapes = Shapes(config)
+        self.names = tuple((rule, MemberPatterns((rule.pattern,))) for rule in config.names)
 
     def judge(self, member: PackageMember) -> Violation | None:
-        shape = self.shapes.of(member.package)
-        if shape is not None and first_match(shape.forbid, member) is not None:
+        name, is_package = member.name, member.is_package
+        rule = self.shapes.of(member.package)
+        forbid = None if rule is None else rule.forbid
+        if forbid is not None and forbid.first(name, is_package) is not None:
             stable = f'Package "{quoted(member.package)}" has a member "{quoted(member.shown)}" that its shape forbids.'
-            return self._refused(member, shape, stable, None)
-        for rule in self.config.names:
-            if member_matches(rule.pattern, member) and not any(
-                selector_matches(place, member.package) for place in rule.only_in
+            return self._refused(member, rule.shape, stable, None)
+        for names, pattern in self.names:
+            if pattern.first(name, is_package) is not None and not any(
+                selector_matches(place, member.package) for place in names.only_in
             ):
-                return self._misnamed(member, rule)
-        if shape is None or shape.allow is None:
-            return None
-        if first_match((*shape.allow, *shape.require), member) is not None:
+                return self._misnamed(member, names)
+        if rule is None or rule.allowed is None or rule.allowed.first(name, is_package):
             return None
         stable = f'Package "{quoted(member.package)}" has a member "{quoted(member.shown)}" that its shape does not allow.'
-        severity = Severity.WARNING if shape.extra is Severity.WARNING else None
-        return self._refused(member, shape, stable, severity)
+        severity = Severity.WARNING if rule.shape.extra is Severity.WARNING else None
+        return self._refused(member, rule.shape, stable, severity)
 
     def _refused(
         self, member: PackageMember, shape: Shape, stable: str, severity: Severity | None
@@ -242,10 +245,81 @@ def _dead_selectors(config: Config, shapes: Shapes, packages: Sequence[str]) -> 
         )
 
 
+_LAYERS = """\
+[tool.inwards]
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "application", modules = ["shop.application"] },
+  { name = "infrastructure", modules = ["shop.infrastructure"] },
+]
+"""
+
+
 def examples() -> tuple[Example, ...]:
     """Good and bad projects: the pages show them with their real output, the tests
     run them."""
-    return ()
+    outer = {
+        "shop/domain/order.py": "class Order: ...\n",
+        "shop/infrastructure/db.py": "",
+    }
+    return (
+        Example(
+            title="Members the application's shape does not allow, or forbids",
+            good=False,
+            config=_LAYERS
+            + (
+                "\n[[tool.inwards.shape]]\n"
+                'packages = ["shop.application"]\n'
+                'allow = ["ports/", "service.py"]\n'
+                'forbid = ["helpers*"]\n'
+            ),
+            files={
+                **outer,
+                "shop/application/__init__.py": "",
+                "shop/application/ports/__init__.py": "",
+                "shop/application/service.py": "def place_order() -> None: ...\n",
+                "shop/application/services.py": (
+                    "def cancel_order() -> None: ...  # expect: INW007\n"
+                ),
+                "shop/application/helpers.py": "def slug(text: str) -> str: ...  # expect: INW007\n",
+            },
+        ),
+        Example(
+            title="A test module beside the code it tests",
+            good=False,
+            config=_LAYERS.replace("[tool.inwards]\n", '[tool.inwards]\nignore = ["tests"]\n')
+            + ('\n[[tool.inwards.names]]\npattern = "test_*"\nonly-in = ["shop.tests"]\n'),
+            files={
+                **outer,
+                "shop/application/checkout.py": "",
+                "shop/domain/test_order.py": "from shop.domain.order import Order  # expect: INW007\n",
+                "shop/tests/__init__.py": "",
+                "shop/tests/test_checkout.py": "from shop.application import checkout\n",
+            },
+        ),
+        Example(
+            title="Every package has the shape the team agreed on",
+            good=True,
+            config=_LAYERS
+            + (
+                "\n[[tool.inwards.shape]]\n"
+                'packages = ["shop.application"]\n'
+                'allow = ["ports/", "use_cases/"]\n'
+                "\n[[tool.inwards.shape]]\n"
+                'packages = ["shop.application.*"]\n'
+                'allow = ["*.py"]\n'
+                'forbid = ["helpers.py", "utils.py"]\n'
+            ),
+            files={
+                **outer,
+                "shop/application/__init__.py": "",
+                "shop/application/ports/__init__.py": "",
+                "shop/application/ports/orders.py": "class Orders: ...\n",
+                # A namespace package: a directory of modules without `__init__.py`.
+                "shop/application/use_cases/place_order.py": "def place_order() -> None: ...\n",
+            },
+        ),
+    )
 
 
 KIND = CheckKind(

@@ -19,7 +19,6 @@ from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.shapes import (
     Shapes,
     is_literal,
-    member_matches,
     package_dir,
     split_pattern,
 )
@@ -66,15 +65,16 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     shapes = Shapes(config)
     index = model.index
     for package in index.packages():
-        shape = shapes.of(package)
-        if shape is None or not shape.require or not options.applies_to(package):
+        rule = shapes.of(package)
+        if rule is None or not rule.shape.require or not options.applies_to(package):
             continue
+        shape = rule.shape
         file = index.package_file(package)
         if file is None:
             continue
         members = index.members(package)
-        for requirement in shape.require:
-            if any(member_matches(requirement, member) for member in members):
+        for requirement, patterns in zip(shape.require, rule.required, strict=True):
+            if any(patterns.first(member.name, member.is_package) for member in members):
                 continue
             yield _missing(config, package, file, requirement, shape.key)
 
@@ -106,10 +106,52 @@ def _path_of(requirement: str) -> str:
     return requirement if is_package is False else f"{stem}.py"
 
 
+_LAYERS_AND_SHAPE = """\
+[tool.inwards]
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "application", modules = ["shop.application"] },
+  { name = "infrastructure", modules = ["shop.infrastructure"] },
+]
+
+[[tool.inwards.shape]]
+packages = ["shop.application"]
+require = ["ports/", "service.py"]
+"""
+
+
 def examples() -> tuple[Example, ...]:
     """Good and bad projects: the pages show them with their real output, the tests
     run them."""
-    return ()
+    outer = {
+        "shop/domain/order.py": "class Order: ...\n",
+        "shop/infrastructure/db.py": "",
+    }
+    return (
+        Example(
+            title="The application package lost its ports",
+            good=False,
+            config=_LAYERS_AND_SHAPE,
+            files={
+                **outer,
+                "shop/application/__init__.py": '"""Use cases."""  # expect: INW008\n',
+                "shop/application/service.py": "def place_order() -> None: ...\n",
+                "shop/application/interfaces.py": "class Orders: ...\n",
+            },
+        ),
+        Example(
+            title="Every required member is there",
+            good=True,
+            config=_LAYERS_AND_SHAPE,
+            files={
+                **outer,
+                "shop/application/__init__.py": "",
+                "shop/application/service.py": "def place_order() -> None: ...\n",
+                "shop/application/ports/__init__.py": "",
+                "shop/application/ports/orders.py": "class Orders: ...\n",
+            },
+        ),
+    )
 
 
 KIND = CheckKind(

@@ -11,8 +11,11 @@ patterns are `fnmatchcase` globs on a member's name: `name` matches a module or 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
+
+import attrs
 
 from inwards_core import LIST_LIMIT, Config, Shape, quoted
 from inwards_core.families.inw.module_entries import pattern_of
@@ -59,27 +62,73 @@ def is_literal(pattern: str) -> bool:
     return not GLOB_CHARACTERS.intersection(pattern)
 
 
+class MemberPatterns:
+    """Member patterns compiled once per run (a whole-project run matches every member of
+    every shaped package): a literal name is compared, a glob is a regular expression."""
+
+    __slots__ = ("_compiled", "patterns")
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = tuple(patterns)
+        self._compiled = tuple(_compiled(pattern) for pattern in self.patterns)
+
+    def first(self, name: str, is_package: bool) -> str | None:
+        """The first pattern that matches a member `name` of that kind, or None."""
+        for pattern, (matches, kind) in zip(self.patterns, self._compiled, strict=True):
+            if (kind is None or kind is is_package) and matches(name):
+                return pattern
+        return None
+
+
+def _compiled(pattern: str) -> tuple[Callable[[str], object], bool | None]:
+    glob, kind = split_pattern(pattern)
+    if is_literal(glob):
+        return glob.__eq__, kind
+    return re.compile(fnmatch.translate(glob)).match, kind
+
+
+@attrs.frozen
+class ShapeRule:
+    """A shape with its member patterns compiled: `forbid` is None when the shape forbids
+    nothing, `allowed` None when it has no `allow` (anything goes), else its `allow` and
+    `require` entries; `required` holds each `require` entry on its own."""
+
+    shape: Shape
+    forbid: MemberPatterns | None
+    allowed: MemberPatterns | None
+    required: tuple[MemberPatterns, ...]
+
+    @classmethod
+    def of(cls, shape: Shape) -> ShapeRule:
+        return cls(
+            shape,
+            MemberPatterns(shape.forbid) if shape.forbid else None,
+            None if shape.allow is None else MemberPatterns((*shape.allow, *shape.require)),
+            tuple(MemberPatterns((requirement,)) for requirement in shape.require),
+        )
+
+
 class Shapes:
     """The shape of each package (the first `[[tool.inwards.shape]]` entry with a selector
     naming it), each answer kept for the run."""
 
-    __slots__ = ("_known", "_shapes")
+    __slots__ = ("_known", "_rules")
 
     def __init__(self, config: Config) -> None:
-        self._shapes = config.shapes
-        self._known: dict[str, Shape | None] = {}
+        self._rules = tuple(ShapeRule.of(shape) for shape in config.shapes)
+        self._known: dict[str, ShapeRule | None] = {}
 
     def __bool__(self) -> bool:
-        return bool(self._shapes)
+        return bool(self._rules)
 
-    def of(self, package: str) -> Shape | None:
+    def of(self, package: str) -> ShapeRule | None:
         if package in self._known:
             return self._known[package]
         found = next(
             (
-                shape
-                for shape in self._shapes
-                if any(selector_matches(selector, package) for selector in shape.packages)
+                rule
+                for rule in self._rules
+                if any(selector_matches(selector, package) for selector in rule.shape.packages)
             ),
             None,
         )
@@ -88,10 +137,10 @@ class Shapes:
 
     def dead_selectors(self, packages: Sequence[str]) -> Iterator[tuple[Shape, int]]:
         """Each selector (its shape and position in `packages`) that names no package."""
-        for shape in self._shapes:
-            for position, selector in enumerate(shape.packages):
+        for rule in self._rules:
+            for position, selector in enumerate(rule.shape.packages):
                 if not any(selector_matches(selector, package) for package in packages):
-                    yield shape, position
+                    yield rule.shape, position
 
 
 def package_dir(config: Config, package: str) -> str:
