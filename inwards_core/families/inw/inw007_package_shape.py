@@ -145,7 +145,7 @@ class _Judge:
         name, is_package = member.name, member.is_package
         rule = self.shapes.of(member.package)
         forbid = None if rule is None else rule.forbid
-        if forbid is not None and forbid.first(name, is_package) is not None:
+        if rule is not None and forbid is not None and forbid.first(name, is_package) is not None:
             stable = f'Package "{quoted(member.package)}" has a member "{quoted(member.shown)}" that its shape forbids.'
             return self._refused(member, rule.shape, stable, None)
         for names, pattern in self.names:
@@ -153,7 +153,9 @@ class _Judge:
                 selector_matches(place, member.package) for place in names.only_in
             ):
                 return self._misnamed(member, names)
-        if rule is None or rule.allowed is None or rule.allowed.first(name, is_package):
+        if rule is None or rule.allowed is None:
+            return None
+        if rule.allowed.first(name, is_package) is not None:
             return None
         stable = f'Package "{quoted(member.package)}" has a member "{quoted(member.shown)}" that its shape does not allow.'
         severity = Severity.WARNING if rule.shape.extra is Severity.WARNING else None
