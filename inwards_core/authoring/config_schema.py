@@ -8,6 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from inwards_core.authoring.option_schemas import kind_option_defs, kinds_by_id, rule_table
+from inwards_core.authoring.template_schema import (
+    TEMPLATE_KEY,
+    template_def,
+    template_properties,
+    template_table_properties,
+)
 from inwards_core.config.layers import LAYER_KEYS
 from inwards_core.config.load import (
     RULES_KEYS,
@@ -15,6 +21,7 @@ from inwards_core.config.load import (
     TOP_LEVEL_KEYS,
     USER_RULES_VALUES,
 )
+from inwards_core.config.template_reading import TEMPLATE_KEYS
 from inwards_core.config.values import DEFAULT_GENERATED
 from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME, VERSION
 from inwards_core.rules.kinds import Family
@@ -147,6 +154,7 @@ def _top_level_properties() -> dict[str, JSON]:
             "default": "on",
         },
         "rules": {"$ref": "#/$defs/rules"},
+        **template_properties(),
     }
 
 
@@ -177,6 +185,7 @@ def _layer_properties() -> dict[str, JSON]:
             f"Libraries added to the deny list in force for the layer. Entries are "
             f"{_LIBRARY_TEXT}.",
         ),
+        "template": TEMPLATE_KEY,
     }
 
 
@@ -271,6 +280,9 @@ def _config_parts(families: Sequence[Family], rule_set: RuleSet) -> tuple[JSON, 
                 "keyed by its name.",
             },
         },
+    }
+    defs["template"] = template_def() | {
+        "properties": described(template_table_properties(), TEMPLATE_KEYS, "a template table")
     }
     defs.update(kind_option_defs(kinds))
     body: JSON = {
