@@ -59,12 +59,15 @@ def rules_schema() -> JSON:
                         "enabled": {"type": "boolean", "description": "Whether it runs here."},
                         "decidedBy": text(
                             'What decided whether it runs: "default", "opt-in", "always on", '
-                            '"rules.select", "rules.extend-select", "rules.ignore" or '
-                            '"not in rules.select".'
+                            '"rules.select", "rules.extend-select", "rules.ignore", '
+                            '"not in rules.select", or the keys of the template rules entries '
+                            'that turn it on ("templates.<name>.rules.<role>.<rule>", '
+                            "joined by commas)."
                         ),
                         "severity": {"enum": SEVERITIES, "description": "Its severity here."},
                         "severityDecidedBy": text(
-                            'What decided the severity: "default" or "rules.severity".'
+                            'What decided the severity: "default", "rules.severity" or the '
+                            "key of the template rules entry that sets it."
                         ),
                         "default": {
                             "enum": ["on", "opt-in"],
