@@ -17,7 +17,7 @@ import attrs
 from inwards_core.extraction.decoding import decode_source
 from inwards_core.extraction.dynamic import dynamic_imports, has_dynamic_hint
 from inwards_core.extraction.limits import LimitReason, budget_for, limit_problem
-from inwards_core.extraction.skeleton import read_skeleton, recover_imports
+from inwards_core.extraction.skeleton import read_skeleton_facts, recover_imports
 from inwards_core.extraction.static import (
     LazyCut,
     WholeFileLocator,
@@ -26,6 +26,7 @@ from inwards_core.extraction.static import (
 )
 from inwards_core.extraction.suppression_comments import suppression_comments
 from inwards_core.extraction.text import SourceLines, by_position, count_lines
+from inwards_core.extraction.top_names import names_from_concrete, names_from_tree
 from inwards_core.model.facts import (
     DynamicImportFact,
     FileProblem,
@@ -60,6 +61,7 @@ class _FullRead:
     imports: tuple[ImportFact, ...]
     grammar: str
     tree: ast.Module | None = None
+    names: tuple[str, ...] = ()
     concrete: cst.Module | None = None
     lazy: LazyCut | None = None
     problem: FileProblem | None = None
@@ -139,7 +141,7 @@ def _read_full(
         imports = imports_from_tree(
             tree, text=text, lines=lines, module=module, is_package=is_package
         )
-        return _FullRead(imports, "ast", tree=tree)
+        return _FullRead(imports, "ast", tree=tree, names=names_from_tree(tree.body))
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
         first_error: Exception = error
     if _LAZY_HINT.search(text):
@@ -172,7 +174,7 @@ def _read_without_lazy(
         is_package=is_package,
         lazy=lazy,
     )
-    return _FullRead(imports, "ast", tree=tree, lazy=lazy)
+    return _FullRead(imports, "ast", tree=tree, lazy=lazy, names=names_from_tree(tree.body))
 
 
 def _read_newer_syntax(
@@ -198,7 +200,8 @@ def _read_newer_syntax(
     try:
         concrete = parse_concrete_with_room(text, grammars)
         imports = imports_from_concrete(concrete, text, module=module, is_package=is_package)
-        return _FullRead(imports, "libcst", concrete=concrete)
+        names = names_from_concrete(concrete)
+        return _FullRead(imports, "libcst", concrete=concrete, names=names)
     except (libcst.ParserSyntaxError, ValueError):
         return None
     except (RecursionError, MemoryError) as error:
@@ -265,10 +268,14 @@ def _extract(
     line_count = count_lines(text)
     wants_dynamic = has_dynamic_hint(text)
     if fast and not wants_dynamic:
-        skeleton = read_skeleton(text, module=module, is_package=is_package, grammars=grammars)
+        skeleton = read_skeleton_facts(
+            text, module=module, is_package=is_package, grammars=grammars
+        )
         if skeleton is not None and (not check_syntax or _parses(text, grammars, module)):
+            imports, names = skeleton
             return ModuleFacts(
-                imports=tuple(sorted(skeleton, key=by_position)),
+                imports=tuple(sorted(imports, key=by_position)),
+                names=names,
                 suppressions=suppression_comments(text, read=True),
                 grammar="skeleton",
                 line_count=line_count,
@@ -285,6 +292,7 @@ def _extract(
         problem=full.problem,
         grammar=full.grammar,
         line_count=line_count,
+        names=full.names,
     )
 
 

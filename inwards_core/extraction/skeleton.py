@@ -27,6 +27,7 @@ from inwards_core.extraction.skeleton_plain import Plain, plain_facts, read_plai
 from inwards_core.extraction.skeleton_scan import Skeleton, Statement, context_of
 from inwards_core.extraction.static import facts_of_statement
 from inwards_core.extraction.text import LineColumns
+from inwards_core.extraction.top_names import NotPlain, import_bindings, names_from_text
 from inwards_core.model.facts import ImportFact
 from inwards_core.ports import GrammarBinaries
 
@@ -105,6 +106,19 @@ def read_skeleton(
     text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
 ) -> tuple[ImportFact, ...] | None:
     """The file's static imports, or None when the skeleton can't vouch for them."""
+    read = read_skeleton_facts(text, module=module, is_package=is_package, grammars=grammars)
+    return None if read is None else read[0]
+
+
+def _at_line_start(text: str, statement: Statement) -> bool:
+    return statement.start == 0 or text[statement.start - 1] == "\n"
+
+
+def read_skeleton_facts(
+    text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
+) -> tuple[tuple[ImportFact, ...], tuple[str, ...]] | None:
+    """The file's static imports and the names its top level binds (see `top_names`), or
+    None when the skeleton can't vouch for them."""
     if "\x00" in text or "\x0c" in text:
         return None
     if "\t" in text and _TAB_INDENT.search(text):
@@ -114,7 +128,7 @@ def read_skeleton(
         skeleton.scan()
         statements = skeleton.statements()
         if not statements:
-            return ()
+            return (), names_from_text(text, skeleton.strings, ())
         headers = _unique_headers(statements)
         locator = _BatchLocator()
         pieces: list[str] = []
@@ -147,13 +161,19 @@ def read_skeleton(
         for header, node in zip(checked, body[len(parsed) :], strict=True):
             classify(header, node)
         facts: list[ImportFact] = []
+        bound: list[str] = []
         for statement, node in zip(parsed, body, strict=False):
             facts.extend(_facts(skeleton, node, statement, locator, module, is_package))
+            if _at_line_start(text, statement) and isinstance(node, ast.Import | ast.ImportFrom):
+                bound.extend(import_bindings(node))
         for statement, read in plain:
             facts.extend(plain_facts(text, statement, read))
-    except Refused:
+            if _at_line_start(text, statement):
+                bound.extend(item[7] for item in read if item[7] is not None)
+        names = names_from_text(text, skeleton.strings, bound)
+    except (Refused, NotPlain):
         return None
-    return tuple(facts)
+    return tuple(facts), names
 
 
 def recover_imports(

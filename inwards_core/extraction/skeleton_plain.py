@@ -42,8 +42,8 @@ _PLAIN_FROM = re.compile(
 _FROM_ITEM = re.compile(r"(" + _NAME + r")(?:[ \t\n]+as[ \t\n]+(" + _NAME + r"))?")
 _BLANKS = re.compile(r"[ \t\n]+")
 
-# Per name: (style, module, name, target, level, span, raw module).
-Plain = tuple[ImportStyle, str | None, str | None, str | None, int, Span, str]
+# Per name: (style, module, name, target, level, span, raw module, the name it binds).
+Plain = tuple[ImportStyle, str | None, str | None, str | None, int, Span, str, str | None]
 _SpanOf = Callable[[int, int], Span]
 
 
@@ -96,7 +96,10 @@ def _read_import(snippet: str, span_of: _SpanOf) -> list[Plain] | None:
         if not all(map(_is_name, dotted.split("."))) or not _is_name(item.group(2) or ""):
             return None
         start, end = item.span(1)
-        read.append((ImportStyle.IMPORT, dotted, None, dotted, 0, span_of(start, end), dotted))
+        bound = item.group(2) or dotted.split(".", 1)[0]
+        read.append(
+            (ImportStyle.IMPORT, dotted, None, dotted, 0, span_of(start, end), dotted, bound)
+        )
     return read
 
 
@@ -114,7 +117,7 @@ def _read_from(snippet: str, span_of: _SpanOf, module: str, is_package: bool) ->
     if plain.group("star"):
         start = plain.start("star")
         star_span = span_of(start, start + 1)
-        return [(ImportStyle.STAR, resolved, None, resolved, level, star_span, raw_module)]
+        return [(ImportStyle.STAR, resolved, None, resolved, level, star_span, raw_module, None)]
     read: list[Plain] = []
     group = "names" if plain.group("names") is not None else "parenthesized"
     for item in _FROM_ITEM.finditer(snippet, plain.start(group), plain.end(group)):
@@ -123,9 +126,9 @@ def _read_from(snippet: str, span_of: _SpanOf, module: str, is_package: bool) ->
             return None
         start, end = item.span(1)
         target = f"{resolved}.{imported}" if resolved is not None else None
-        read.append(
-            (ImportStyle.FROM, resolved, imported, target, level, span_of(start, end), raw_module)
-        )
+        span = span_of(start, end)
+        bound = item.group(2) or imported
+        read.append((ImportStyle.FROM, resolved, imported, target, level, span, raw_module, bound))
     return read
 
 
@@ -146,5 +149,5 @@ def plain_facts(text: str, statement: Statement, read: list[Plain]) -> list[Impo
             lazy=statement.lazy,
             raw_module=raw_module,
         )
-        for style, module, name, target, level, span, raw_module in read
+        for style, module, name, target, level, span, raw_module, _bound in read
     ]

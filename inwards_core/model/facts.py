@@ -120,6 +120,9 @@ class ModuleFacts:
     `problem` is set when the file could not be read completely; `imports` then holds what
     could still be read (for SYNTAX), or nothing (ENCODING, UNDECODABLE, LIMIT).
     `grammar` names the parser that produced the imports (`skeleton`, `ast`, `libcst`).
+    `names` are the names the module's top level binds, sorted (`def`, `class`, an
+    assignment to one name, an annotated name, what its import statements bind; see
+    `inwards_core.extraction.top_names`); empty for a file that could not be read whole.
     """
 
     imports: tuple[ImportFact, ...] = ()
@@ -128,6 +131,7 @@ class ModuleFacts:
     problem: FileProblem | None = None
     grammar: str = ""
     line_count: int = 0
+    names: tuple[str, ...] = ()
 
 
 # -- plain-data conversion (for caches) ------------------------------------------------
@@ -215,6 +219,7 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
         ),
         "grammar": facts.grammar,
         "lines": facts.line_count,
+        "names": list(facts.names),
     }
 
 
@@ -306,6 +311,7 @@ def facts_from_data(data: Any) -> ModuleFacts:
             problem=problem,
             grammar=_str(data["grammar"]),
             line_count=_int(data["lines"]),
+            names=tuple(_str(name) for name in _seq(data["names"])),
         )
     except (KeyError, IndexError, TypeError) as error:
         raise ValueError(f"bad facts: {error}") from error

@@ -72,6 +72,8 @@ def disagreements(data: bytes, module: str, is_package: bool) -> list[str]:
     found: list[str] = []
     if (quick.imports, quick.problem) != (full.imports, full.problem):
         found.append(f"fast {_first_difference(quick.imports, full.imports)} {quick.problem}")
+    if quick.names != full.names:
+        found.append(f"fast names {_names_difference(quick.names, full.names)}")
     if full.problem is not None:
         return found
     # The skeleton without its whole-file syntax check answers more often (newer syntax).
@@ -80,6 +82,8 @@ def disagreements(data: bytes, module: str, is_package: bool) -> list[str]:
     )
     if unchecked.grammar == "skeleton" and unchecked.imports != full.imports:
         found.append(f"skeleton {_first_difference(unchecked.imports, full.imports)}")
+    if unchecked.grammar == "skeleton" and unchecked.names != full.names:
+        found.append(f"skeleton names {_names_difference(unchecked.names, full.names)}")
     decoded = decode_source(data)
     assert isinstance(decoded, DecodedSource)
     try:
@@ -98,6 +102,10 @@ def _first_difference(got: tuple[ImportFact, ...], expected: tuple[ImportFact, .
         if mine != theirs:
             return f"{mine} != {theirs}"
     return f"{len(got)} imports != {len(expected)} imports"
+
+
+def _names_difference(got: tuple[str, ...], expected: tuple[str, ...]) -> str:
+    return f"{sorted(set(got) - set(expected))} more, {sorted(set(expected) - set(got))} fewer"
 
 
 def module_of(relative: Path) -> tuple[str, bool]:
@@ -153,16 +161,18 @@ def test_corpus_agrees(name: str) -> None:
 def test_a_skeleton_that_drifts_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     from inwards_core.extraction import pipeline
 
-    honest = pipeline.read_skeleton
+    honest = pipeline.read_skeleton_facts
 
-    def drifting(text: str, **kwargs: object) -> tuple[ImportFact, ...] | None:
+    def drifting(
+        text: str, **kwargs: object
+    ) -> tuple[tuple[ImportFact, ...], tuple[str, ...]] | None:
         read = honest(text, **kwargs)  # type: ignore[arg-type]
-        if not read:
+        if not read or not read[0]:
             return read
-        first = read[0]
+        first = read[0][0]
         moved = attrs.evolve(first.span, column=first.span.column + 1)
-        return (attrs.evolve(first, span=moved), *read[1:])
+        return (attrs.evolve(first, span=moved), *read[0][1:]), read[1]
 
-    monkeypatch.setattr(pipeline, "read_skeleton", drifting)
+    monkeypatch.setattr(pipeline, "read_skeleton_facts", drifting)
     found = disagreements(b"import a\nimport b\n", "pkg.mod", False)
     assert found and found[0].startswith("fast ")

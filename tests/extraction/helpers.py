@@ -42,9 +42,11 @@ def read_everywhere(
     full = read(source, module=module, is_package=is_package, fast=False)
     assert quick.imports == full.imports
     assert quick.problem == full.problem
+    assert quick.names == full.names
     if full.problem is None:
         unchecked = read(source, module=module, is_package=is_package, check_syntax=False)
         assert unchecked.imports == full.imports
+        assert unchecked.names == full.names
     data = source.encode("utf-8") if isinstance(source, str) else source
     decoded = decode_source(data)
     if isinstance(decoded, DecodedSource) and full.problem is None:
