@@ -257,7 +257,9 @@ def _run_checks(
         if scope is Scope.REVIEW:
             continue
         if scope is Scope.PROJECT and not model.whole_project:
-            skipped.append(rule.code)
+            applies = rule.rule.kind.applies
+            if applies is None or applies(model.config):
+                skipped.append(rule.code)
             continue
         for violation in rule.rule.kind.check(model, rule.options):
             findings.append(

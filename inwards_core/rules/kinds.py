@@ -17,6 +17,7 @@ from inwards_core.model.findings import Fix, Severity, Span
 from inwards_core.rules.kind_docs import ExamplesFunction, KindDocs, no_examples
 
 if TYPE_CHECKING:
+    from inwards_core.config.values import Config
     from inwards_core.rules.project import ProjectModel
 
 
@@ -121,6 +122,9 @@ class CheckKind:
     version: str = "1"
     # What the rule needs read, from its options; None: the layered modules only.
     reads: ReadsFunction | None = None
+    # Whether the configuration gives the kind anything to judge (contexts, cycles, shapes);
+    # a whole-project kind without is left out of the note on what a PATHS run skipped.
+    applies: Callable[[Config], bool] | None = attrs.field(default=None, eq=False)
     guidance_params: Mapping[str, str] = attrs.field(factory=dict, eq=False)
     docs: KindDocs | None = attrs.field(default=None, eq=False)
     examples: ExamplesFunction = attrs.field(default=no_examples, eq=False)

@@ -24,6 +24,7 @@ class ImportEdge:
     `target` is what the import reaches: for first-party code the module the index resolves
     (`ModuleIndex.resolve_target`), otherwise the dotted name as written (`django.db.models`
     for `from django.db import models`). Dynamic imports with a readable target count too.
+    `type_checking`: a static import in the body of `if TYPE_CHECKING:`, which never runs.
     """
 
     importer: str
@@ -33,6 +34,7 @@ class ImportEdge:
     span: Span
     statement: str
     dynamic: bool = False
+    type_checking: bool = False
 
 
 @attrs.frozen
@@ -93,7 +95,15 @@ class ProjectModel:
             first_party = index.is_first_party(resolved)
             target = resolved if first_party else (fact.target or fact.module or resolved)
             edges.append(
-                ImportEdge(info.name, info.file, target, first_party, fact.span, fact.statement)
+                ImportEdge(
+                    info.name,
+                    info.file,
+                    target,
+                    first_party,
+                    fact.span,
+                    fact.statement,
+                    type_checking=fact.type_checking,
+                )
             )
         for dynamic in facts.dynamic_imports:
             if dynamic.target:

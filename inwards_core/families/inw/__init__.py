@@ -8,6 +8,9 @@ from inwards_core import Family, inwards_version
 from inwards_core.families.inw import (
     inw000_unsupported_encoding,
     inw001_layer_dependency,
+    inw002_context_independence,
+    inw003_public_api_only,
+    inw004_import_cycles,
     inw005_pure_domain,
     inw006_unassigned_module,
     inw009_suppression_comment,
@@ -25,6 +28,9 @@ from inwards_core.families.inw import (
 KIND_MODULES = (
     inw000_unsupported_encoding,
     inw001_layer_dependency,
+    inw002_context_independence,
+    inw003_public_api_only,
+    inw004_import_cycles,
     inw005_pure_domain,
     inw006_unassigned_module,
     inw009_suppression_comment,
