@@ -176,7 +176,7 @@ def check_project(
     listing = files.listing(_normalise_root(config.root))
     index = ModuleIndex.build(config, listing)
     enabled = [rule for rule in rules if rule.enabled]
-    needs = _ReadNeeds.of(enabled, whole_project=whole_project)
+    needs = _ReadNeeds.of(enabled, whole_project=whole_project, contexts=bool(config.contexts))
     refused: list[NotChecked] = []  # named paths that hold nothing to read
     if paths is None:
         selected = _modules_to_read(index, needs)
@@ -207,7 +207,9 @@ def check_project(
 def _modules_to_read(index: ModuleIndex, needs: _ReadNeeds) -> list[ModuleInfo]:
     """A whole-project run reads the code a layer owns, and what an enabled rule asks for
     beyond it (see `ReadScope`): the rules judge imports made from layers, and what the
-    other modules are (packages in no layer) the index knows from the listing alone."""
+    other modules are (packages in no layer) the index knows from the listing alone. With
+    contexts declared it reads every module, ignored ones too: a context's rules judge
+    imports from anywhere, and its cycles may run through code no layer owns."""
     return [info for info in index.modules.values() if needs.wants(info, index)]
 
 
@@ -311,9 +313,12 @@ class _ReadNeeds:
     patterns: tuple[ModulePattern, ...] = ()
     every_module: bool = False
     chains_skipped: tuple[str, ...] = ()  # file-scope rules whose chains need the project
+    every_file: bool = False  # contexts are declared: ignored modules are read too
 
     @classmethod
-    def of(cls, enabled: Sequence[ActiveRule], *, whole_project: bool) -> _ReadNeeds:
+    def of(
+        cls, enabled: Sequence[ActiveRule], *, whole_project: bool, contexts: bool = False
+    ) -> _ReadNeeds:
         patterns: dict[str, ModulePattern] = {}
         every_module = False
         chains_skipped: list[str] = []
@@ -335,14 +340,14 @@ class _ReadNeeds:
                     every_module = True
                 elif kind.scope is Scope.FILE:
                     chains_skipped.append(rule.code)
-        return cls(tuple(patterns.values()), every_module, tuple(chains_skipped))
+        return cls(tuple(patterns.values()), every_module, tuple(chains_skipped), contexts)
 
     @property
     def beyond_layers(self) -> bool:
-        return bool(self.patterns) or self.every_module
+        return bool(self.patterns) or self.every_module or self.every_file
 
     def wants(self, info: ModuleInfo, index: ModuleIndex) -> bool:
-        if info.layer is not None:
+        if info.layer is not None or self.every_file:
             return True
         if any(pattern.matches(info.name) for pattern in self.patterns):
             return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from inwards_core.authoring.option_schemas import kind_option_defs, kinds_by_id, rule_table
+from inwards_core.authoring.structure_schema import structure_defs, structure_properties
 from inwards_core.authoring.template_schema import (
     TEMPLATE_KEY,
     template_def,
@@ -155,6 +156,7 @@ def _top_level_properties() -> dict[str, JSON]:
         },
         "rules": {"$ref": "#/$defs/rules"},
         **template_properties(),
+        **structure_properties(),
     }
 
 
@@ -284,6 +286,8 @@ def _config_parts(families: Sequence[Family], rule_set: RuleSet) -> tuple[JSON, 
     defs["template"] = template_def() | {
         "properties": described(template_table_properties(), TEMPLATE_KEYS, "a template table")
     }
+    for name, (table, keys, properties) in structure_defs().items():
+        defs[name] = table | {"properties": described(properties, keys, f"a {name} table")}
     defs.update(kind_option_defs(kinds))
     body: JSON = {
         "type": "object",

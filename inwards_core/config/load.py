@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from inwards_core.config.contexts import read_contexts, read_cycles
 from inwards_core.config.entries import any_string, dotted_entry, generated_entry, ignore_entry
 from inwards_core.config.layers import read_layers
 from inwards_core.config.problems import (
@@ -46,6 +47,8 @@ TOP_LEVEL_KEYS = (
     "required-version",
     "user-rules",
     "rules",
+    "contexts",
+    "cycles",
 )
 RULES_KEYS = ("select", "extend-select", "ignore", "severity")
 USER_RULES_VALUES = ("on", "guidance-only", "off")
@@ -95,6 +98,8 @@ class _Reader(ProblemCollector):
         required = self.required_version(table.get("required-version"))
         user_rules = self.choice(table, "user-rules", USER_RULES_VALUES, "on")
         rules = self.rules(table.get("rules", {}))
+        contexts = read_contexts(self, table)
+        cycles = read_cycles(self, table)
         return Config(
             file=self.file,
             root=root,
@@ -105,6 +110,8 @@ class _Reader(ProblemCollector):
             required_version=required,
             user_rules=user_rules,
             rules=rules,
+            contexts=contexts,
+            cycles=cycles,
             positions=self.positions,
         )
 

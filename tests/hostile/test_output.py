@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from inwards_core.config.load import TOP_LEVEL_KEYS
 from tests.hostile.harness import Budget, run_limited
 
 BUDGET = Budget(seconds=20, memory_mb=1024)
@@ -150,8 +151,7 @@ def test_config_errors_and_warnings_on_stderr_are_escaped(tmp_path: Path) -> Non
     assert run.code == 2 and run.stdout == ""
     assert run.stderr.splitlines() == [
         'config error: pyproject.toml:2:1: tool.inwards."\\x1b[2J\\n::error::x": is not a '
-        "[tool.inwards] key. Known keys: root, layers, ignore, generated, namespace-packages, "
-        "required-version, user-rules, rules."
+        f"[tool.inwards] key. Known keys: {', '.join(TOP_LEVEL_KEYS)}."
     ]
     # A line of broken TOML is quoted under the error: it can't issue a command either.
     (project / "pyproject.toml").write_text(

@@ -364,9 +364,37 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
             table[key] = some(draw, valid, invalid)
     if draw(st.integers(0, 2)) == 0:
         table["rules"] = draw(rule_tables())
+    if draw(st.integers(0, 2)) == 0:
+        table["contexts"] = draw(context_tables())
+    if draw(st.integers(0, 3)) == 0:
+        table["cycles"] = some(draw, ["modules", "contexts"], ["module", 1, "contexts"])
     if draw(st.integers(0, 30)) == 0:
         table["bogus"] = 1
     return table
+
+
+@st.composite
+def context_tables(draw: st.DrawFn) -> list[Any]:
+    names = ["orders", "billing", "ä"]
+    contexts: list[Any] = []
+    for index in range(draw(st.integers(0, 3))):
+        context: dict[str, Any] = {
+            "name": mostly(draw, [names[index]], ["", " ", 1, names[0]]),
+            "modules": some(draw, [f"shop.{names[index]}"], ["shop.*", "shop", "", "a..b"], 2)
+            or mostly(draw, [[f"shop.{names[index]}"]], [[]]),
+        }
+        if draw(st.integers(0, 2)) == 0:
+            context["public"] = some(
+                draw,
+                [f"shop.{names[index]}.api", f"=shop.{names[index]}"],
+                ["=", "shop.other", "shop.*", f"=shop.{names[index]}"],
+            )
+        if draw(st.integers(0, 2)) == 0:
+            context["depends-on"] = some(draw, names[:index] or names[1:], [names[index], "x", 1])
+        if draw(st.integers(0, 20)) == 0:
+            context["bogus"] = 1
+        contexts.append(context)
+    return contexts
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

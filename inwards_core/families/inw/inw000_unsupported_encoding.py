@@ -16,8 +16,9 @@ from inwards_core import (
 
 DOCS = KindDocs(
     what_it_does="""
-Reports a layered file that declares (PEP 263) an encoding other than UTF-8, ASCII,
-Latin-1, the ISO-8859 family or the Windows cp125x code pages, or whose bytes don't decode.
+Reports a layered file (any file of the project once `contexts` are declared) that declares
+(PEP 263) an encoding other than UTF-8, ASCII, Latin-1, the ISO-8859 family or the Windows
+cp125x code pages, or whose bytes don't decode.
 Such a file is not checked any further: its imports are not read and its suppression comments
 don't count. The rule is always on and can't be ignored, re-levelled or suppressed.
 """,
@@ -30,7 +31,7 @@ linter that reads the bytes differently from Python can be walked around.
 Save the file as UTF-8 and remove the coding declaration (or declare `utf-8`).
 """,
     limitations="""
-Files outside every layer are not read, so they are not reported.
+Without `contexts`, files outside every layer are not read, so they are not reported.
 """,
 )
 
@@ -38,8 +39,9 @@ _ENCODING_PROBLEMS = frozenset({FileProblemKind.ENCODING, FileProblemKind.UNDECO
 
 
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+    every_file = bool(model.config.contexts)  # then every file is read (see the engine)
     for info in model.checked:
-        if info.layer is None:
+        if info.layer is None and not every_file:
             continue
         facts = model.facts.get(info.file)
         problem = facts.problem if facts else None
