@@ -38,6 +38,7 @@ class ParseJob:
     module: str
     is_package: bool
     check_syntax: bool = True
+    names: bool = False  # read ModuleFacts.names too (contexts are declared)
 
 
 ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
@@ -52,6 +53,7 @@ def parse_job(job: ParseJob, grammars: GrammarBinaries) -> ModuleFacts:
         is_package=job.is_package,
         grammars=grammars,
         check_syntax=job.check_syntax,
+        names=job.names,
     )
 
 
@@ -59,10 +61,13 @@ def parse_serially(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[
     return [parse_job(job, grammars) for job in jobs]
 
 
-def extractor_key(grammars: GrammarBinaries, *, check_syntax: bool = True) -> str:
+def extractor_key(
+    grammars: GrammarBinaries, *, check_syntax: bool = True, names: bool = False
+) -> str:
     """Goes into every cache key: a new extractor or grammar never reads old facts, and
-    facts read without the whole-file syntax check never stand in for checked ones."""
-    mode = "checked" if check_syntax else "imports-only"
+    facts read without the whole-file syntax check (or without the top-level names) never
+    stand in for checked ones (or ones with names)."""
+    mode = ("checked" if check_syntax else "imports-only") + ("+names" if names else "")
     return "|".join((EXTRACTOR_ID, mode, *grammars.grammar_ids))
 
 
@@ -73,12 +78,6 @@ def _normalise_root(root: str) -> str:
 
 def _under(path: str, prefix: str) -> bool:
     return prefix == "" or path == prefix or path.startswith(prefix + "/")
-
-
-def _fill(template: str, params: Mapping[str, str]) -> str:
-    # Only `{name}` lookups (rules/templates.py): a definition's templates were checked
-    # when it was read, and text a kind words itself is filled the same way.
-    return fill_template(template, params)
 
 
 def definition_file(origin: Origin) -> str:
@@ -107,7 +106,6 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
     given = {"file": file, "module": violation.module or "", **violation.params}
     params = {name: quoted(str(value), MESSAGE_LIMIT) for name, value in given.items()}
     guidance = definition.guidance
-    summary, steps = _fix_texts(guidance, violation)
     return Finding(
         code=definition.code,
         rule=definition.name,
@@ -116,10 +114,7 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         module=violation.module,
         span=span,
         message=capped_message(violation.message),
-        fix=Fix(
-            capped_message(_fill(summary, params)),
-            tuple(capped_message(_fill(step, params)) for step in steps),
-        ),
+        fix=_fix(guidance, violation, params),
         docs=guidance.docs,
         origin=definition.origin.root,
         suppressible=definition.suppressible,
@@ -128,20 +123,30 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
     )
 
 
-def _fix_texts(guidance: Guidance, violation: Violation) -> tuple[str, tuple[str, ...]]:
-    """The summary and steps (templates) of a finding's fix: the variant the violation
-    names if the definition words it; else the main guidance, except for a problem with
-    the rule's own options (not what its guidance is about) or when the definition words
-    none, where the kind's fallback stands in."""
+def _fix(guidance: Guidance, violation: Violation, params: Mapping[str, str]) -> Fix:
+    """A finding's fix: the variant the violation names if the definition words it; else
+    the main guidance, except for a problem with the rule's own options (not what its
+    guidance is about) or when the definition words none, where the kind's fallback stands
+    in.
+
+    Only a definition's texts are templates (checked when it was read), and only they are
+    filled, once, with the parameters as values: the project's text (module and file names,
+    statements, option entries) reaches a fix as a value and is never read as a template.
+    A fallback is finished text, the project's text already in it, so it is never filled.
+    """
     texts = guidance.texts(violation.variant)
-    if texts is not None:
-        return texts
     fallback = violation.fallback
-    if fallback is not None and (
-        violation.in_definition or not (guidance.summary or guidance.steps)
-    ):
-        return fallback.summary, fallback.steps
-    return guidance.summary, guidance.steps
+    if texts is None and fallback is not None:
+        if violation.in_definition or not (guidance.summary or guidance.steps):
+            return Fix(
+                capped_message(fallback.summary),
+                tuple(capped_message(step) for step in fallback.steps),
+            )
+    summary, steps = texts if texts is not None else (guidance.summary, guidance.steps)
+    return Fix(
+        capped_message(fill_template(summary, params)),
+        tuple(capped_message(fill_template(step, params)) for step in steps),
+    )
 
 
 def check_project(
@@ -183,8 +188,16 @@ def check_project(
     else:
         selected, refused = _named_modules_to_read(paths, config, index, needs)
     check_syntax = full_parse or not whole_project
+    # The top-level names are for public-api-only's fix: read only with contexts declared.
     facts, unreadable = _read_facts(
-        selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache
+        selected,
+        files,
+        cache,
+        grammars,
+        parse_many,
+        check_syntax,
+        verify=verify_cache,
+        names=bool(config.contexts),
     )
     checked = tuple(info for info in selected if info.file in facts)
     model = ProjectModel(config, index, facts, checked, whole_project)
@@ -363,8 +376,9 @@ def _read_facts(
     check_syntax: bool,
     *,
     verify: bool = False,
+    names: bool = False,
 ) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
-    extractor = extractor_key(grammars, check_syntax=check_syntax)
+    extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
     misses: list[tuple[ParseJob, CacheKey]] = []
@@ -387,7 +401,7 @@ def _read_facts(
         else:
             if cached is not None:
                 from_cache[info.file] = cached
-            job = ParseJob(info.file, data, info.name, info.is_package, check_syntax)
+            job = ParseJob(info.file, data, info.name, info.is_package, check_syntax, names)
             misses.append((job, key))
     if misses:
         parsed = parse_many([job for job, _ in misses], grammars)

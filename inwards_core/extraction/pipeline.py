@@ -260,6 +260,7 @@ def _extract(
     grammars: GrammarBinaries,
     fast: bool,
     check_syntax: bool,
+    names: bool,
 ) -> ModuleFacts:
     decoded = decode_source(data)
     if isinstance(decoded, FileProblem):
@@ -269,13 +270,13 @@ def _extract(
     wants_dynamic = has_dynamic_hint(text)
     if fast and not wants_dynamic:
         skeleton = read_skeleton_facts(
-            text, module=module, is_package=is_package, grammars=grammars
+            text, module=module, is_package=is_package, grammars=grammars, names=names
         )
         if skeleton is not None and (not check_syntax or _parses(text, grammars, module)):
-            imports, names = skeleton
+            imports, top_names = skeleton
             return ModuleFacts(
                 imports=tuple(sorted(imports, key=by_position)),
-                names=names,
+                names=top_names,
                 suppressions=suppression_comments(text, read=True),
                 grammar="skeleton",
                 line_count=line_count,
@@ -292,7 +293,7 @@ def _extract(
         problem=full.problem,
         grammar=full.grammar,
         line_count=line_count,
-        names=full.names,
+        names=full.names if names else (),
     )
 
 
@@ -304,6 +305,7 @@ def extract(
     grammars: GrammarBinaries,
     fast: bool = True,
     check_syntax: bool = True,
+    names: bool = False,
 ) -> ModuleFacts:
     """Everything the extractors read from one file's bytes. Pure; never raises, except
     `ParserRefused` when `grammars` refuses the concrete parser this file needs.
@@ -316,9 +318,10 @@ def extract(
     whole file is also checked to parse (CPython's parser without building a tree);
     `check_syntax=False` skips that check: fastest, but a syntax error outside the
     import statements then goes unnoticed. `fast=False` always parses the whole file.
+    `names` reads `ModuleFacts.names` too (empty without it).
     """
     try:
-        return _extract(data, module, is_package, grammars, fast, check_syntax)
+        return _extract(data, module, is_package, grammars, fast, check_syntax, names)
     except ParserRefused:
         raise  # the caller reads this file elsewhere (see `ParserRefused`)
     except (MemoryError, RecursionError) as error:

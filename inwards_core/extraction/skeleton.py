@@ -106,7 +106,9 @@ def read_skeleton(
     text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
 ) -> tuple[ImportFact, ...] | None:
     """The file's static imports, or None when the skeleton can't vouch for them."""
-    read = read_skeleton_facts(text, module=module, is_package=is_package, grammars=grammars)
+    read = read_skeleton_facts(
+        text, module=module, is_package=is_package, grammars=grammars, names=False
+    )
     return None if read is None else read[0]
 
 
@@ -115,10 +117,11 @@ def _at_line_start(text: str, statement: Statement) -> bool:
 
 
 def read_skeleton_facts(
-    text: str, *, module: str, is_package: bool, grammars: GrammarBinaries
+    text: str, *, module: str, is_package: bool, grammars: GrammarBinaries, names: bool
 ) -> tuple[tuple[ImportFact, ...], tuple[str, ...]] | None:
-    """The file's static imports and the names its top level binds (see `top_names`), or
-    None when the skeleton can't vouch for them."""
+    """The file's static imports and, with `names`, the names its top level binds (see
+    `top_names`; a pass over the text the fast path pays only when asked), or None when the
+    skeleton can't vouch for them."""
     if "\x00" in text or "\x0c" in text:
         return None
     if "\t" in text and _TAB_INDENT.search(text):
@@ -128,7 +131,7 @@ def read_skeleton_facts(
         skeleton.scan()
         statements = skeleton.statements()
         if not statements:
-            return (), names_from_text(text, skeleton.strings, ())
+            return (), names_from_text(text, skeleton.strings, ()) if names else ()
         headers = _unique_headers(statements)
         locator = _BatchLocator()
         pieces: list[str] = []
@@ -164,16 +167,20 @@ def read_skeleton_facts(
         bound: list[str] = []
         for statement, node in zip(parsed, body, strict=False):
             facts.extend(_facts(skeleton, node, statement, locator, module, is_package))
-            if _at_line_start(text, statement) and isinstance(node, ast.Import | ast.ImportFrom):
+            if (
+                names
+                and _at_line_start(text, statement)
+                and isinstance(node, ast.Import | ast.ImportFrom)
+            ):
                 bound.extend(import_bindings(node))
         for statement, read in plain:
             facts.extend(plain_facts(text, statement, read))
-            if _at_line_start(text, statement):
+            if names and _at_line_start(text, statement):
                 bound.extend(item[7] for item in read if item[7] is not None)
-        names = names_from_text(text, skeleton.strings, bound)
+        top_names = names_from_text(text, skeleton.strings, bound) if names else ()
     except (Refused, NotPlain):
         return None
-    return tuple(facts), names
+    return tuple(facts), top_names
 
 
 def recover_imports(

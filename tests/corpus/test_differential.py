@@ -68,12 +68,17 @@ def _reference(text: str, module: str, is_package: bool) -> tuple[ImportFact, ..
 def disagreements(data: bytes, module: str, is_package: bool) -> list[str]:
     """What the three readings of one file disagree on (empty when they agree)."""
     quick = extract(data, module=module, is_package=is_package, grammars=GRAMMARS)
-    full = extract(data, module=module, is_package=is_package, grammars=GRAMMARS, fast=False)
+    full = extract(
+        data, module=module, is_package=is_package, grammars=GRAMMARS, fast=False, names=True
+    )
+    quick_names = extract(data, module=module, is_package=is_package, grammars=GRAMMARS, names=True)
     found: list[str] = []
     if (quick.imports, quick.problem) != (full.imports, full.problem):
         found.append(f"fast {_first_difference(quick.imports, full.imports)} {quick.problem}")
-    if quick.names != full.names:
-        found.append(f"fast names {_names_difference(quick.names, full.names)}")
+    if quick_names.imports != quick.imports or quick.names:
+        found.append("reading the names changed the imports, or names came unasked")
+    if quick_names.names != full.names:
+        found.append(f"fast names {_names_difference(quick_names.names, full.names)}")
     if full.problem is not None:
         return found
     # The skeleton without its whole-file syntax check answers more often (newer syntax).
@@ -82,6 +87,14 @@ def disagreements(data: bytes, module: str, is_package: bool) -> list[str]:
     )
     if unchecked.grammar == "skeleton" and unchecked.imports != full.imports:
         found.append(f"skeleton {_first_difference(unchecked.imports, full.imports)}")
+    unchecked = extract(
+        data,
+        module=module,
+        is_package=is_package,
+        grammars=GRAMMARS,
+        check_syntax=False,
+        names=True,
+    )
     if unchecked.grammar == "skeleton" and unchecked.names != full.names:
         found.append(f"skeleton names {_names_difference(unchecked.names, full.names)}")
     decoded = decode_source(data)

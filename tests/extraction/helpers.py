@@ -21,6 +21,7 @@ def read(
     is_package: bool = False,
     fast: bool = True,
     check_syntax: bool = True,
+    names: bool = False,
 ) -> ModuleFacts:
     data = source.encode("utf-8") if isinstance(source, str) else source
     return extract(
@@ -30,6 +31,7 @@ def read(
         grammars=GRAMMARS,
         fast=fast,
         check_syntax=check_syntax,
+        names=names,
     )
 
 
@@ -42,11 +44,17 @@ def read_everywhere(
     full = read(source, module=module, is_package=is_package, fast=False)
     assert quick.imports == full.imports
     assert quick.problem == full.problem
-    assert quick.names == full.names
+    with_names = read(source, module=module, is_package=is_package, names=True)
+    full_names = read(source, module=module, is_package=is_package, fast=False, names=True)
+    assert with_names.imports == quick.imports
+    assert with_names.names == full_names.names
     if full.problem is None:
         unchecked = read(source, module=module, is_package=is_package, check_syntax=False)
         assert unchecked.imports == full.imports
-        assert unchecked.names == full.names
+        unchecked = read(
+            source, module=module, is_package=is_package, check_syntax=False, names=True
+        )
+        assert unchecked.names == full_names.names
     data = source.encode("utf-8") if isinstance(source, str) else source
     decoded = decode_source(data)
     if isinstance(decoded, DecodedSource) and full.problem is None:
