@@ -13,26 +13,50 @@ from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
-from inwards_core import ImportEdge, ProjectModel
+from inwards_core import DynamicImportFact, ImportEdge, ImportFact, ModuleInfo, ProjectModel
 from inwards_core.families.inw.contexts import ContextMap
+
+_Fact = ImportFact | DynamicImportFact
+# The import that stands for a link: the importing module, what it reaches, its fact.
+_Link = tuple[ModuleInfo, str, _Fact]
 
 
 @attrs.frozen
 class Graph:
     following: Mapping[str, tuple[str, ...]]
-    links: Mapping[tuple[str, str], ImportEdge]
+    links: Mapping[tuple[str, str], _Link]
+
+    def step(self, source: str, target: str) -> ImportEdge:
+        """The import that makes the link, as an `ImportEdge` (built only for what a
+        finding shows, not for every link)."""
+        info, reached, fact = self.links[(source, target)]
+        dynamic = isinstance(fact, DynamicImportFact)
+        return ImportEdge(
+            info.name, info.file, reached, True, fact.span, fact.statement, dynamic=dynamic
+        )
 
 
-def _runtime_edges(model: ProjectModel) -> Iterator[ImportEdge]:
-    """The first-party imports of every read module, in module-name and source order,
-    without those under `if TYPE_CHECKING:` (they never run, so they make no cycle)."""
+def _runtime_imports(model: ProjectModel) -> Iterator[_Link]:
+    """Each import of every read module with what it reaches, in module-name and source
+    order, without those under `if TYPE_CHECKING:` (they never run, so they make no
+    cycle). Read from the imports every kind shares, with no object made per import: the
+    graphs keep one import per link and build its `ImportEdge` only then."""
     for info in sorted(model.checked, key=lambda info: info.name):
-        for edge in model.import_edges(info):
-            if edge.first_party and not edge.type_checking:
-                yield edge
+        facts = model.facts.get(info.file)
+        if facts is None:
+            continue
+        found: list[_Link] = [
+            (info, reached, fact)
+            for fact, reached in model.resolved_imports(info)
+            if reached is not None and not fact.type_checking
+        ]
+        if facts.dynamic_imports:
+            found += [(info, d.target, d) for d in facts.dynamic_imports if d.target]
+            found.sort(key=lambda item: (item[2].span.line, item[2].span.column))
+        yield from found
 
 
-def _graph(links: Mapping[tuple[str, str], ImportEdge]) -> Graph:
+def _graph(links: Mapping[tuple[str, str], _Link]) -> Graph:
     following: dict[str, list[str]] = {}
     for source, target in sorted(links):
         following.setdefault(source, []).append(target)
@@ -55,23 +79,27 @@ def module_graph(model: ProjectModel) -> Graph:
         closest[name] = found
         return found
 
-    links: dict[tuple[str, str], ImportEdge] = {}
-    for edge in _runtime_edges(model):
-        target = node_of(edge.target)
-        if target is not None and target != edge.importer:
-            links.setdefault((edge.importer, target), edge)
+    links: dict[tuple[str, str], _Link] = {}
+    for found in _runtime_imports(model):
+        target = node_of(found[1])
+        if target is not None and target != found[0].name:
+            links.setdefault((found[0].name, target), found)
     return _graph(links)
 
 
 def context_graph(model: ProjectModel, contexts: ContextMap) -> Graph:
     """Nodes are the contexts; an import from a module of one context into code of another
     links the two."""
-    links: dict[tuple[str, str], ImportEdge] = {}
-    for edge in _runtime_edges(model):
-        source = contexts.owner(edge.importer)
-        target = contexts.owner(edge.target)
-        if source is not None and target is not None and source is not target:
-            links.setdefault((source.name, target.name), edge)
+    links: dict[tuple[str, str], _Link] = {}
+    first_party = model.index.is_first_party
+    for found in _runtime_imports(model):
+        source = contexts.owner(found[0].name)
+        target = contexts.owner(found[1])
+        if source is None or target is None or source is target:
+            continue
+        link = (source.name, target.name)
+        if link not in links and first_party(found[1]):
+            links[link] = found
     return _graph(links)
 
 

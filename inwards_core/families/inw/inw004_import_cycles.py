@@ -103,7 +103,7 @@ def _reports(
     for members in components(graph):
         cycle = shortest_cycle(graph, members)
         steps = tuple(
-            graph.links[(node, cycle[(position + 1) % len(cycle)])]
+            graph.step(node, cycle[(position + 1) % len(cycle)])
             for position, node in enumerate(cycle)
         )
         first = steps[0]
