@@ -42,7 +42,9 @@ class Violation:
     shadow may reword it). A definition without that variant gives the finding its main
     guidance. `fallback` is the kind's own fix for a rule whose definition words none (the
     generic kinds, which no shipped definition words) and for a problem in the rule's own
-    options (`in_definition`), which the main guidance is not about.
+    options (`in_definition`), which the main guidance is not about. A fallback is finished
+    text and is never filled: only a definition's guidance is a template, and the project's
+    text (names, statements) reaches it only as a value of `params`.
     """
 
     file: str
