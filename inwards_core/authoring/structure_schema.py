@@ -1,10 +1,12 @@
 """The schemas of the keys that describe the project's structure beyond its layers:
-`contexts` and `cycles` (`inwards_core.config.contexts`). Keys and values come from the
+`contexts` and `cycles` (`inwards_core.config.contexts`), `shape` and `names`
+(`inwards_core.config.shapes`). Keys and values come from the
 loader's constants; `config_schema` checks them against its lists like every other key."""
 
 from __future__ import annotations
 
 from inwards_core.config.contexts import CONTEXT_KEYS, CYCLES_VALUES
+from inwards_core.config.shapes import EXTRA_VALUES, NAMES_KEYS, SHAPE_KEYS
 from inwards_core.config.values import DEFAULT_CYCLES
 from inwards_core.model.json_schema import JSON
 
@@ -12,6 +14,19 @@ from inwards_core.model.json_schema import JSON
 _IDENT = r"(?:[A-Za-z_]|[^\x00-\x7F])(?:[A-Za-z0-9_]|[^\x00-\x7F])*"
 DOTTED_NAME = rf"^{_IDENT}(?:\.{_IDENT})*$"
 PUBLIC_ENTRY = rf"^=?{_IDENT}(?:\.{_IDENT})*$"
+SELECTOR = rf"^{_IDENT}(?:\.(?:{_IDENT}|\*\*?))*$"
+# A member pattern: a name without path separators or dots, then "/", ".py", ".pyi" or
+# nothing. Brackets and spaces are the loader's to judge.
+MEMBER_PATTERN = r"^[^/\\.]+(?:/|\.pyi?)?$"
+MEMBER_NAME = r"^[^/\\.*?\[]+(?:/|\.pyi?)?$"
+_SELECTOR_TEXT = (
+    '"a.b" is the package itself, "a.*" each package one level below it, "a.**" every '
+    "package below it; a selector starts with a literal top-level package"
+)
+_PATTERN_TEXT = (
+    'fnmatch patterns of member names: "name" a module or subpackage, "name/" a '
+    'subpackage only, "name.py" a module only'
+)
 
 
 def structure_properties() -> dict[str, JSON]:
@@ -32,6 +47,19 @@ def structure_properties() -> dict[str, JSON]:
             "uniqueItems": True,
             "default": list(DEFAULT_CYCLES),
         },
+        "shape": {
+            "type": "array",
+            "description": "Package shapes (INW007, INW008): the direct members the packages "
+            "a selector names may, must and must not hold. The first entry whose selector "
+            "names a package is its shape.",
+            "items": {"$ref": "#/$defs/shape"},
+        },
+        "names": {
+            "type": "array",
+            "description": "Name rules (INW007): members named like a pattern may stand only "
+            "in the packages listed.",
+            "items": {"$ref": "#/$defs/names"},
+        },
     }
 
 
@@ -46,7 +74,82 @@ def structure_defs() -> dict[str, tuple[JSON, tuple[str, ...], dict[str, JSON]]]
         "required": ["name", "modules"],
         "additionalProperties": False,
     }
-    return {"context": (context, CONTEXT_KEYS, _context_properties())}
+    shape: JSON = {
+        "type": "object",
+        "description": "One package shape: the packages it names and their direct members.",
+        "required": ["packages"],
+        "additionalProperties": False,
+    }
+    names: JSON = {
+        "type": "object",
+        "description": "One name rule: members named like pattern stand only in only-in.",
+        "required": ["pattern", "only-in"],
+        "additionalProperties": False,
+    }
+    return {
+        "context": (context, CONTEXT_KEYS, _context_properties()),
+        "shape": (shape, SHAPE_KEYS, _shape_properties()),
+        "names": (names, NAMES_KEYS, _names_properties()),
+    }
+
+
+def _patterns(description: str) -> JSON:
+    return {
+        "type": "array",
+        "description": description,
+        "items": {"type": "string", "pattern": MEMBER_PATTERN},
+    }
+
+
+def _shape_properties() -> dict[str, JSON]:
+    return {
+        "packages": {
+            "type": "array",
+            "description": f"Package selectors: {_SELECTOR_TEXT}.",
+            "minItems": 1,
+            "items": {"type": "string", "pattern": SELECTOR},
+        },
+        "allow": _patterns(
+            f"The members a package may hold, as {_PATTERN_TEXT}; __init__ and the "
+            "required members are always allowed. Without allow, any member is."
+        ),
+        "require": _patterns(f"The members a package must hold (INW008), as {_PATTERN_TEXT}."),
+        "forbid": _patterns(f"The members a package must not hold, as {_PATTERN_TEXT}."),
+        "extra": {
+            "enum": list(EXTRA_VALUES),
+            "description": "The severity of a member that allow doesn't cover.",
+            "default": "error",
+        },
+        "hints": {
+            "type": "object",
+            "description": "A member name and the name the team uses instead ({ helpers = "
+            '"utils" }): the fix of a refused member suggests it first.',
+            "propertyNames": {"pattern": MEMBER_NAME},
+            "additionalProperties": {"type": "string", "pattern": MEMBER_NAME},
+        },
+        "template": {
+            "type": "string",
+            "description": "The name of a [tool.inwards.templates.<name>] table whose shape "
+            "keys this entry takes when it doesn't set them.",
+        },
+    }
+
+
+def _names_properties() -> dict[str, JSON]:
+    return {
+        "pattern": {
+            "type": "string",
+            "description": f"One member pattern, as in a shape: {_PATTERN_TEXT}.",
+            "pattern": MEMBER_PATTERN,
+        },
+        "only-in": {
+            "type": "array",
+            "description": f"The packages where such members may stand, as selectors: "
+            f"{_SELECTOR_TEXT}.",
+            "minItems": 1,
+            "items": {"type": "string", "pattern": SELECTOR},
+        },
+    }
 
 
 def _context_properties() -> dict[str, JSON]:

@@ -24,6 +24,7 @@ from inwards_core.config.problems import (
     sub_key,
     type_name,
 )
+from inwards_core.config.shapes import read_names, read_shapes
 from inwards_core.config.templates import expand_templates
 from inwards_core.config.values import (
     DEFAULT_GENERATED,
@@ -49,6 +50,8 @@ TOP_LEVEL_KEYS = (
     "rules",
     "contexts",
     "cycles",
+    "shape",
+    "names",
 )
 RULES_KEYS = ("select", "extend-select", "ignore", "severity")
 USER_RULES_VALUES = ("on", "guidance-only", "off")
@@ -100,6 +103,8 @@ class _Reader(ProblemCollector):
         rules = self.rules(table.get("rules", {}))
         contexts = read_contexts(self, table)
         cycles = read_cycles(self, table)
+        shapes = read_shapes(self, table)
+        names = read_names(self, table)
         return Config(
             file=self.file,
             root=root,
@@ -112,6 +117,8 @@ class _Reader(ProblemCollector):
             rules=rules,
             contexts=contexts,
             cycles=cycles,
+            shapes=shapes,
+            names=names,
             positions=self.positions,
         )
 

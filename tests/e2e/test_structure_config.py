@@ -78,3 +78,28 @@ def test_a_prefix_in_two_contexts_and_a_bad_cycles_value(tmp_path: Path) -> None
         'pyproject.toml:11:12: tool.inwards.contexts[1].modules[0]: "app.orders" is in two '
         'contexts, "orders" and "billing";'
     ) in run.stderr
+
+
+def test_a_shadowed_shape_selector_and_a_bad_member_pattern(tmp_path: Path) -> None:
+    config = LAYERS + (
+        "[[tool.inwards.shape]]\n"
+        'packages = ["app.*"]\n'
+        'allow = ["domain/", "[z-a]"]\n'
+        "[[tool.inwards.shape]]\n"
+        'packages = ["app.orders"]\n'
+        "[[tool.inwards.names]]\n"
+        'pattern = "test_*"\n'
+    )
+    run = run_inwards("check", cwd=project(tmp_path, config))
+    assert run.code == 2
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [
+        'config error: pyproject.toml:6:21: tool.inwards.shape[0].allow[1]: "[z-a]" has the '
+        'range "z-a", which runs backwards and matches nothing.',
+        'config error: pyproject.toml:8:13: tool.inwards.shape[1].packages[0]: "app.orders" '
+        'names only packages that "app.*" at tool.inwards.shape[0].packages[0] names '
+        "already, and the first matching entry wins, so this entry never shapes them. Put "
+        "the narrower entry first.",
+        "config error: pyproject.toml:9:1: tool.inwards.names[0]: has no `only-in`; list "
+        'package selectors such as ["shop.tests", "shop.*.tests"].',
+    ]

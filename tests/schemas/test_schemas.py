@@ -368,9 +368,50 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
         table["contexts"] = draw(context_tables())
     if draw(st.integers(0, 3)) == 0:
         table["cycles"] = some(draw, ["modules", "contexts"], ["module", 1, "contexts"])
+    if draw(st.integers(0, 2)) == 0:
+        table["shape"] = draw(shape_tables())
+    if draw(st.integers(0, 3)) == 0:
+        table["names"] = [
+            {
+                "pattern": mostly(draw, ["test_*", "x.py", "api/"], ["", "a/b", "[z-a]", 1]),
+                "only-in": some(draw, ["shop.tests", "shop.*.tests"], ["", "sh*p"])
+                or mostly(draw, [["shop"]], [[]]),
+            }
+            for _ in range(draw(st.integers(0, 2)))
+        ]
     if draw(st.integers(0, 30)) == 0:
         table["bogus"] = 1
     return table
+
+
+MEMBER_PATTERNS = (
+    ["x", "x/", "x.py", "x.pyi", "*.py", "test_*", "[a-f]?", "é"],
+    ["", "a/b", "x.txt", "[z-a]", "[a", " x", "a\\b"],
+)
+
+
+@st.composite
+def shape_tables(draw: st.DrawFn) -> list[Any]:
+    selectors = ["shop.orders", "shop.*", "shop.**", "other.*.api", "x"]
+    shapes: list[Any] = []
+    for index in range(draw(st.integers(0, 3))):
+        shape: dict[str, Any] = {
+            "packages": some(draw, selectors[index:], ["*.x", "shop.or*", "", *selectors], 2)
+            or mostly(draw, [[selectors[index]]], [[]])
+        }
+        for key in ("allow", "require", "forbid"):
+            if draw(st.integers(0, 2)) == 0:
+                shape[key] = some(draw, *MEMBER_PATTERNS)
+        if draw(st.integers(0, 3)) == 0:
+            shape["extra"] = mostly(draw, ["error", "warning"], ["info", 1])
+        if draw(st.integers(0, 3)) == 0:
+            shape["hints"] = {
+                mostly(draw, ["helpers", "misc.py"], ["x*", "a/b"]): mostly(
+                    draw, ["utils", "tools.py"], ["", 1]
+                )
+            }
+        shapes.append(shape)
+    return shapes
 
 
 @st.composite
