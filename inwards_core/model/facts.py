@@ -219,7 +219,9 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
         ),
         "grammar": facts.grammar,
         "lines": facts.line_count,
-        "names": list(facts.names),
+        # One string, not a list: a warm run decodes thousands of these (identifiers
+        # hold no space).
+        "names": " ".join(facts.names),
     }
 
 
@@ -311,7 +313,7 @@ def facts_from_data(data: Any) -> ModuleFacts:
             problem=problem,
             grammar=_str(data["grammar"]),
             line_count=_int(data["lines"]),
-            names=tuple(_str(name) for name in _seq(data["names"])),
+            names=tuple(_str(data["names"]).split()),
         )
     except (KeyError, IndexError, TypeError) as error:
         raise ValueError(f"bad facts: {error}") from error

@@ -5,8 +5,7 @@ cross from one context into another."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-
-import attrs
+from typing import NamedTuple
 
 from inwards_core import Context, ImportFact, ModuleInfo, ProjectModel
 from inwards_core.families.inw.layering import ScopedOptions
@@ -26,6 +25,9 @@ class ContextMap:
         found = self._owners.get(name, _UNKNOWN)
         if found is not _UNKNOWN:
             return found  # type: ignore[return-value]
+        return self._find(name)
+
+    def _find(self, name: str) -> Context | None:
         owner = self._by_prefix.get(name)
         if owner is None and "." in name:
             owner = self.owner(name.rsplit(".", 1)[0])
@@ -47,10 +49,10 @@ def undeclared(source: Context, target: Context) -> bool:
     return target.name != source.name and target.name not in source.depends_on
 
 
-@attrs.frozen
-class CrossingImport:
+class CrossingImport(NamedTuple):
     """A static import of a checked module into a context other than its own (or from code
-    no context owns, `source` None, into a context)."""
+    no context owns, `source` None, into a context). A named tuple: one is made for each
+    such import, and an attrs instance costs several times more to build."""
 
     info: ModuleInfo
     fact: ImportFact
@@ -64,14 +66,17 @@ def crossing_imports(
 ) -> Iterator[CrossingImport]:
     """Every static import, in any checked file the rule applies to (layered or not), that
     reaches a context other than the importer's, in module and source order."""
+    owner = contexts.owner
+    first_party = model.index.is_first_party
+    everywhere = not options.modules
     for info in model.checked:
-        if not options.applies_to(info.name) or info.file not in model.facts:
+        if info.file not in model.facts or not (everywhere or options.applies_to(info.name)):
             continue
-        source = contexts.owner(info.name)
+        source = owner(info.name)
         for fact, reached in model.resolved_imports(info):
             if reached is None:
                 continue
-            target = contexts.owner(reached)
-            if target is None or target is source or not model.index.is_first_party(reached):
+            target = owner(reached)
+            if target is None or target is source or not first_party(reached):
                 continue
             yield CrossingImport(info, fact, reached, source, target)

@@ -80,9 +80,13 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
         return
     contexts = ContextMap(model.config.contexts)
     public = _PublicModules(model, contexts)
+    private: dict[str, bool] = {}  # per name reached: not one of its context's public modules
     for crossing in crossing_imports(model, options, contexts):
-        source, target = crossing.source, crossing.target
-        if is_public(target, crossing.reached):
+        source, target, reached = crossing.source, crossing.target, crossing.reached
+        hidden = private.get(reached)
+        if hidden is None:
+            hidden = private[reached] = not is_public(target, reached)
+        if not hidden:
             continue
         if source is not None and undeclared(source, target):
             continue  # an undeclared dependency is context-independence's alone
