@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from inwards_core.baseline.matching import apply_baseline
     from inwards_core.baseline.reading import parse_baseline
     from inwards_core.baseline.writing import build_baseline, serialise_baseline
+    from inwards_core.config.entries import library_entry
     from inwards_core.config.patterns import ModulePattern, parse_module_pattern
     from inwards_core.config.values import (
         Config,
@@ -145,6 +146,7 @@ _HOMES = {
     "ImportEdge": "inwards_core.rules.project",
     "ModulePattern": "inwards_core.config.patterns",
     "parse_module_pattern": "inwards_core.config.patterns",
+    "library_entry": "inwards_core.config.entries",
     "LIST_LIMIT": "inwards_core.model.quoting",
     "quoted": "inwards_core.model.quoting",
     "ActiveRule": "inwards_core.rules.selection",
@@ -240,6 +242,7 @@ __all__ = [
     "hookimpl",
     "installed_families",
     "inwards_version",
+    "library_entry",
     "load_config",
     "load_config_text",
     "load_rules",

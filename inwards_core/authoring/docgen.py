@@ -10,6 +10,7 @@ a page can't drift from the behaviour.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,7 +24,7 @@ from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.kind_docs import DEFAULT_EXAMPLE_CONFIG, Example
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
 from inwards_core.rules.listing import origin_data
-from inwards_core.rules.options import is_required, option_name, options_to_data
+from inwards_core.rules.options import is_required, option_name, options_to_data, table_type
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
 GENERATED_NOTE = (
@@ -54,7 +55,7 @@ def options_table(options_type: type[Any], values: Mapping[str, Any] | None = No
     lines = ["| Option | Type | Default |", "|---|---|---|"]
     for field in fields:
         name = option_name(field.name)
-        type_text = _TOML_TYPES.get(str(field.type), _type_name(field.type))
+        type_text = _TOML_TYPES.get(str(field.type)) or _table_text(options_type, field.name)
         if name in values:
             value = values[name]
             shown = f"`{_toml_value(tuple(value) if isinstance(value, list) else value)}`"
@@ -64,6 +65,16 @@ def options_table(options_type: type[Any], values: Mapping[str, Any] | None = No
             shown = f"`{_toml_value(field.default)}`"
         lines.append(f"| `{name}` | {type_text} | {shown} |")
     return lines
+
+
+def _table_text(options_type: type[Any], field_name: str) -> str:
+    """`list of tables { modules, libraries }` for an array-of-tables option."""
+    tp = typing.get_type_hints(options_type)[field_name]
+    item_type = table_type(tp)
+    if item_type is None:
+        return _type_name(tp)
+    keys = ", ".join(option_name(field.name) for field in attrs.fields(item_type))
+    return f"list of tables `{{ {keys} }}`"
 
 
 _TOML_TYPES = {

@@ -13,7 +13,7 @@ import attrs
 
 from inwards_core.model.json_schema import JSON
 from inwards_core.rules.kinds import CheckKind, Family
-from inwards_core.rules.options import DESCRIPTION, is_required, option_name
+from inwards_core.rules.options import DESCRIPTION, is_required, option_name, table_type
 
 
 def rule_table(
@@ -76,6 +76,9 @@ def _value_schema(tp: Any) -> JSON | None:
     if tp is str:
         return {"type": "string"}
     origin = typing.get_origin(tp)
+    item_type = table_type(tp)
+    if item_type is not None:
+        return {"type": "array", "items": _table_schema(item_type)}
     if origin is tuple:  # the parser takes an array of strings for any tuple
         return {"type": "array", "items": {"type": "string"}}
     if origin in (types.UnionType, typing.Union):
@@ -86,6 +89,28 @@ def _value_schema(tp: Any) -> JSON | None:
             return known[0]
         return {"anyOf": known} if known else None
     return None  # a type the parser doesn't take: left to it
+
+
+def _table_schema(item_type: type[Any]) -> JSON:
+    """One table of an array-of-tables option: its keys, as an options class's fields."""
+    hints = typing.get_type_hints(item_type)
+    properties: dict[str, JSON] = {}
+    required: list[str] = []
+    for field in attrs.fields(item_type):
+        name = option_name(field.name)
+        schema: JSON = dict(_value_schema(hints[field.name]) or {})
+        text = _option_text(item_type, name)
+        if text:
+            schema["description"] = text
+        if is_required(field):
+            required.append(name)
+            if schema.get("type") == "array":
+                schema["minItems"] = 1
+        properties[name] = schema
+    table: JSON = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        table["required"] = required
+    return table
 
 
 def _class_docs(options_type: type[Any]) -> list[str]:

@@ -2,9 +2,11 @@
 kind's attrs options class, strictly.
 
 Option names are the attrs field names with `_` written as `-` (`allow_libraries` is
-`allow-libraries`). Supported field types: str, int, bool, tuple[str, ...], and
-`X | None` of those. Unknown keys, wrong types, values their `check` rejects and missing
-required options raise `OptionsError` naming the key.
+`allow-libraries`). Supported field types: str, int, bool, tuple[str, ...], `X | None` of
+those, and tuple[T, ...] of an attrs class T: an array of tables, each read as T's fields
+are, with the same rules (`deny = [{ modules = [...], libraries = [...] }]`). Unknown keys,
+wrong types, values their `check` rejects and missing required options raise `OptionsError`
+naming the key (`deny[0].libraries`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,14 @@ def required_options(options_type: type[Any]) -> tuple[str, ...]:
     return tuple(option_name(f.name) for f in attrs.fields(options_type) if is_required(f))
 
 
+def table_type(tp: Any) -> type[Any] | None:
+    """The attrs class of each table when `tp` is `tuple[T, ...]` of one, else None."""
+    if typing.get_origin(tp) is not tuple:
+        return None
+    item = typing.get_args(tp)[0]
+    return item if isinstance(item, type) and attrs.has(item) else None
+
+
 def _describe(tp: Any) -> str:
     if tp is str:
         return "a string"
@@ -78,6 +88,8 @@ def _describe(tp: Any) -> str:
     if tp is int:
         return "an integer"
     origin = typing.get_origin(tp)
+    if table_type(tp) is not None:
+        return "a list of tables"
     if origin is tuple:
         return "a list of strings"
     if origin in (types.UnionType, typing.Union):
@@ -105,12 +117,23 @@ def _convert(tp: Any, value: Any, key: str) -> Any:
     elif tp is str:
         if isinstance(value, str):
             return value
+    elif origin is tuple and isinstance(value, list | tuple) and table_type(tp) is not None:
+        return _tables(table_type(tp), value, key)
     elif origin is tuple and isinstance(value, list | tuple):
         for index, item in enumerate(value):
             if not isinstance(item, str):
                 raise OptionsError(f"{key}[{index}]", f"must be a string, not {type_name(item)}.")
         return tuple(value)
     raise OptionsError(key, f"must be {_describe(tp)}, not {type_name(value)}.")
+
+
+def _tables(item_type: Any, value: list[Any] | tuple[Any, ...], key: str) -> tuple[Any, ...]:
+    tables = []
+    for index, item in enumerate(value):
+        if not isinstance(item, Mapping):
+            raise OptionsError(f"{key}[{index}]", f"must be a table, not {type_name(item)}.")
+        tables.append(parse_options(item_type, item, f"{key}[{index}]", entry=True))
+    return tuple(tables)
 
 
 def known_options(options_type: type[Any]) -> tuple[str, ...]:
@@ -131,15 +154,21 @@ def _fields_and_hints(
     return found
 
 
-def parse_options(options_type: type[Any], table: Mapping[str, Any], key_prefix: str) -> Any:
-    """Build `options_type` from `table`; every problem names `key_prefix.<option>`."""
+def parse_options(
+    options_type: type[Any], table: Mapping[str, Any], key_prefix: str, *, entry: bool = False
+) -> Any:
+    """Build `options_type` from `table`; every problem names `key_prefix.<option>`.
+    `entry`: the table is one entry of an option's array of tables, whose fields are keys."""
     fields, hints = _fields_and_hints(options_type)
+    noun = "key" if entry else "option"
     values: dict[str, Any] = {}
     for name, value in table.items():
         field = fields.get(name)
         if field is None:
             known = ", ".join(sorted(fields)) or "none"
-            raise OptionsError(f"{key_prefix}.{name}", f"is not an option. Known options: {known}.")
+            raise OptionsError(
+                f"{key_prefix}.{name}", f"is not {_article(noun)}. Known {noun}s: {known}."
+            )
         converted = _convert(hints[field.name], value, f"{key_prefix}.{name}")
         validator = field.metadata.get(CHECK)
         if validator is not None:
@@ -153,15 +182,25 @@ def parse_options(options_type: type[Any], table: Mapping[str, Any], key_prefix:
         raise OptionsError(key_prefix, str(error)) from error
     for field in fields.values():
         if field.metadata.get(REQUIRED) and not getattr(options, field.name):
-            message = f"has no `{option_name(field.name)}`: this option is required."
+            message = f"has no `{option_name(field.name)}`: this {noun} is required."
             raise OptionsError(key_prefix, message)
     return options
+
+
+def _article(noun: str) -> str:
+    return f"a {noun}" if noun == "key" else f"an {noun}"
 
 
 def options_to_data(options: Any) -> dict[str, Any]:
     """Options back to TOML-shaped data (for `rules` and docs)."""
     return {
-        option_name(f.name): list(v) if isinstance(v, tuple) else v
-        for f in attrs.fields(type(options))
-        for v in [getattr(options, f.name)]
+        option_name(f.name): _data(getattr(options, f.name)) for f in attrs.fields(type(options))
     }
+
+
+def _data(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_data(item) for item in value]
+    if attrs.has(type(value)):
+        return options_to_data(value)
+    return value
