@@ -73,8 +73,9 @@ A misnamed member moves to a package its names rule lists in `only-in`, or is re
     limitations="""
 Shapes cover the direct members of a package only: give subpackages a shape of their own
 (`a.**` shapes all of them). Files whose names are no module names (`my-script.py`) are not
-members. With `inwards check PATHS` the rule judges the named files that are read (those
-of a layer); the selectors that name nothing are reported on whole-project runs only. The
+members. With `inwards check PATHS` the rule judges the named files that are read (those a
+layer owns, or every file once contexts are declared); the selectors that name nothing are
+reported on whole-project runs only. The
 findings are not suppressible inline: change the shape instead. Unlike some tools, a
 subpackage is reported once, on the file that stands for it, not on each of its files.
 """,

@@ -58,9 +58,14 @@ GUIDANCE_PARAMS = {
 }
 
 
+def applies(config: Config) -> bool:
+    """Only a shape with `require` gives this rule anything to judge."""
+    return any(shape.require for shape in config.shapes)
+
+
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     config = model.config
-    if not any(shape.require for shape in config.shapes):
+    if not applies(config):
         return
     shapes = Shapes(config)
     index = model.index
@@ -160,6 +165,7 @@ KIND = CheckKind(
     options_type=ScopedOptions,
     check=check,
     scope=Scope.PROJECT,
+    applies=applies,
     guidance_params=GUIDANCE_PARAMS,
     docs=DOCS,
     examples=examples,
