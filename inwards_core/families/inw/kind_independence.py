@@ -17,6 +17,11 @@ from inwards_core import (
     Violation,
     quoted,
 )
+from inwards_core.families.inw.allowed_imports import (
+    UNUSED_ALLOW_PARAMS,
+    AllowedImports,
+    allow_option,
+)
 from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
@@ -46,6 +51,11 @@ outside every unit, are fine.
 With `indirect = true` the rule also follows chains of imports through modules outside the
 units: for each ordered pair of units, the shortest chain is reported once, at its first
 import, with every step (module, file and line).
+
+`allow` lists the imports the rule lets through, as `"importer -> imported"` with module
+prefixes or selectors on both sides (`"shop.contexts.billing.api -> shop.contexts.orders.events"`).
+An allowed import is not reported and no chain goes through it; an entry that lets no import
+through is reported as a warning in the rule's definition.
 """,
     why_is_this_bad="""
 Independent packages (bounded contexts, plugins, features) can be changed, tested, owned
@@ -71,10 +81,12 @@ class IndependenceOptions:
     `modules` lists the units that must stay independent: each entry is a module prefix and
     everything below it, and a selector stands for one unit per package it matches.
     `indirect` also reports chains through other first-party modules (shortest per pair).
+    `allow` lists imports the rule lets through, as `"importer -> imported"`.
     """
 
     modules: tuple[str, ...] = module_list(required=True)
     indirect: bool = False
+    allow: tuple[str, ...] = allow_option()
 
 
 def reads(options: IndependenceOptions) -> ReadScope:
@@ -90,6 +102,7 @@ GUIDANCE_PARAMS = {
     "chain": "every step as `module:line`, ending with the imported module",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
+    **UNUSED_ALLOW_PARAMS,
 }
 
 
@@ -99,12 +112,13 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
         for unit in expand(model, entry):
             units.setdefault(unit, unit)
     ordered = sorted(units)
+    allowed = AllowedImports(options.allow)
 
     for info in checked_in(model, ordered):
         source = owner(info.name, units)
         for edge in model.import_edges(info):
             target = owner(edge.target, units) if edge.first_party else None
-            if source is None or target is None or target == source:
+            if source is None or target is None or target == source or allowed.permits(edge):
                 continue
             shown_source, shown_target = quoted(source), quoted(target)
             stable = (
@@ -134,9 +148,11 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
             ordered,
             hit=hit,
             passable=lambda _source, name: owner(name, units) is None,
+            follows=allowed.follows,
         ):
             yield _chain_violation(source, target, chain)
     yield from dead_entries(model, "modules", options.modules)
+    yield from allowed.unused(model)
     if model.whole_project and len(units) == 1:
         yield definition_warning(
             f'`options.modules` stands for one unit only ("{quoted(ordered[0])}"): '
@@ -188,6 +204,36 @@ def examples() -> tuple[Example, ...]:
                 "shop/legacy/bridge.py": (
                     "from shop.contexts.billing.invoice import Order as invoice_for\n"
                 ),
+            },
+        ),
+        Example(
+            title="An import the rule lets through, and an exception that excuses nothing",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME011.toml": (
+                    'code = "ACME011"  # expect: ACME011\n'
+                    'name = "independent-with-exceptions"\n'
+                    'summary = "Bounded contexts import each other."\n'
+                    'check = "inw.independence"\n'
+                    "\n"
+                    "[options]\n"
+                    'modules = ["shop.contexts.*"]\n'
+                    "allow = [\n"
+                    '  "shop.contexts.billing.listeners -> shop.contexts.orders.events",\n'
+                    '  "shop.contexts.orders -> shop.contexts.billing.api",\n'
+                    "]\n"
+                ),
+            },
+            files={
+                "shop/contexts/billing/listeners.py": (
+                    "from shop.contexts.orders.events import OrderPlaced\n"
+                ),
+                "shop/contexts/billing/invoice.py": (
+                    "from shop.contexts.orders.model import Order  # expect: ACME011\n"
+                ),
+                "shop/contexts/orders/events.py": "class OrderPlaced: ...\n",
+                "shop/contexts/orders/model.py": "class Order: ...\n",
             },
         ),
         Example(

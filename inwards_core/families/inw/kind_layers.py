@@ -9,7 +9,6 @@ import attrs
 from inwards_core import (
     LIST_LIMIT,
     CheckKind,
-    Example,
     Fix,
     ImportEdge,
     KindDocs,
@@ -22,6 +21,11 @@ from inwards_core import (
     parse_module_pattern,
     quoted,
 )
+from inwards_core.families.inw.allowed_imports import (
+    UNUSED_ALLOW_PARAMS,
+    AllowedImports,
+    allow_option,
+)
 from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
@@ -29,10 +33,10 @@ from inwards_core.families.inw.import_chains import (
     shortest_chains,
     via,
 )
+from inwards_core.families.inw.kind_layers_examples import examples
 from inwards_core.families.inw.layering import breach
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
     covers_some_module,
     dead_entries,
     definition_warning,
@@ -59,6 +63,11 @@ Reports every import from a layer into an outer or sibling layer. With `indirect
 rule also follows chains of imports through modules outside the layers: for each layer and
 each layer it may not reach, the shortest chain is reported once, at its first import, with
 every step (module, file and line).
+
+`allow` lists the imports the rule lets through, as `"importer -> imported"` with module
+prefixes or selectors on both sides (`"shop.*.domain.events -> shop.*.adapters.clock"`): they
+are not reported and no chain goes through them. An entry that lets no import through is
+reported as a warning in the rule's definition.
 """,
     why_is_this_bad="""
 A layering only holds while every dependency points inwards. An inner layer that imports an
@@ -109,11 +118,13 @@ class LayersOptions:
     relative to each container when there are containers; `"a | b"` makes siblings that may
     not import each other. `containers` are the packages (prefixes or selectors) in which the
     same layering repeats. `indirect` also reports chains through other first-party modules.
+    `allow` lists imports the rule lets through, as `"importer -> imported"`.
     """
 
     layers: tuple[str, ...] = option((), check=_check_layers, required=True)
     containers: tuple[str, ...] = module_list()
     indirect: bool = False
+    allow: tuple[str, ...] = allow_option()
 
 
 @attrs.frozen
@@ -160,6 +171,7 @@ GUIDANCE_PARAMS = {
     "chain": "every step as `module:line`, ending with the imported module",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
+    **UNUSED_ALLOW_PARAMS,
 }
 
 
@@ -185,6 +197,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
         containers = sorted({c for entry in options.containers for c in expand(model, entry)})
     else:
         containers = [None]
+    allowed = AllowedImports(options.allow)
     for container in containers:
         layers = _patterns(options, container)
         of = f' of "{quoted(container)}"' if container else ""
@@ -198,7 +211,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
                 for edge in model.import_edges(info):
                     target = _layer_of(edge.target, layers) if edge.first_party else None
                     where = None if target is None else breach(layer, target)
-                    if target is None or where is None:
+                    if target is None or where is None or allowed.permits(edge):
                         continue
                     stable = (
                         f'Layer "{layer.shown}"{of} imports "{quoted(edge.target)}" from {where}.'
@@ -225,19 +238,21 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
                         ),
                     )
         if options.indirect and model.whole_project:
-            yield from _chains(model, layers, members, container, flow)
+            yield from _chains(model, layers, members, (container, flow), allowed)
         if model.whole_project:
             yield from _missing_layers(model, options, layers, container)
     yield from dead_entries(model, "containers", options.containers)
+    yield from allowed.unused(model)
 
 
 def _chains(
     model: ProjectModel,
     layers: Sequence[_Layer],
     members: dict[str, list[ModuleInfo]],
-    container: str | None,
-    flow: str,
+    where: tuple[str | None, str],  # the container (None without containers) and the flow
+    allowed: AllowedImports,
 ) -> Iterator[Violation]:
+    container, flow = where
     of = f' of "{quoted(container)}"' if container else ""
     for layer in layers:
 
@@ -252,6 +267,7 @@ def _chains(
             members.get(layer.name, ()),
             hit=hit,
             passable=lambda name: _layer_of(name, layers) is None,
+            follows=allowed.follows,
         )
         for target in layers:
             chain: Chain | None = chains.get(target.name)
@@ -300,88 +316,6 @@ def _missing_layers(
                 "A container without this layer can be left out of `containers`.",
             ),
         )
-
-
-_PER_CONTEXT = """\
-code = "ACME020"
-name = "layered-contexts"
-summary = "A context's inner layer imports an outer one."
-check = "inw.layers"
-
-[options]
-layers = ["domain", "application", "adapters"]
-containers = ["shop.orders", "shop.billing"]
-indirect = true
-
-[guidance]
-summary = 'Let "{layer}" own an interface that "{target_layer}" implements.'
-steps = [
-  "Delete `{statement}` (the chain: {chain}).",
-  "Declare a typing.Protocol in the layer \\"{layer}\\" of {container} and implement it in \\"{target_layer}\\".",
-]
-"""
-
-
-def examples() -> tuple[Example, ...]:
-    """Good and bad projects: the pages show them with their real output, the tests
-    run them."""
-    return (
-        Example(
-            title="Every context keeps its own layers",
-            good=False,
-            config=ONE_LAYER_CONFIG,
-            definitions={"ACME020.toml": _PER_CONTEXT},
-            files={
-                "shop/orders/domain/order.py": (
-                    "from shop.orders.adapters.db import save  # expect: ACME020\n"
-                ),
-                "shop/orders/application/place.py": "from shop.orders.domain.order import save\n",
-                "shop/orders/adapters/db.py": "def save() -> None: ...\n",
-                "shop/billing/domain/invoice.py": (
-                    "from shop.tools.audit import record  # expect: ACME020\n"
-                ),
-                "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
-                "shop/billing/adapters/mail.py": "def send() -> None: ...\n",
-                "shop/tools/audit.py": "from shop.billing.application.bill import invoice as record\n",
-            },
-        ),
-        Example(
-            title="A container without one of the layers",
-            good=False,
-            config=ONE_LAYER_CONFIG,
-            definitions={
-                "ACME021.toml": (
-                    'code = "ACME021"  # expect: ACME021\n'
-                    'name = "layered-packages"\n'
-                    'summary = "An inner layer imports an outer one."\n'
-                    'check = "inw.layers"\n'
-                    "\n"
-                    "[options]\n"
-                    'layers = ["domain", "adapters"]\n'
-                    'containers = ["shop.*"]\n'
-                ),
-            },
-            files={
-                "shop/orders/domain/order.py": "class Order: ...\n",
-                "shop/orders/adapters/db.py": "from shop.orders.domain.order import Order\n",
-                "shop/billing/domain/invoice.py": "class Invoice: ...\n",
-            },
-        ),
-        Example(
-            title="Outer layers import inner ones",
-            good=True,
-            config=ONE_LAYER_CONFIG,
-            definitions={"ACME020.toml": _PER_CONTEXT},
-            files={
-                "shop/orders/domain/order.py": "class Order: ...\n",
-                "shop/orders/application/place.py": "from shop.orders.domain.order import Order\n",
-                "shop/orders/adapters/db.py": "from shop.orders.application import place\n",
-                "shop/billing/domain/invoice.py": "class Invoice: ...\n",
-                "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
-                "shop/billing/adapters/mail.py": "from shop.billing.domain import invoice\n",
-            },
-        ),
-    )
 
 
 KIND = CheckKind(

@@ -17,6 +17,11 @@ from inwards_core import (
     Violation,
     quoted,
 )
+from inwards_core.families.inw.allowed_imports import (
+    UNUSED_ALLOW_PARAMS,
+    AllowedImports,
+    allow_option,
+)
 from inwards_core.families.inw.import_chains import direct_params
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
@@ -35,6 +40,11 @@ that entry (`shop.orders.internal.a` may import `shop.orders.internal.b`). Entri
 prefixes or selectors; `importers = []` (the default) means only the protected code itself.
 Every module of the project is checked as an importer, including those that no layer owns;
 only direct imports count.
+
+`allow` lets single imports through without making their module an importer of everything
+protected: `"shop.reports.monthly -> shop.db.session.readonly"` (module prefixes or selectors on
+both sides). An entry that lets no import through is reported as a warning in the rule's
+definition.
 """,
     why_is_this_bad="""
 A protected module is an implementation detail (a package's internals, a generated client,
@@ -59,11 +69,13 @@ class ProtectedOptions:
 
     `modules` lists the protected modules (prefixes or selectors); code inside one may always
     import it. `importers` lists the only other modules (prefixes or selectors) that may
-    import them; leave it empty to allow none.
+    import them; leave it empty to allow none. `allow` lists single imports the rule lets
+    through, as `"importer -> imported"`.
     """
 
     modules: tuple[str, ...] = module_list(required=True)
     importers: tuple[str, ...] = module_list()
+    allow: tuple[str, ...] = allow_option()
 
 
 def reads(options: ProtectedOptions) -> ReadScope:
@@ -79,18 +91,20 @@ GUIDANCE_PARAMS = {
     "chain": "the import as `module:line -> imported`",
     "via": "empty: this kind judges direct imports only",
     **DEAD_ENTRY_PARAMS,
+    **UNUSED_ALLOW_PARAMS,
 }
 
 
 def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]:
     allowed = quoted(", ".join(f'"{quoted(entry)}"' for entry in options.importers), LIST_LIMIT)
     importers = quoted(", ".join(map(quoted, options.importers)), LIST_LIMIT)
+    permitted = AllowedImports(options.allow)
     for info in model.checked:
         if first_match(info.name, options.importers) is not None:
             continue
         for edge in model.import_edges(info):
             entry = first_match(edge.target, options.modules) if edge.first_party else None
-            if entry is None or pattern_of(entry).matches(info.name):
+            if entry is None or pattern_of(entry).matches(info.name) or permitted.permits(edge):
                 continue
             shown = quoted(entry)
             inside = f'code inside "{shown}"'
@@ -117,6 +131,7 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
             )
     yield from dead_entries(model, "modules", options.modules)
     yield from dead_entries(model, "importers", options.importers)
+    yield from permitted.unused(model)
 
 
 _SESSIONS = """\
@@ -152,6 +167,23 @@ def examples() -> tuple[Example, ...]:
                     "def list_orders() -> None:\n"
                     "    from shop.db.session import open_session  # expect: ACME030\n"
                 ),
+            },
+        ),
+        Example(
+            title="One import let through, without a new importer of everything",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME031.toml": _SESSIONS.replace("ACME030", "ACME031").replace(
+                    'importers = ["shop.repositories", "shop.bootstrap"]',
+                    'importers = ["shop.repositories"]\n'
+                    'allow = ["shop.bootstrap -> shop.db.session"]',
+                ),
+            },
+            files={
+                "shop/db/session.py": "def open_session() -> object: ...\n",
+                "shop/repositories/orders.py": "from shop.db.session import open_session\n",
+                "shop/bootstrap.py": "from shop.db import session\n",
             },
         ),
         Example(

@@ -1,0 +1,111 @@
+"""The examples of inw.layers: good and bad projects that its page shows with their real
+output and the tests run (kept apart from the kind, which `inwards check` imports)."""
+
+from __future__ import annotations
+
+from inwards_core import Example
+from inwards_core.families.inw.module_entries import ONE_LAYER_CONFIG
+
+_PER_CONTEXT = """\
+code = "ACME020"
+name = "layered-contexts"
+summary = "A context's inner layer imports an outer one."
+check = "inw.layers"
+
+[options]
+layers = ["domain", "application", "adapters"]
+containers = ["shop.orders", "shop.billing"]
+indirect = true
+
+[guidance]
+summary = 'Let "{layer}" own an interface that "{target_layer}" implements.'
+steps = [
+  "Delete `{statement}` (the chain: {chain}).",
+  "Declare a typing.Protocol in the layer \\"{layer}\\" of {container} and implement it in \\"{target_layer}\\".",
+]
+"""
+
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="Every context keeps its own layers",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME020.toml": _PER_CONTEXT},
+            files={
+                "shop/orders/domain/order.py": (
+                    "from shop.orders.adapters.db import save  # expect: ACME020\n"
+                ),
+                "shop/orders/application/place.py": "from shop.orders.domain.order import save\n",
+                "shop/orders/adapters/db.py": "def save() -> None: ...\n",
+                "shop/billing/domain/invoice.py": (
+                    "from shop.tools.audit import record  # expect: ACME020\n"
+                ),
+                "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
+                "shop/billing/adapters/mail.py": "def send() -> None: ...\n",
+                "shop/tools/audit.py": "from shop.billing.application.bill import invoice as record\n",
+            },
+        ),
+        Example(
+            title="A container without one of the layers",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME021.toml": (
+                    'code = "ACME021"  # expect: ACME021\n'
+                    'name = "layered-packages"\n'
+                    'summary = "An inner layer imports an outer one."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["domain", "adapters"]\n'
+                    'containers = ["shop.*"]\n'
+                ),
+            },
+            files={
+                "shop/orders/domain/order.py": "class Order: ...\n",
+                "shop/orders/adapters/db.py": "from shop.orders.domain.order import Order\n",
+                "shop/billing/domain/invoice.py": "class Invoice: ...\n",
+            },
+        ),
+        Example(
+            title="An import let through, and an exception that excuses nothing",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME022.toml": (
+                    'code = "ACME022"  # expect: ACME022\n'
+                    'name = "layered-with-exceptions"\n'
+                    'summary = "An inner layer imports an outer one."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["shop.domain", "shop.adapters"]\n'
+                    'allow = ["shop.domain.clock -> shop.adapters.time", "shop.domain -> shop.x"]\n'
+                ),
+            },
+            files={
+                "shop/domain/clock.py": "from shop.adapters.time import now\n",
+                "shop/domain/order.py": "from shop.adapters.db import save  # expect: ACME022\n",
+                "shop/adapters/time.py": "def now() -> None: ...\n",
+                "shop/adapters/db.py": "def save() -> None: ...\n",
+            },
+        ),
+        Example(
+            title="Outer layers import inner ones",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={"ACME020.toml": _PER_CONTEXT},
+            files={
+                "shop/orders/domain/order.py": "class Order: ...\n",
+                "shop/orders/application/place.py": "from shop.orders.domain.order import Order\n",
+                "shop/orders/adapters/db.py": "from shop.orders.application import place\n",
+                "shop/billing/domain/invoice.py": "class Invoice: ...\n",
+                "shop/billing/application/bill.py": "from shop.billing.domain import invoice\n",
+                "shop/billing/adapters/mail.py": "from shop.billing.domain import invoice\n",
+            },
+        ),
+    )
