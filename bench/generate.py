@@ -243,6 +243,24 @@ def _pyproject(total_modules: int, planted: Sequence[PlantedViolation]) -> str:
     return "\n".join(lines)
 
 
+def contexts_variant(pyproject: str) -> str:
+    """The same project as bounded contexts too: each layer's package is a context that may
+    depend on the inner ones, with every module public, and cycles of modules and of
+    contexts looked for (bench/run.py's `synthetic-contexts`, against the layers alone)."""
+    lines = [pyproject.rstrip("\n"), 'cycles = ["modules", "contexts"]', ""]
+    for number, layer in enumerate(LAYERS):
+        inner = ", ".join(f'"{name}"' for name in LAYERS[:number])
+        lines += [
+            "[[tool.inwards.contexts]]",
+            f'name = "{layer}"',
+            f'modules = ["{PACKAGE}.{layer}"]',
+            f'public = ["{PACKAGE}.{layer}"]',
+            f"depends-on = [{inner}]",
+            "",
+        ]
+    return "\n".join(lines)
+
+
 def _importlinter() -> str:
     layers = "\n".join(f"    {PACKAGE}.{layer}" for layer in reversed(LAYERS))
     return (

@@ -7,7 +7,7 @@ run per scenario, then ``--runs`` rounds in which the tools take turns, so a bur
 load hits all of them alike. Medians are reported with the min-max range.
 
 usage: python bench/run.py [--runs N] [--only ours,reference,import-linter]
-                           [--corpora synthetic,django] [--scenarios cold,warm,one-file,version]
+                           [--corpora synthetic,synthetic-contexts,django] [--scenarios cold,warm,one-file,version]
                            [--ours PATH/TO/bin/inwards] [--venvs DIR] [--django DIR] [--json FILE]
 The peers' virtualenvs come from bench/peers.sh.
 """
@@ -46,8 +46,8 @@ OURS, REFERENCE, IMPORT_LINTER = "ours", "reference", "import-linter"
 TOOLS = (OURS, REFERENCE, IMPORT_LINTER)
 COLD, WARM, ONE_FILE, VERSION = "cold", "warm", "one-file", "version"
 SCENARIOS = (VERSION, ONE_FILE, COLD, WARM)
-SYNTHETIC, DJANGO = "synthetic", "django"
-CORPORA = (SYNTHETIC, DJANGO)
+SYNTHETIC, SYNTHETIC_CONTEXTS, DJANGO = "synthetic", "synthetic-contexts", "django"
+CORPORA = (SYNTHETIC, SYNTHETIC_CONTEXTS, DJANGO)
 
 ONE_FILE_TARGET_S = 0.080
 QUIET_BUSY_FRACTION = 0.15
@@ -211,6 +211,24 @@ def prepare_synthetic(source: Path | None, modules: int) -> Corpus:
         one_file = next(str(p.relative_to(source)) for p in sorted(source.rglob("m*.py")))
     description = f"synthetic, {_count_python(source)} files"
     return Corpus(SYNTHETIC, source, "src", one_file, description)
+
+
+def prepare_synthetic_contexts(synthetic: Corpus) -> Corpus:
+    """The synthetic project with contexts and both kinds of cycles on top of its layers:
+    what INW002-INW004 cost against the layers-only run."""
+    if synthetic.source is None:
+        return attrs.evolve(synthetic, key=SYNTHETIC_CONTEXTS)
+    source = OUT_DIR / SYNTHETIC_CONTEXTS
+    if source.exists():
+        shutil.rmtree(source)
+    shutil.copytree(
+        synthetic.source, source, ignore=shutil.ignore_patterns("__pycache__", ".inwards")
+    )
+    pyproject = source / "pyproject.toml"
+    variant = generate.contexts_variant(pyproject.read_text(encoding="utf-8"))
+    pyproject.write_text(variant, encoding="utf-8")
+    description = f"{synthetic.description}, as contexts with cycles"
+    return attrs.evolve(synthetic, key=SYNTHETIC_CONTEXTS, source=source, description=description)
 
 
 def _generated_size_is(source: Path, modules: int) -> bool:
@@ -693,11 +711,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     corpora: dict[str, Corpus] = {}
     for key in wanted_corpora:
-        corpus = (
-            prepare_synthetic(args.synthetic, args.modules)
-            if key == SYNTHETIC
-            else prepare_django(args.django)
-        )
+        if key == SYNTHETIC_CONTEXTS:
+            synthetic = corpora.get(SYNTHETIC) or prepare_synthetic(args.synthetic, args.modules)
+            corpus = prepare_synthetic_contexts(synthetic)
+        elif key == SYNTHETIC:
+            corpus = prepare_synthetic(args.synthetic, args.modules)
+        else:
+            corpus = prepare_django(args.django)
         corpora[key] = corpus
         status = f"n/a: {corpus.unavailable}" if corpus.unavailable else corpus.description
         print(f"Corpus {key}: {status}")
