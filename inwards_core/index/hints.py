@@ -60,7 +60,9 @@ class ClosestNames:
         return known
 
     def _closest(self, parent: str, segment: str, limit: int) -> tuple[str, ...]:
-        children = sorted(self._children.get(parent, ()))
+        # Only names an import statement can write: `0001_initial` or `my-script` are
+        # modules importlib loads, never a spelling to suggest.
+        children = sorted(c for c in self._children.get(parent, ()) if c.isidentifier())
         cost = len(segment) * sum(map(len, children))
         if len(segment) > _CLOSEST_MAX_LENGTH or self._spent + cost > _CLOSEST_BUDGET:
             return ()

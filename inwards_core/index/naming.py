@@ -2,9 +2,12 @@
 of the project stands for.
 
 Module names are computed from `config.root`: with root "src", `src/shop/x.py` is `shop.x`
-and `src/shop/__init__.py` is `shop`. A path with a segment that is not an identifier
-(`my-script.py`, `foo.bar.py`, `my-pkg/`) is no module; a directory without `__init__.py`
-is a namespace package (PEP 420).
+and `src/shop/__init__.py` is `shop`. A segment need not be an identifier: Django's
+`migrations/0001_initial.py`, alembic's `versions/0882f9657f22_add_x.py` or `my-script.py`
+are loaded by name with importlib (`import_module("shop.migrations.0001_initial")`) and
+import like any other module. A segment holding a dot (`foo.bar.py`, `v1.2/`) names no
+module, since the dot would split it; nor does `__pycache__`. A directory without
+`__init__.py` is a namespace package (PEP 420).
 """
 
 from __future__ import annotations
@@ -147,7 +150,9 @@ def _root_prefix(root: str) -> str:
 
 
 def _is_segment(segment: str) -> bool:
-    return segment.isidentifier() and segment != _PYCACHE
+    """Whether a file or directory name can be a segment of a dotted module name: any
+    name importlib can load, so not only identifiers; never one holding a dot."""
+    return bool(segment) and "." not in segment and segment != _PYCACHE
 
 
 def _module_stem(filename: str) -> tuple[str, bool] | None:
@@ -155,16 +160,17 @@ def _module_stem(filename: str) -> tuple[str, bool] | None:
 
     Extension modules carry an ABI tag between the name and the suffix
     (`x.cpython-311-x86_64-linux-gnu.so`, `x.cp311-win_amd64.pyd`); the name is what
-    stands before the first dot.
+    stands before the first dot, and must be an identifier (it names the module's `PyInit_`
+    function).
     """
     for suffix in _SOURCE_SUFFIXES:
         if filename.endswith(suffix):
             stem = filename[: -len(suffix)]
-            return (stem, True) if stem.isidentifier() else None
+            return (stem, True) if _is_segment(stem) else None
     for suffix in _COMPILED_SUFFIXES:
         if filename.endswith(suffix):
             stem = filename[: -len(suffix)]
-            return (stem, False) if stem.isidentifier() else None
+            return (stem, False) if _is_segment(stem) else None
     for suffix in _EXTENSION_SUFFIXES:
         if filename.endswith(suffix):
             stem = filename.partition(".")[0]

@@ -36,6 +36,8 @@ def test_members_of_a_package_in_name_order() -> None:
         ("_speedups.py", None),
         ("both.py", "shop/orders/both.py"),
         ("extras/", "shop/orders/extras/deep/a_first.py"),
+        # importlib loads it by name: a member like any other module.
+        ("my-script.py", "shop/orders/my-script.py"),
         ("ports/", "shop/orders/ports/__init__.py"),
         ("service.py", "shop/orders/service.py"),
         ("types.pyi", "shop/orders/types.pyi"),

@@ -88,28 +88,56 @@ def test_extension_modules_with_abi_tags_exist_but_are_not_sources() -> None:
     assert not idx.exists("pkg.cpython")
 
 
-def test_non_identifier_paths_are_not_modules() -> None:
+def test_names_importlib_loads_are_modules_too() -> None:
+    """A segment need not be an identifier: importlib loads `0001_initial` or `my-script`
+    by name. One holding a dot, `__pycache__` and an extension module's odd stem are no
+    module."""
     idx = index(
         [
             "my-script.py",
             "foo.bar.py",
+            "v1.2/inner.py",
             "my-pkg/__init__.py",
             "my-pkg/inner.py",
             "ok/1st.py",
+            "ok/migrations/0001_initial.py",
+            "ok/versions/0882f9657f22_add x.py",
             "ok/__pycache__/mod.cpython-311.pyc",
             "ok/__init__.py",
+            "ok/fast-one.cpython-311-x86_64-linux-gnu.so",
             "libfoo.so.1",
         ]
     )
-    assert list(idx.modules) == ["ok"]
+    assert list(idx.modules) == [
+        "my-pkg",
+        "my-pkg.inner",
+        "my-script",
+        "ok",
+        "ok.1st",
+        "ok.migrations.0001_initial",
+        "ok.versions.0882f9657f22_add x",
+    ]
+    assert idx.modules["my-pkg"].is_package
+    assert idx.by_file["ok/migrations/0001_initial.py"].name == "ok.migrations.0001_initial"
+    assert idx.exists("ok.migrations")
     assert not idx.exists("foo")
+    assert not idx.exists("foo.bar")
+    assert not idx.exists("v1")
     assert not idx.exists("my_pkg")
     assert not idx.exists("ok.mod")
     assert not idx.exists("ok.__pycache__")
+    assert not idx.exists("ok.fast-one")
     assert not idx.exists("libfoo")
 
 
+def test_closest_names_are_only_names_an_import_can_write() -> None:
+    idx = index(["ok/__init__.py", "ok/my-script.py", "ok/0001_x.py", "ok/my_scripts.py"])
+    assert idx.closest_modules("ok.my_script") == ("ok.my_scripts",)
+
+
 def test_directories_without_python_still_exist_as_namespaces() -> None:
-    idx = index(["shop/__init__.py"], extra_dirs=["shop/assets", "shop/bad-name"])
+    idx = index(["shop/__init__.py"], extra_dirs=["shop/assets", "shop/bad-name", "shop/v1.2"])
     assert idx.exists("shop.assets")
-    assert not idx.exists("shop.bad-name")
+    assert idx.exists("shop.bad-name")  # importlib finds it as a namespace package
+    assert not idx.exists("shop.v1.2")
+    assert not idx.exists("shop.v1")
