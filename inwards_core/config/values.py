@@ -142,7 +142,9 @@ class Shape:
     `a.**`; the first entry that matches a package wins) and the direct members they may,
     must and must not have (`fnmatch` patterns; `name/` is a subpackage only, `name.py` a
     module only). `allow` None allows any member. `hints` maps a member name to the name
-    the team uses instead (a "did you mean" of the team's own)."""
+    the team uses instead (a "did you mean" of the team's own); `advice` holds the
+    sentences of `hints` written as a list (the reference product's form), each shown as a
+    step of the fix of a refused member, as written."""
 
     packages: tuple[str, ...]
     key: str
@@ -151,6 +153,7 @@ class Shape:
     forbid: tuple[str, ...] = ()
     extra: Severity = Severity.ERROR
     hints: Mapping[str, str] = attrs.field(factory=dict)
+    advice: tuple[str, ...] = ()
 
 
 @attrs.frozen
