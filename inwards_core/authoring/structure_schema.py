@@ -121,11 +121,18 @@ def _shape_properties() -> dict[str, JSON]:
             "default": "error",
         },
         "hints": {
-            "type": "object",
-            "description": "A member name and the name the team uses instead ({ helpers = "
-            '"utils" }): the fix of a refused member suggests it first.',
-            "propertyNames": {"pattern": MEMBER_NAME},
-            "additionalProperties": {"type": "string", "pattern": MEMBER_NAME},
+            "description": "A table of member names, each with the name the team uses "
+            'instead ({ helpers = "utils" }): the fix of a refused member suggests it first. '
+            'Or an array of sentences (["Shared code goes into shop.kernel."]), each a step '
+            "of that fix, as written.",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "propertyNames": {"pattern": MEMBER_NAME},
+                    "additionalProperties": {"type": "string", "pattern": MEMBER_NAME},
+                },
+                {"type": "array", "items": {"type": "string", "pattern": r"\S"}},
+            ],
         },
         "template": {
             "type": "string",

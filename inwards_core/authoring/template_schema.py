@@ -81,9 +81,12 @@ def template_table_properties() -> dict[str, JSON]:
             "description": "For a shape: the severity of a member allow doesn't cover.",
         },
         "hints": {
-            "type": "object",
-            "description": "For a shape: a member name and the name the team uses instead.",
-            "additionalProperties": {"type": "string"},
+            "description": "For a shape: a table of member names, each with the name the team "
+            "uses instead, or an array of sentences, each a step of the fix.",
+            "oneOf": [
+                {"type": "object", "additionalProperties": {"type": "string"}},
+                {"type": "array", "items": {"type": "string"}},
+            ],
         },
         "rules": {
             "type": "object",

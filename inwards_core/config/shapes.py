@@ -159,7 +159,7 @@ def _shape(problems: ProblemCollector, table: Mapping[str, Any], key: str) -> Sh
         else:
             shown = f'"{value}"' if isinstance(value, str) else type_name(value)
             problems.add(f"{key}.extra", f'must be "error" or "warning", not {shown}.')
-    hints = _hints(problems, table.get("hints", {}), f"{key}.hints")
+    hints, advice = _hints(problems, table, f"{key}.hints")
     if not packages:
         return None
     return Shape(
@@ -170,17 +170,28 @@ def _shape(problems: ProblemCollector, table: Mapping[str, Any], key: str) -> Sh
         forbid=patterns["forbid"] or (),
         extra=extra,
         hints=hints,
+        advice=advice,
     )
 
 
-def _hints(problems: ProblemCollector, value: Any, key: str) -> dict[str, str]:
+def _hints(
+    problems: ProblemCollector, table: Mapping[str, Any], key: str
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """`hints` in either form: a table (member -> the name to use instead), or an array of
+    sentences, each a step of the fix as written (the reference product's form)."""
+    if "hints" not in table:
+        return {}, ()
+    value = table["hints"]
+    if isinstance(value, list | tuple):
+        return {}, problems.string_list(table, "hints", _advice_problem, key) or ()
     if not isinstance(value, Mapping):
         problems.add(
             key,
             "must be a table of member names, each with the name to use instead, such as "
-            f'{{ helpers = "utils" }}, not {type_name(value)}.',
+            '{ helpers = "utils" }, or an array of sentences for the fix, such as '
+            f'["Shared code goes into shop.kernel."], not {type_name(value)}.',
         )
-        return {}
+        return {}, ()
     hints: dict[str, str] = {}
     for member, instead in value.items():
         member_key = sub_key(key, member)
@@ -193,7 +204,13 @@ def _hints(problems: ProblemCollector, value: Any, key: str) -> dict[str, str]:
             problems.add(member_key, problem)
         else:
             hints[member] = instead
-    return hints
+    return hints, ()
+
+
+def _advice_problem(text: str) -> str | None:
+    if not text.strip():
+        return "is empty; write a sentence that tells where such code goes."
+    return None
 
 
 def _name_rule(problems: ProblemCollector, table: Mapping[str, Any], key: str) -> NameRule | None:

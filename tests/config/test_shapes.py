@@ -169,10 +169,40 @@ class TestShapeProblems:
             '"x*" is a pattern; a hint names one member, such as "utils" or "utils.py".'
         )
         assert found[1].endswith("must be a string, not an integer.")
-        assert only_problem('shape = [{ packages = ["shop"], hints = ["utils"] }]\n').endswith(
+        assert only_problem('shape = [{ packages = ["shop"], hints = "utils" }]\n').endswith(
             "tool.inwards.shape[0].hints: must be a table of member names, each with the name "
-            'to use instead, such as { helpers = "utils" }, not an array.'
+            'to use instead, such as { helpers = "utils" }, or an array of sentences for the '
+            'fix, such as ["Shared code goes into shop.kernel."], not a string.'
         )
+
+    def test_hints_as_a_list_of_sentences(self) -> None:
+        """The reference product's form: each sentence is a step of the fix, kept as written
+        (braces, "->" and spaces are text, not templates or renames)."""
+        body = (
+            'shape = [{ packages = ["shop"], hints = '
+            '["Shared code goes into shop.domain.kernel.", "common -> domain", " {package} %s "] }]\n'
+        )
+        shape = config_of(body).shapes[0]
+        assert shape.advice == (
+            "Shared code goes into shop.domain.kernel.",
+            "common -> domain",
+            " {package} %s ",
+        )
+        assert shape.hints == {}
+        assert config_of('shape = [{ packages = ["shop"], hints = [] }]\n').shapes[0].advice == ()
+        assert (
+            config_of('shape = [{ packages = ["shop"], hints = { a = "b" } }]\n').shapes[0].advice
+            == ()
+        )
+
+    def test_bad_sentences(self) -> None:
+        body = '[[tool.inwards.shape]]\npackages = ["shop"]\nhints = ["Fine.", 3, "  "]\n'
+        assert problems_of(body) == [
+            at(body, 3, "3")
+            + ": tool.inwards.shape[0].hints[1]: must be a string, not an integer.",
+            at(body, 3, '"  "') + ": tool.inwards.shape[0].hints[2]: is empty; write a sentence "
+            "that tells where such code goes.",
+        ]
 
 
 class TestShadowedSelectors:

@@ -351,6 +351,30 @@ class TestShapes:
         expansion, _ = expanded(self.TEXT.replace('forbid = ["utils"]', 'allow = ["x"]'))
         assert expansion.table["shape"][0]["allow"] == ["x"]
 
+    def test_hints_in_either_form_come_from_the_template(self) -> None:
+        as_list = self.TEXT + 'hints = ["Shared code goes into shop.kernel.", "a -> b"]\n'
+        shape = config_of(as_list).shapes[0]
+        assert shape.advice == ("Shared code goes into shop.kernel.", "a -> b")
+        assert shape.hints == {}
+        as_table = self.TEXT + 'hints = { helpers = "utils" }\n'
+        shape = config_of(as_table).shapes[0]
+        assert (shape.hints, shape.advice) == ({"helpers": "utils"}, ())
+        # The entry's own hints win, whatever the form of either.
+        own = as_list.replace('forbid = ["utils"]', 'hints = { misc = "utils" }')
+        shape = config_of(own).shapes[0]
+        assert (shape.hints, shape.advice) == ({"misc": "utils"}, ())
+
+    def test_a_bad_sentence_of_a_template_is_at_the_template(self) -> None:
+        text = self.TEXT + 'hints = ["Fine.", ""]\n'
+        assert only_problem(text) == (
+            at(text, 13, '""') + ": tool.inwards.templates.slice.hints[1]: is empty; write a "
+            "sentence that tells where such code goes."
+        )
+        text = self.TEXT + "hints = 3\n"
+        assert only_problem(text).startswith(
+            at(text, 13, "hints") + ": tool.inwards.templates.slice.hints: must be a table"
+        )
+
 
 RULES_LAYERS = layers_text(BC, "")
 

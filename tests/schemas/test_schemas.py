@@ -410,6 +410,10 @@ def shape_tables(draw: st.DrawFn) -> list[Any]:
                     draw, ["utils", "tools.py"], ["", 1]
                 )
             }
+        elif draw(st.integers(0, 3)) == 0:
+            shape["hints"] = some(
+                draw, ["Shared code goes into shop.kernel.", "a -> {b}"], ["", " ", 1]
+            )
         shapes.append(shape)
     return shapes
 
