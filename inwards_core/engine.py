@@ -24,7 +24,7 @@ from inwards_core.rules.definitions import Guidance
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
-from inwards_core.rules.templates import fill_template
+from inwards_core.rules.templates import fill_steps, fill_template
 from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
@@ -132,7 +132,8 @@ def _fix(guidance: Guidance, violation: Violation, params: Mapping[str, str]) ->
     Only a definition's texts are templates (checked when it was read), and only they are
     filled, once, with the parameters as values: the project's text (module and file names,
     statements, option entries) reaches a fix as a value and is never read as a template.
-    A fallback is finished text, the project's text already in it, so it is never filled.
+    A fallback is finished text, the project's text already in it, so it is never filled,
+    nor are the items of `Violation.step_lists` (each becomes a step as written).
     """
     texts = guidance.texts(violation.variant)
     fallback = violation.fallback
@@ -145,7 +146,9 @@ def _fix(guidance: Guidance, violation: Violation, params: Mapping[str, str]) ->
     summary, steps = texts if texts is not None else (guidance.summary, guidance.steps)
     return Fix(
         capped_message(fill_template(summary, params)),
-        tuple(capped_message(fill_template(step, params)) for step in steps),
+        tuple(
+            capped_message(step) for step in fill_steps(steps, params, violation.step_lists)
+        ),
     )
 
 

@@ -33,7 +33,10 @@ class Violation:
 
     `severity` lets a kind mark one variant of its findings as a warning by default
     (INW006's package findings); a `severity` setting for the rule overrides it.
-    `params` fill the guidance templates (`{statement}`, `{layer}`, ...).
+    `params` fill the guidance templates (`{statement}`, `{layer}`, ...). `step_lists`
+    holds parameters that are lists of finished steps (the sentences of a shape's `hints`):
+    a guidance step that is one such `{name}` alone becomes one step per item, as written,
+    and none for an empty list; elsewhere `{name}` takes `params[name]`.
     `stable_message` is the message without parts that change when unrelated config
     changes (baselines key on it); empty means the whole message.
 
@@ -52,6 +55,7 @@ class Violation:
     span: Span
     message: str
     params: Mapping[str, str] = attrs.field(factory=dict)
+    step_lists: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     severity: Severity | None = None
     stable_message: str = ""
     variant: str = ""

@@ -12,11 +12,12 @@ only substitutes names, so no template can do more than that.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 # `{{`, `}}`, a field `{...}` (no brace inside), or a brace that is none of these.
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_LONE_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # The shape of a template, for the definitions' JSON Schema (which names are allowed depends
 # on the kind, which only the loader knows).
 TEMPLATE_PATTERN = r"^(?:[^{}]|\{\{|\}\}|\{[A-Za-z_][A-Za-z0-9_]*\})*$"
@@ -87,3 +88,21 @@ def fill_template(template: str, params: Mapping[str, str]) -> str:
         return token
 
     return _TOKEN.sub(replace, template)
+
+
+def fill_steps(
+    steps: Sequence[str],
+    params: Mapping[str, str],
+    step_lists: Mapping[str, Sequence[str]],
+) -> tuple[str, ...]:
+    """Each step filled by `fill_template`, except a step that is one field alone whose
+    parameter `step_lists` holds: it becomes one step per item, in order, each as written
+    (never filled), and no step at all for an empty list."""
+    filled: list[str] = []
+    for step in steps:
+        lone = _LONE_FIELD.fullmatch(step.strip()) if step_lists else None
+        if lone is not None and lone.group(1) in step_lists:
+            filled.extend(step_lists[lone.group(1)])
+        else:
+            filled.append(fill_template(step, params))
+    return tuple(filled)

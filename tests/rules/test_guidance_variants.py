@@ -143,6 +143,8 @@ def test_a_violation_names_a_variant_instead_of_wording_it() -> None:
         "span",
         "message",
         "params",
+        # Lists of the project's own sentences (a shape's hints), as values, not wording.
+        "step_lists",
         "severity",
         "stable_message",
         "variant",

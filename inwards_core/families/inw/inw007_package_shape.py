@@ -67,7 +67,9 @@ change puts its code there too.
 Move the code of the member into one the shape allows (the fix names the likeliest, from
 the shape's `hints`, singular and plural forms, usual synonyms such as `helpers` for
 `utils`, a shared ending and close spellings) and delete the member; update the imports of
-it. If the package really needs such a member, change its `[[tool.inwards.shape]]` entry.
+it. A shape whose `hints` is a list of sentences has each of them shown as a step of the
+fix, as written. If the package really needs such a member, change its
+`[[tool.inwards.shape]]` entry.
 A misnamed member moves to a package its names rule lists in `only-in`, or is renamed.
 """,
     limitations="""
@@ -95,6 +97,9 @@ GUIDANCE_PARAMS = {
     "places": "the packages its names rule keeps such members to (`only-in`)",
     "selector": "a shape selector that names no package",
     "key": "the dotted key of the shape's table (`tool.inwards.shape[0]`)",
+    "advice": "the sentences of the shape's `hints` when written as a list, in one line; a "
+    "step that is `{advice}` alone shows each as a step of its own, as written (no step "
+    "when the shape has none)",
 }
 
 
@@ -126,6 +131,11 @@ def _members_to_judge(model: ProjectModel, shapes: Shapes) -> Iterator[PackageMe
     for package in index.packages():
         if every_package or shapes.of(package) is not None:
             yield from index.members(package)
+
+
+# A definition that words no variant for a finding gives it the main steps: their
+# `{advice}` step is then no step at all.
+NO_ADVICE: dict[str, tuple[str, ...]] = {"advice": ()}
 
 
 def _params(**given: str) -> dict[str, str]:
@@ -188,7 +198,9 @@ class _Judge:
                 target_path="" if target is None else quoted(directory + target.shown),
                 reason="" if target is None else target.reason,
                 key=shape.key,
+                advice=" ".join(shape.advice),
             ),
+            step_lists={"advice": shape.advice},
         )
 
     def _candidates(self, member: PackageMember, shape: Shape) -> Sequence[str]:
@@ -212,6 +224,7 @@ class _Judge:
             span=Span.start_of_file(),
             message=stable,
             variant="misplaced-name",
+            step_lists=NO_ADVICE,
             params=_params(
                 member=quoted(member.shown),
                 package=quoted(member.package),
@@ -245,6 +258,7 @@ def _dead_selectors(config: Config, shapes: Shapes, packages: Sequence[str]) -> 
             severity=Severity.WARNING,
             variant="dead-selector",
             params=_params(selector=shown, key=shape.key),
+            step_lists=NO_ADVICE,
         )
 
 
@@ -285,6 +299,23 @@ def examples() -> tuple[Example, ...]:
                     "def cancel_order() -> None: ...  # expect: INW007\n"
                 ),
                 "shop/application/helpers.py": "def slug(text: str) -> str: ...  # expect: INW007\n",
+            },
+        ),
+        Example(
+            title="The team's own advice in the fix",
+            good=False,
+            config=_LAYERS
+            + (
+                "\n[[tool.inwards.shape]]\n"
+                'packages = ["shop.application"]\n'
+                'allow = ["ports/", "service.py"]\n'
+                'hints = ["Code the use cases share goes into service.py.", "Ask the team '
+                'before adding a package."]\n'
+            ),
+            files={
+                **outer,
+                "shop/application/service.py": "def place_order() -> None: ...\n",
+                "shop/application/common/__init__.py": "def slug(text: str) -> str: ...  # expect: INW007\n",
             },
         ),
         Example(
