@@ -131,7 +131,18 @@ def facts_difference(cached: ModuleFacts, fresh: ModuleFacts) -> str:
         return (
             f"grammar: the cache has {_quoted(cached.grammar)}, the file {_quoted(fresh.grammar)}"
         )
+    if cached.extends_path != fresh.extends_path or cached.registers != fresh.registers:
+        return (
+            f"__path__ and sys.modules: the cache has {_path_text(cached)}, "
+            f"the file {_path_text(fresh)}"
+        )
     return f"line count: the cache has {cached.line_count}, the file {fresh.line_count}"
+
+
+def _path_text(facts: ModuleFacts) -> str:
+    extends = "extends __path__" if facts.extends_path else "keeps __path__"
+    registers = ", ".join(_quoted(name) for name in facts.registers) or "nothing"
+    return f"{extends}, registers {registers}"
 
 
 def _same_scalar(cached: Any, fresh: Any) -> bool:

@@ -1,19 +1,38 @@
-"""Dynamic imports: calls that import a module by name at run time.
+"""Dynamic imports: calls that import a module by name at run time, and code run from
+text (`exec`, `eval`, `compile`) whose import statements are imports of the module too.
 
 Loaders are followed through import aliases anywhere in the file and through module-level
 assignments (`loader = importlib.import_module`). The module name is constant-folded from
 literals, names bound once at module level and a few operations (`dynamic_folding`);
-what can't be folded is reported with a short reason instead of a target.
+what can't be folded is reported with a short reason instead of a target. Literal code is
+read by `dynamic_sources`, within its bounds; the `__path__` and `sys.modules` facts by
+`path_extension`, with the same bindings.
 """
 
 from __future__ import annotations
 
 import ast
-import bisect
 import re
-from collections.abc import Iterable, Iterator
+
+import attrs
 
 from inwards_core.extraction.dynamic_folding import ConstantFolder, Folded, Unreadable
+from inwards_core.extraction.dynamic_sources import (
+    COMPILE,
+    MAX_DEPTH,
+    SOURCE_LOADERS,
+    imports_in,
+    parse_source,
+    source_text,
+)
+from inwards_core.extraction.dynamic_tree import (
+    argument,
+    bound_names,
+    collect_calls,
+    last_word,
+    module_scope_statements,
+)
+from inwards_core.extraction.path_extension import has_path_hint, path_facts
 from inwards_core.extraction.static import (
     Locator,
     WholeFileLocator,
@@ -50,29 +69,86 @@ _NAME_KEYWORD = {
     _RUN_MODULE: "mod_name",
     _RESOLVE_NAME: "name",
 }
-_CALLEE_NAMES = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
-_WORD = re.compile(r"\w+")
+_CALLEE_NAMES = (
+    "import_module",
+    "__import__",
+    "find_spec",
+    "run_module",
+    "resolve_name",
+    "exec",
+    "eval",
+    "compile",
+)
+# A call of exec, eval or compile that is no method (`re.compile(` is not) nor a `def`;
+# or `builtins`, through which they may be aliased. Searched only when a word is there.
+_SOURCE_CALL = re.compile(r"(?<![\w.])(?<!def )(?:exec|eval|compile)\s*+\(|\bbuiltins\b")
 # Only from the start of a word, possessively: trying from inside each word took time
 # quadratic in its length.
 _CALL_WORD = re.compile(r"(?<!\w)(\w++)\s*+\(")
 
 
 def has_dynamic_hint(text: str) -> bool:
-    return any(hint in text for hint in HINTS)
+    """Whether the file may hold a dynamic import, run code from text, or extend
+    `__path__` (then it is parsed whole: the skeleton reads none of these)."""
+    if any(hint in text for hint in HINTS) or has_path_hint(text):
+        return True
+    if "exec" in text or "eval" in text or "compile" in text or "builtins" in text:
+        return _SOURCE_CALL.search(text) is not None
+    return False
+
+
+# What reading one call gives: (target, module part of a from-import, reason).
+_Found = tuple[str | None, str | None, str | None]
+
+
+@attrs.frozen
+class DynamicReading:
+    """What `read_dynamic` finds in one tree (see `ModuleFacts`)."""
+
+    imports: tuple[DynamicImportFact, ...] = ()
+    extends_path: bool = False
+    registers: tuple[str, ...] = ()
 
 
 class _Reader:
-    def __init__(self, tree: ast.Module, text: str, module: str, is_package: bool) -> None:
+    """One tree's loaders and the calls to them. Code run from a literal is read by a
+    reader one `depth` deeper that starts from the bindings of the code running it."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        text: str,
+        module: str,
+        is_package: bool,
+        *,
+        depth: int = 0,
+        outer: _Reader | None = None,
+    ) -> None:
         self._module = module
         self._package = package_of(module, is_package)
         self._is_package = is_package
+        self._depth = depth
         self._bindings: dict[str, set[str]] = {}
         self._constants: dict[str, ast.expr] = {}
+        self._shadowed: set[str] = set()  # exec, eval or compile bound to something else
+        if outer is not None:
+            self._bindings = {name: set(meanings) for name, meanings in outer._bindings.items()}
+            self._constants = dict(outer._constants)
+            self._shadowed = set(outer._shadowed)
         for statement, _ in import_statements(tree.body):
             self._bind_import(statement)
         self._read_module_scope(tree)
         self._folder = ConstantFolder(module, self._package, self._constants, self._bindings)
-        self.calls = self._candidate_calls(tree, text)
+        self._tree = tree
+        self._text = text
+
+    @property
+    def folder(self) -> ConstantFolder:
+        return self._folder
+
+    @property
+    def calls(self) -> list[ast.Call]:
+        return self._candidate_calls(self._tree, self._text)
 
     def _candidate_calls(self, tree: ast.Module, text: str) -> list[ast.Call]:
         """The calls whose callee ends in a loader's name or an alias of one: only the
@@ -80,13 +156,13 @@ class _Reader:
         much as the parse)."""
         names = set(_CALLEE_NAMES)
         for name, meanings in self._bindings.items():
-            if any(meaning in _LOADERS for meaning in meanings):
+            if any(meaning in _LOADERS or meaning in SOURCE_LOADERS for meaning in meanings):
                 names.add(name)
         # A word before `(` is looked up in a set: one regex alternating all the names took
         # time in the text times the names (20,000 aliases of a loader: minutes). A name is
         # known by its last run of word characters (an identifier may hold marks that `\w`
         # doesn't match); a few more lines than needed are walked, never fewer.
-        last_words = {_last_word(name) for name in names}
+        last_words = {last_word(name) for name in names}
         lines: list[int] = []
         line, counted = 1, 0
         for found in _CALL_WORD.finditer(text):
@@ -97,7 +173,7 @@ class _Reader:
             lines.append(line)
         calls: list[ast.Call] = []
         if lines:
-            _collect_calls(tree, lines, calls)
+            collect_calls(tree, lines, calls)
         return calls
 
     # -- bindings ----------------------------------------------------------------------
@@ -124,8 +200,8 @@ class _Reader:
     def _read_module_scope(self, tree: ast.Module) -> None:
         counts: dict[str, int] = {}
         values: dict[str, ast.expr] = {}
-        for statement in _module_scope_statements(tree.body):
-            for name in _bound_names(statement):
+        for statement in module_scope_statements(tree.body):
+            for name in bound_names(statement):
                 counts[name] = counts.get(name, 0) + 1
             if isinstance(statement, ast.Assign) and statement.value is not None:
                 for target in statement.targets:
@@ -140,10 +216,15 @@ class _Reader:
         for name, value in values.items():
             loaders = self.meanings(value)
             for meaning in loaders:
-                if meaning in _LOADERS:
+                if meaning in _LOADERS or meaning in SOURCE_LOADERS:
                     self._bind(name, meaning)
             if counts.get(name) == 1:
                 self._constants[name] = value
+        # A module that defines its own `compile` (or imports one) calls that, not the
+        # builtin, unless the name is bound to the builtin.
+        for name in counts.keys() & {"exec", "eval", "compile"}:
+            if not any(meaning in SOURCE_LOADERS for meaning in self._bindings.get(name, ())):
+                self._shadowed.add(name)
 
     def meanings(self, expr: ast.expr) -> set[str]:
         """The dotted names an expression may stand for (`il.import_module` ->
@@ -155,8 +236,50 @@ class _Reader:
         return set()
 
     def loader_of(self, func: ast.expr) -> str | None:
-        found = sorted(_LOADERS[m] for m in self.meanings(func) if m in _LOADERS)
+        if isinstance(func, ast.Name) and func.id in self._shadowed:
+            return None
+        meanings = self.meanings(func)
+        found = sorted(_LOADERS[m] for m in meanings if m in _LOADERS)
+        if not found:
+            found = sorted(SOURCE_LOADERS[m] for m in meanings if m in SOURCE_LOADERS)
         return found[0] if found else None
+
+    def read(self, loader: str, call: ast.Call) -> tuple[ast.expr | None, list[_Found]]:
+        """(the argument the findings point at, what the call imports)."""
+        if loader in SOURCE_LOADERS.values():
+            return self._read_source(call)
+        name_arg, target, reason = self.target_of(loader, call)
+        return name_arg, [(target, None, reason)]
+
+    def _read_source(self, call: ast.Call) -> tuple[ast.expr | None, list[_Found]]:
+        """The imports of the code `exec`, `eval` or `compile` is given, read when it is a
+        literal; one unreadable import when it isn't."""
+        source_arg = argument(call, 0, "source")
+        if source_arg is None:
+            has_unpacked = any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+                keyword.arg is None for keyword in call.keywords
+            )
+            return None, [(None, None, "unpacked arguments" if has_unpacked else "no code")]
+        if isinstance(source_arg, ast.Call) and self.loader_of(source_arg.func) == COMPILE:
+            return source_arg, []  # `exec(compile(...))`: the compile call is read on its own
+        try:
+            text = source_text(self._folder, source_arg)
+        except Unreadable as unreadable:
+            return source_arg, [(None, None, unreadable.reason)]
+        if self._depth >= MAX_DEPTH:
+            return source_arg, [(None, None, f"code nested more than {MAX_DEPTH} deep")]
+        tree = parse_source(text)
+        if tree is None:
+            return source_arg, []
+        found: list[_Found] = list(imports_in(tree, self._module, self._is_package))
+        inner = _Reader(
+            tree, text, self._module, self._is_package, depth=self._depth + 1, outer=self
+        )
+        for inner_call in inner.calls:
+            loader = inner.loader_of(inner_call.func)
+            if loader is not None:
+                found.extend(inner.read(loader, inner_call)[1])
+        return source_arg, found
 
     # -- reading one call --------------------------------------------------------------
 
@@ -164,7 +287,7 @@ class _Reader:
         self, loader: str, call: ast.Call
     ) -> tuple[ast.expr | None, str | None, str | None]:
         """(the name argument, the target, the reason it can't be read)."""
-        name_arg = _argument(call, 0, _NAME_KEYWORD[loader])
+        name_arg = argument(call, 0, _NAME_KEYWORD[loader])
         if name_arg is None:
             if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
                 keyword.arg is None for keyword in call.keywords
@@ -181,11 +304,11 @@ class _Reader:
             name = name.partition(":")[0]
         target: str | None = name
         if loader in (_IMPORT_MODULE, _FIND_SPEC) and name.startswith("."):
-            target, reason = self._relative(name, _argument(call, 1, "package"))
+            target, reason = self._relative(name, argument(call, 1, "package"))
             if target is None:
                 return name_arg, None, reason
         elif loader == _DUNDER_IMPORT:
-            level_arg = _argument(call, 4, "level")
+            level_arg = argument(call, 4, "level")
             level: Folded = 0
             if level_arg is not None:
                 try:
@@ -198,7 +321,7 @@ class _Reader:
                 target = resolve_relative(self._module, self._is_package, level, name or None)
                 if target is None:
                     return name_arg, None, "a relative name above the top-level package"
-        if target is None or not all(part.isidentifier() for part in target.split(".")):
+        if target is None or not all(map(_is_segment, target.split("."))):
             return name_arg, None, "not a module name"
         return name_arg, target, None
 
@@ -219,78 +342,13 @@ class _Reader:
         return (f"{bits[0]}.{rest}" if rest else bits[0]), ""
 
 
-def _collect_calls(node: ast.AST, lines: list[int], calls: list[ast.Call]) -> None:
-    for child in ast.iter_child_nodes(node):
-        first = getattr(child, "lineno", None)
-        decorators = getattr(child, "decorator_list", None)
-        if decorators:
-            first = min(first or decorators[0].lineno, decorators[0].lineno)  # above `def`
-        if first is not None:
-            last = getattr(child, "end_lineno", None) or first
-            index = bisect.bisect_left(lines, first)
-            if index == len(lines) or lines[index] > last:
-                continue
-            if isinstance(child, ast.Call):
-                calls.append(child)
-        _collect_calls(child, lines, calls)
+def _is_segment(part: str) -> bool:
+    """A part of a name importlib loads, `0001_initial` and `my-script` too; text with
+    spaces or control characters is no module name however it is split."""
+    return bool(part) and part.isprintable() and not any(c.isspace() for c in part)
 
 
-def _last_word(name: str) -> str:
-    """The run of word characters `name` ends with ("" when it ends otherwise)."""
-    runs = list(_WORD.finditer(name))
-    return runs[-1].group() if runs and runs[-1].end() == len(name) else ""
-
-
-def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    for index, arg in enumerate(call.args):
-        if isinstance(arg, ast.Starred):
-            return None
-        if index == position:
-            return arg
-    for item in call.keywords:
-        if item.arg == keyword:
-            return item.value
-    return None
-
-
-def _module_scope_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
-    """Statements that bind names in the module's scope (blocks, not functions/classes)."""
-    for statement in body:
-        yield statement
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(statement, field, None)
-            if isinstance(inner, list):
-                yield from _module_scope_statements(inner)
-        for handler in getattr(statement, "handlers", ()):
-            yield from _module_scope_statements(handler.body)
-        for case in getattr(statement, "cases", ()):
-            yield from _module_scope_statements(case.body)
-
-
-def _bound_names(statement: ast.stmt) -> Iterator[str]:
-    targets: list[ast.expr] = []
-    if isinstance(statement, ast.Assign):
-        targets = list(statement.targets)
-    elif isinstance(statement, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
-        targets = [statement.target]
-    elif isinstance(statement, ast.With | ast.AsyncWith):
-        targets = [item.optional_vars for item in statement.items if item.optional_vars]
-    elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        yield statement.name
-    elif isinstance(statement, ast.Import | ast.ImportFrom):
-        for alias in statement.names:
-            yield (alias.asname or alias.name).partition(".")[0]
-    elif isinstance(statement, ast.Delete):
-        targets = list(statement.targets)
-    for target in targets:
-        for node in ast.walk(target):
-            if isinstance(node, ast.Name):
-                yield node.id
-
-
-def dynamic_imports(
+def read_dynamic(
     tree: ast.Module,
     *,
     text: str,
@@ -298,8 +356,10 @@ def dynamic_imports(
     module: str,
     is_package: bool,
     locator: Locator | None = None,
-) -> tuple[DynamicImportFact, ...]:
-    """Every call in the tree that imports by name, with its target when it can be read.
+) -> DynamicReading:
+    """Every call in the tree that imports by name (with its target when it can be read)
+    or runs literal code (with each import in it), and whether the module extends
+    `__path__` or registers names in `sys.modules`.
 
     `locator` maps the tree's positions onto `text` when the tree was parsed from
     something else (the text with `lazy` keywords cut out)."""
@@ -310,24 +370,26 @@ def dynamic_imports(
         loader = reader.loader_of(call.func)
         if loader is None:
             continue
-        name_arg, target, reason = reader.target_of(loader, call)
+        pointed, found = reader.read(loader, call)
+        if not found:
+            continue
         call_start, _, _ = locator.locate(call.lineno, call.col_offset)
         call_end, _, _ = locator.locate(
             call.end_lineno or call.lineno, call.end_col_offset or call.col_offset
         )
-        where: ast.expr = name_arg if name_arg is not None else call
+        where: ast.expr = pointed if pointed is not None else call
         start, _, _ = locator.locate(where.lineno, where.col_offset)
         end, _, _ = locator.locate(
             where.end_lineno or where.lineno, where.end_col_offset or where.col_offset
         )
-        facts.append(
-            DynamicImportFact(
-                loader=loader,
-                target=target,
-                span=lines.span(start, end),
-                reason=reason,
-                statement=statement_text(text, call_start, call_end),
-            )
-        )
+        span = lines.span(start, end)
+        statement = statement_text(text, call_start, call_end)
+        for target, imported_from, reason in found:
+            facts.append(DynamicImportFact(loader, target, span, reason, statement, imported_from))
     facts.sort(key=by_position)
-    return tuple(facts)
+    extends_path, registers = False, tuple[str, ...]()
+    if has_path_hint(text):
+        extends_path, registers = path_facts(
+            tree, text, module, reader.meanings, reader.folder.fold
+        )
+    return DynamicReading(tuple(facts), extends_path, registers)

@@ -1,8 +1,8 @@
 """`extract`: bytes in, ModuleFacts out, never an exception.
 
 Order of work: decode (PEP 263, BOM); the skeleton when nothing asks for a full tree
-(dynamic-import hints do), confirmed by a tree-less check that the whole file parses;
-otherwise CPython's parser (after cutting out PEP 810 `lazy` if needed), then libcst for
+(hints of dynamic imports, of code run from text and of `__path__` or `sys.modules` do),
+confirmed by a tree-less check that the whole file parses; otherwise CPython's parser (after cutting out PEP 810 `lazy` if needed), then libcst for
 syntax CPython 3.11 can't read, then recovery of the import statements of a broken file.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from inwards_core.extraction.decoding import decode_source
-from inwards_core.extraction.dynamic import dynamic_imports, has_dynamic_hint
+from inwards_core.extraction.dynamic import DynamicReading, has_dynamic_hint, read_dynamic
 from inwards_core.extraction.limits import LimitReason, budget_for, limit_problem
 from inwards_core.extraction.skeleton import read_skeleton_facts, recover_imports
 from inwards_core.extraction.static import (
@@ -28,7 +28,6 @@ from inwards_core.extraction.suppression_comments import suppression_comments
 from inwards_core.extraction.text import SourceLines, by_position, count_lines
 from inwards_core.extraction.top_names import names_from_concrete, names_from_tree
 from inwards_core.model.facts import (
-    DynamicImportFact,
     FileProblem,
     FileProblemKind,
     ImportFact,
@@ -234,7 +233,7 @@ def _dynamic(
     module: str,
     is_package: bool,
     grammars: GrammarBinaries,
-) -> tuple[DynamicImportFact, ...]:
+) -> DynamicReading:
     tree = full.tree
     if tree is None and full.concrete is not None:
         from inwards_core.extraction.libcst_parsing import blank_newer_syntax
@@ -242,13 +241,13 @@ def _dynamic(
         try:
             tree = _parse_python(blank_newer_syntax(full.concrete, text), grammars, module)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
-            return ()
+            return DynamicReading()
     if tree is None:
-        return ()
+        return DynamicReading()
     locator = None
     if full.lazy is not None:
         locator = WholeFileLocator(lines, SourceLines(full.lazy.text), full.lazy.shifts)
-    return dynamic_imports(
+    return read_dynamic(
         tree, text=text, lines=lines, module=module, is_package=is_package, locator=locator
     )
 
@@ -283,10 +282,16 @@ def _extract(
             )
     lines = SourceLines(text)
     full = _read_full(text, lines, module, is_package, grammars, len(data))
-    dynamic = _dynamic(full, text, lines, module, is_package, grammars) if wants_dynamic else ()
+    dynamic = (
+        _dynamic(full, text, lines, module, is_package, grammars)
+        if wants_dynamic
+        else DynamicReading()
+    )
     return ModuleFacts(
         imports=tuple(sorted(full.imports, key=by_position)),
-        dynamic_imports=dynamic,
+        dynamic_imports=dynamic.imports,
+        extends_path=dynamic.extends_path,
+        registers=dynamic.registers,
         suppressions=suppression_comments(
             text, full.concrete, read=full.grammar == "ast" and full.problem is None
         ),

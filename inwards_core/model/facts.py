@@ -67,6 +67,11 @@ class DynamicImportFact:
     it could be read (literal or constant-folded, relative names resolved with a literal
     `package=`); `None` when it can't, and then `reason` says why (`a variable`, ...).
     `statement` is the call's source in one line, cut as `ImportFact.statement` is.
+
+    An import read from code handed to `exec`, `eval` or `compile` as a literal has that
+    function as its `loader`; for `from a import b` there, `target` is `a.b` (a submodule
+    or a name of `a`, as `ImportFact.target`) and `module` is `a`. `module` is None for
+    every other import.
     """
 
     loader: str
@@ -74,6 +79,7 @@ class DynamicImportFact:
     span: Span
     reason: str | None = None
     statement: str = ""
+    module: str | None = None
 
 
 class SuppressionProblem(enum.Enum):
@@ -123,6 +129,11 @@ class ModuleFacts:
     `names` are the names the module's top level binds, sorted (`def`, `class`, an
     assignment to one name, an annotated name, what its import statements bind; see
     `inwards_core.extraction.top_names`); empty for a file that could not be read whole.
+    `extends_path` is set when the module extends or replaces `__path__`
+    (`pkgutil.extend_path`, `__path__ = ...`, `__path__.append(...)`, `__path__ += ...`):
+    other distributions or directories may then add modules below it. `registers` are
+    the other module names it puts in `sys.modules` (`sys.modules["pkg.cli"] = module`),
+    sorted: importable names that no file stands for.
     """
 
     imports: tuple[ImportFact, ...] = ()
@@ -132,6 +143,8 @@ class ModuleFacts:
     grammar: str = ""
     line_count: int = 0
     names: tuple[str, ...] = ()
+    extends_path: bool = False
+    registers: tuple[str, ...] = ()
 
 
 # -- plain-data conversion (for caches) ------------------------------------------------
@@ -194,7 +207,7 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
             for f in facts.imports
         ],
         "dynamic": [
-            [d.loader, d.target, _span_to_data(d.span), d.reason, d.statement]
+            [d.loader, d.target, _span_to_data(d.span), d.reason, d.statement, d.module]
             for d in facts.dynamic_imports
         ],
         "suppressions": [
@@ -222,6 +235,8 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
         # One string, not a list: a warm run decodes thousands of these (identifiers
         # hold no space).
         "names": " ".join(facts.names),
+        "extends_path": facts.extends_path,
+        "registers": list(facts.registers),
     }
 
 
@@ -283,6 +298,7 @@ def facts_from_data(data: Any) -> ModuleFacts:
                 span=_span_from_data(row[2]),
                 reason=_opt_str(row[3]),
                 statement=_str(row[4]),
+                module=_opt_str(row[5]),
             )
             for row in map(_seq, _seq(data["dynamic"]))
         )
@@ -314,6 +330,8 @@ def facts_from_data(data: Any) -> ModuleFacts:
             grammar=_str(data["grammar"]),
             line_count=_int(data["lines"]),
             names=tuple(_str(data["names"]).split()),
+            extends_path=_bool(data["extends_path"]),
+            registers=tuple(_str(name) for name in _seq(data["registers"])),
         )
     except (KeyError, IndexError, TypeError) as error:
         raise ValueError(f"bad facts: {error}") from error
