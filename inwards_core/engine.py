@@ -203,7 +203,10 @@ def check_project(
         names=bool(config.contexts),
     )
     checked = tuple(info for info in selected if info.file in facts)
-    model = ProjectModel(config, index, facts, checked, whole_project)
+    read_more = _more_reader(
+        files, cache, grammars, parse_many, check_syntax, verify_cache, bool(config.contexts)
+    )
+    model = ProjectModel(config, index, facts, checked, whole_project, read_more=read_more)
     findings, skipped = _run_checks(model, enabled)
     verdicts = _apply_verdicts(model, rules, findings)
     cache.flush(prune=whole_project)
@@ -368,6 +371,27 @@ class _ReadNeeds:
         if any(pattern.matches(info.name) for pattern in self.patterns):
             return True
         return self.every_module and not index.is_ignored(info.name)
+
+
+def _more_reader(
+    files: ProjectFiles,
+    cache: ExtractionCache,
+    grammars: GrammarBinaries,
+    parse_many: ParseMany,
+    check_syntax: bool,
+    verify: bool,
+    names: bool,
+) -> Callable[[ModuleInfo], ModuleFacts | None]:
+    """Reads one more module's facts, as the run read the others, when a kind asks
+    (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns)."""
+
+    def read_more(info: ModuleInfo) -> ModuleFacts | None:
+        more, _ = _read_facts(
+            [info], files, cache, grammars, parse_many, check_syntax, verify=verify, names=names
+        )
+        return more.get(info.file)
+
+    return read_more
 
 
 def _read_facts(

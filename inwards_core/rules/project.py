@@ -6,12 +6,13 @@ which module, who owns what), and the facts of every file it read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import attrs
 
 from inwards_core.config.values import Config
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
+from inwards_core.index.naming import parents
 from inwards_core.model.facts import ImportFact, ModuleFacts
 from inwards_core.model.findings import Span
 from inwards_core.suppression_verdicts import CommentVerdict
@@ -55,6 +56,11 @@ class ProjectModel:
     whole_project: bool
     # Filled for review kinds (which run after suppressions are applied).
     suppression_verdicts: tuple[CommentVerdict, ...] = ()
+    # Reads one more module's facts on demand (the engine's, through the cache); None reads
+    # nothing beyond `facts`.
+    read_more: Callable[[ModuleInfo], ModuleFacts | None] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
 
     # Per-file resolved import targets, shared by every kind (filled on first use).
     _resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(
@@ -65,8 +71,46 @@ class ProjectModel:
         factory=dict, eq=False, repr=False, alias="_edges"
     )
 
+    # Facts of packages read for `extended_at` (filled on first use).
+    _more: dict[str, ModuleFacts | None] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_more"
+    )
+
     def facts_of(self, info: ModuleInfo) -> ModuleFacts:
         return self.facts[info.file]
+
+    def extended_at(self, name: str) -> str | None:
+        """What keeps the files from telling whether `name` exists: the package where it
+        goes missing, when its `__init__` extends or replaces `__path__` (another
+        distribution may add `pkg.sdk` to `pkg`), or a name at or above it that the
+        `__init__` of a package above it puts in `sys.modules`; None when the files tell.
+        Python imports every package above a name first, so their `__init__`s are sure to
+        have run: they are read here, on first need, whether or not a layer owns them."""
+        missing = self.index.missing_part(name)
+        if missing is None or not missing[0]:
+            return None
+        deepest = missing[0]
+        for package in (*parents(deepest), deepest):
+            facts = self._package_facts(package)
+            if facts is None:
+                continue
+            if package == deepest and facts.extends_path:
+                return package
+            for registered in facts.registers:
+                if name == registered or name.startswith(registered + "."):
+                    return registered
+        return None
+
+    def _package_facts(self, package: str) -> ModuleFacts | None:
+        info = self.index.modules.get(package)
+        if info is None or not info.is_package:
+            return None  # a namespace package runs no `__init__`
+        facts = self.facts.get(info.file)
+        if facts is not None or self.read_more is None:
+            return facts
+        if info.file not in self._more:
+            self._more[info.file] = self.read_more(info)
+        return self._more[info.file]
 
     def resolved_imports(self, info: ModuleInfo) -> tuple[tuple[ImportFact, str | None], ...]:
         """Each static import of the file with the module or name it reaches

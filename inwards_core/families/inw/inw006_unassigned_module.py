@@ -8,6 +8,9 @@ from inwards_core import (
     CheckKind,
     Example,
     KindDocs,
+    Layer,
+    ModuleFacts,
+    ModuleInfo,
     ProjectModel,
     Severity,
     Span,
@@ -21,7 +24,9 @@ DOCS = KindDocs(
 Finds the places where the declared layers and the code disagree:
 
 - an import, in a layered module, of first-party code that no layer owns (including the
-  package above the layers, as in `from shop import settings`): an error;
+  package above the layers, as in `from shop import settings`): an error. Dynamic imports
+  with a readable target count too (`importlib.import_module("shop.common.clock")`,
+  `__import__("shop").common`, an import in code given to `exec` as a literal);
 - a package or module outside every layer and outside `ignore`: a warning on its first
   file, since no layer rule checks its imports (whole-project runs only);
 - a `modules` entry of a layer that matches no module: a warning on the configuration
@@ -77,7 +82,8 @@ def _params(**given: str) -> dict[str, str]:
 def _imports_of_unowned_code(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     """Imports, in layered code, of first-party code that exists and no layer owns."""
     index = model.index
-    for info, layer, _facts in layered_files(model, options):
+    for info, layer, facts in layered_files(model, options):
+        yield from _dynamic_imports_of_unowned_code(model, info, layer, facts)
         for fact, name in model.resolved_imports(info):
             if name is None or not index.is_first_party(name):
                 continue
@@ -100,6 +106,37 @@ def _imports_of_unowned_code(model: ProjectModel, options: ScopedOptions) -> Ite
                     target=quoted(name),
                 ),
             )
+
+
+def _dynamic_imports_of_unowned_code(
+    model: ProjectModel, info: ModuleInfo, layer: Layer, facts: ModuleFacts
+) -> Iterator[Violation]:
+    """Dynamic imports, in layered code, of first-party code that exists and no layer
+    owns: the same finding as for a static import, naming the loader."""
+    index = model.index
+    for dyn in facts.dynamic_imports:
+        target = dyn.target
+        if target is None or not index.is_first_party(target):
+            continue
+        if dyn.module is not None and not index.exists(target):
+            target = dyn.module  # `exec("from shop import settings")`: a name of `shop`
+        if index.layer_of(target) is not None or not index.exists(target):
+            continue  # a module that doesn't exist can't be judged here
+        shown = quoted(target)
+        stable = (
+            f'Layer "{quoted(layer.name)}" imports "{shown}", which belongs to no layer, '
+            f"through a dynamic import ({dyn.loader})."
+        )
+        yield Violation(
+            file=info.file,
+            module=info.name,
+            span=dyn.span,
+            message=f"{stable} No layer rule checks what that code imports.",
+            stable_message=stable,
+            params=_params(
+                layer=quoted(layer.name), imported=shown, statement=dyn.statement, target=shown
+            ),
+        )
 
 
 def _unassigned_packages(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
@@ -168,7 +205,11 @@ def examples() -> tuple[Example, ...]:
             files={
                 "shop/common/__init__.py": "# expect: INW006\n",
                 "shop/common/clock.py": "def now() -> int:\n    return 0\n",
-                "shop/application/checkout.py": "from shop.common.clock import now  # expect: INW006\n",
+                "shop/application/checkout.py": (
+                    "import importlib\n"
+                    "from shop.common.clock import now  # expect: INW006\n"
+                    'settings = importlib.import_module("shop.common")  # expect: INW006\n'
+                ),
                 "shop/domain/order.py": "",
                 "shop/infrastructure/db.py": "",
             },

@@ -29,7 +29,16 @@ Correct the module name (the fix lists the closest modules that exist), create t
 or declare it in `generated` when a build step writes it.
 """,
     limitations="""
-Packages that extend `__path__` at run time can't be judged and are not reported.
+What a package's `__init__` adds at run time can't be read off the files, so these are not
+reported: a module missing from a package whose `__init__` extends or replaces `__path__`
+(`__path__ = pkgutil.extend_path(__path__, __name__)`, `__path__.append(...)`, `__path__ +=
+[...]`, as when another distribution provides `pkg.sdk`), and a name at or below one that
+the `__init__` of a package above it puts in `sys.modules` (`sys.modules["pkg.cli.run"] =
+run`, `sys.modules[__name__ + ".compat"] = compat`). Those `__init__` files are read for it
+even when no layer owns them. A regular package below such a package is still judged (its
+`__path__` is its own directory), and so is a module replacing itself
+(`sys.modules[__name__] = ...`). A name put in `sys.modules` by any other module is not
+seen: Python has it only if that module happened to run first.
 """,
 )
 
@@ -67,6 +76,8 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                 continue
             if outward_layer(index, layer, probed) is not None:
                 continue  # an outward import is layer-dependency's alone
+            if model.extended_at(probed) is not None:
+                continue  # the files alone can't tell what is below it
             missing = index.missing_part(probed)
             if missing is None:
                 continue
@@ -103,6 +114,19 @@ def examples() -> tuple[Example, ...]:
                 "shop/domain/__init__.py": "",
                 "shop/domain/pricing.py": "VAT = 20\n",
                 "shop/domain/order.py": "from shop.domain.pricng import VAT  # expect: INW010\n",
+                "shop/application/__init__.py": "",
+                "shop/infrastructure/__init__.py": "",
+            },
+        ),
+        Example(
+            title="A package that other distributions extend",
+            good=True,
+            files={
+                "shop/__init__.py": (
+                    "import pkgutil\n\n__path__ = pkgutil.extend_path(__path__, __name__)\n"
+                ),
+                "shop/domain/__init__.py": "",
+                "shop/domain/order.py": "from shop.sdk.money import Money\n",
                 "shop/application/__init__.py": "",
                 "shop/infrastructure/__init__.py": "",
             },

@@ -6,7 +6,15 @@ from collections.abc import Iterator
 
 import attrs
 
-from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
+from inwards_core import (
+    CheckKind,
+    DynamicImportFact,
+    Example,
+    KindDocs,
+    ProjectModel,
+    Violation,
+    quoted,
+)
 from inwards_core.families.inw.layering import ScopedOptions, breach, direction, layered_files
 
 DOCS = KindDocs(
@@ -18,9 +26,14 @@ Reads calls that import by name at run time: `importlib.import_module`, `__impor
 from constants (`"shop." + "bootstrap"`, `"%s.%s" % ("shop", "bootstrap")`, module-level
 constants, constant f-strings, `".".join([...])`); relative names use the literal `package=`.
 
+Code run from text is read too: the import statements (and the loader calls) in a literal
+given to `exec`, `eval` or `compile` (also through `builtins`) are imports of the module
+that runs it, read again inside literals that code runs, three levels deep.
+
 A readable target in an outer or sibling layer is reported like a static import would be. In
 every layer but the outermost, a target that can't be read (a variable, a run-time f-string
-field, a call) is reported as unverifiable: nothing can promise it stays inside the rules.
+field, a call), or code given to `exec`, `eval` or `compile` that isn't a literal, is
+reported as unverifiable: nothing can promise it stays inside the rules.
 """,
     why_is_this_bad="""
 A dynamic import is still a dependency. Hiding an outward import in a string defeats the
@@ -32,9 +45,17 @@ in the outer layer, wired in the composition root. Plugin registries that need t
 belong in the outermost layer.
 """,
     limitations="""
-Loaders passed as arguments or stored in containers are not followed.
+Loaders passed as arguments or stored in containers are not followed. Code given as a
+literal is read when it is at most 100,000 characters long and nested at most three
+literals deep; past that it counts as unreadable. `exec(compile(source, ...))` is reported
+once, at the `compile` call. A target in no layer is unassigned-module's (INW006), as for a
+static import.
 """,
 )
+
+
+# The functions that run code given as text: what they can't read is code, not a name.
+_RUNS_CODE = frozenset({"exec", "eval", "compile"})
 
 
 @attrs.frozen
@@ -58,18 +79,7 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
             if dyn.target is None:
                 if not options.report_unreadable or layer.rank >= outermost:
                     continue
-                message = (
-                    f'Layer "{params["layer"]}" imports a module whose name inwards can\'t read '
-                    f"({dyn.reason or 'not a constant'}) through {dyn.loader}."
-                )
-                yield Violation(
-                    file=info.file,
-                    module=info.name,
-                    span=dyn.span,
-                    message=message,
-                    params=params,
-                    variant="unreadable-target",
-                )
+                yield _unreadable(info.file, info.name, dyn, params)
                 continue
             target_layer = model.index.layer_of(dyn.target)
             if target_layer is None:
@@ -89,6 +99,27 @@ def check(model: ProjectModel, options: DynamicImportOptions) -> Iterator[Violat
                 stable_message=stable,
                 params={**params, "target_layer": quoted(target_layer.name)},
             )
+
+
+def _unreadable(
+    file: str, module: str, dyn: DynamicImportFact, params: dict[str, str]
+) -> Violation:
+    reason = dyn.reason or "not a constant"
+    if dyn.loader in _RUNS_CODE:
+        message = (
+            f'Layer "{params["layer"]}" runs code that inwards can\'t read ({reason}) '
+            f"through {dyn.loader}: any import in it goes unchecked."
+        )
+        variant = "unreadable-code"
+    else:
+        message = (
+            f'Layer "{params["layer"]}" imports a module whose name inwards can\'t read '
+            f"({reason}) through {dyn.loader}."
+        )
+        variant = "unreadable-target"
+    return Violation(
+        file=file, module=module, span=dyn.span, message=message, params=params, variant=variant
+    )
 
 
 def examples() -> tuple[Example, ...]:
@@ -117,6 +148,18 @@ def examples() -> tuple[Example, ...]:
                     "def load(name: str):\n"
                     "    return import_module(name)  # expect: INW011\n"
                 ),
+            },
+        ),
+        Example(
+            title="Imports in code run from text",
+            good=False,
+            files={
+                "shop/domain/rules.py": (
+                    'exec("from shop.infrastructure import db")  # expect: INW011\n\n'
+                    "def run(code: str) -> None:\n"
+                    "    exec(code)  # expect: INW011\n"
+                ),
+                "shop/infrastructure/db.py": "",
             },
         ),
         Example(
