@@ -146,9 +146,7 @@ def _fix(guidance: Guidance, violation: Violation, params: Mapping[str, str]) ->
     summary, steps = texts if texts is not None else (guidance.summary, guidance.steps)
     return Fix(
         capped_message(fill_template(summary, params)),
-        tuple(
-            capped_message(step) for step in fill_steps(steps, params, violation.step_lists)
-        ),
+        tuple(capped_message(step) for step in fill_steps(steps, params, violation.step_lists)),
     )
 
 
@@ -186,10 +184,12 @@ def check_project(
     enabled = [rule for rule in rules if rule.enabled]
     needs = _ReadNeeds.of(enabled, whole_project=whole_project, contexts=bool(config.contexts))
     refused: list[NotChecked] = []  # named paths that hold nothing to read
+    listed: tuple[ModuleInfo, ...] = ()  # named modules judged from the listing alone
     if paths is None:
         selected = _modules_to_read(index, needs)
     else:
-        selected, refused = _named_modules_to_read(paths, config, index, needs)
+        judges = _listing_judges(enabled, index)
+        selected, listed, refused = _named_modules_to_read(paths, config, index, needs, judges)
     check_syntax = full_parse or not whole_project
     # The top-level names are for public-api-only's fix: read only with contexts declared.
     facts, unreadable = _read_facts(
@@ -206,7 +206,9 @@ def check_project(
     read_more = _more_reader(
         files, cache, grammars, parse_many, check_syntax, verify_cache, bool(config.contexts)
     )
-    model = ProjectModel(config, index, facts, checked, whole_project, read_more=read_more)
+    model = ProjectModel(
+        config, index, facts, checked, whole_project, listed=listed, read_more=read_more
+    )
     findings, skipped = _run_checks(model, enabled)
     verdicts = _apply_verdicts(model, rules, findings)
     cache.flush(prune=whole_project)
@@ -214,7 +216,7 @@ def check_project(
     not_checked += refused + unreadable
     return Report(
         findings=tuple(sorted(set(verdicts.kept), key=Finding.sort_key)),
-        files_checked=len(checked),
+        files_checked=len(checked) + len(listed),
         suppressed=tuple(sorted(verdicts.suppressed, key=lambda s: s.finding.sort_key())),
         not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
         whole_project=whole_project,
@@ -232,20 +234,48 @@ def _modules_to_read(index: ModuleIndex, needs: _ReadNeeds) -> list[ModuleInfo]:
     return [info for info in index.modules.values() if needs.wants(info, index)]
 
 
+def _listing_judges(
+    enabled: Sequence[ActiveRule], index: ModuleIndex
+) -> tuple[Callable[[ModuleInfo], bool], ...]:
+    """With PATHS, the tests of the enabled per-file kinds that judge a named module from
+    the file listing alone (`CheckKind.judges_listed`)."""
+    judges: list[Callable[[ModuleInfo], bool]] = []
+    for rule in enabled:
+        kind = rule.rule.kind
+        if kind.judges_listed is not None and kind.scope is Scope.FILE:
+            judge = kind.judges_listed(index, rule.options)
+            if judge is not None:
+                judges.append(judge)
+    return tuple(judges)
+
+
 def _named_modules_to_read(
-    paths: Sequence[str], config: Config, index: ModuleIndex, needs: _ReadNeeds
-) -> tuple[list[ModuleInfo], list[NotChecked]]:
+    paths: Sequence[str],
+    config: Config,
+    index: ModuleIndex,
+    needs: _ReadNeeds,
+    judges: Sequence[Callable[[ModuleInfo], bool]] = (),
+) -> tuple[list[ModuleInfo], tuple[ModuleInfo, ...], list[NotChecked]]:
     """The modules under the named paths that a whole-project run would read, in file
-    order; and a note for each path that holds none, saying why."""
+    order; the others there that a kind judges from the listing alone (their facts are
+    not read); and a note for each path that holds neither, saying why."""
     root = _normalise_root(config.root)
     chosen: dict[str, ModuleInfo] = {}
+    judged: dict[str, ModuleInfo] = {}
     refused: list[NotChecked] = []
     for path in paths:
         norm = path.strip("/")
         norm = "" if norm == "." else norm
         inside = [info for info in index.modules.values() if _under(info.file, norm)]
-        matched = [info for info in inside if needs.wants(info, index)]
-        if not matched:
+        matched: list[ModuleInfo] = []
+        listed_here = False
+        for info in inside:
+            if needs.wants(info, index):
+                matched.append(info)
+            elif judges and any(judge(info) for judge in judges):
+                judged[info.file] = info
+                listed_here = True
+        if not matched and not listed_here:
             if root and not (_under(norm, root) or _under(root, norm)):
                 reason = f'is outside root "{config.root}"'
             elif inside:
@@ -261,7 +291,8 @@ def _named_modules_to_read(
             )
         for info in matched:
             chosen[info.file] = info
-    return [chosen[file] for file in sorted(chosen)], refused
+    listed = tuple(judged[file] for file in sorted(judged) if file not in chosen)
+    return [chosen[file] for file in sorted(chosen)], listed, refused
 
 
 def _run_checks(

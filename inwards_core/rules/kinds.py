@@ -18,6 +18,7 @@ from inwards_core.rules.kind_docs import ExamplesFunction, KindDocs, no_examples
 
 if TYPE_CHECKING:
     from inwards_core.config.values import Config
+    from inwards_core.index.modules import ModuleIndex, ModuleInfo
     from inwards_core.rules.project import ProjectModel
 
 
@@ -94,6 +95,9 @@ class ReadScope:
 
 
 ReadsFunction = Callable[[Any], ReadScope]
+# Given the index and the rule's options, a test of the modules the kind judges from the
+# file listing alone, or None when it judges none (see `CheckKind.judges_listed`).
+ListingJudge = Callable[["ModuleIndex", Any], Callable[["ModuleInfo"], bool] | None]
 
 
 @attrs.frozen
@@ -131,6 +135,10 @@ class CheckKind:
     # Whether the configuration gives the kind anything to judge (contexts, cycles, shapes);
     # a whole-project kind without is left out of the note on what a PATHS run skipped.
     applies: Callable[[Config], bool] | None = attrs.field(default=None, eq=False)
+    # A per-file kind that judges some modules from the file listing alone (INW007 judges
+    # a package's members by their names): with PATHS, a named module it judges is checked
+    # (`ProjectModel.listed`) even when no rule needs its facts, which are then not read.
+    judges_listed: ListingJudge | None = attrs.field(default=None, eq=False)
     guidance_params: Mapping[str, str] = attrs.field(factory=dict, eq=False)
     docs: KindDocs | None = attrs.field(default=None, eq=False)
     examples: ExamplesFunction = attrs.field(default=no_examples, eq=False)

@@ -44,6 +44,8 @@ class ProjectModel:
     every file that was read, which is at least every file in `checked`. `checked` are the
     files per-file checks report on (all of them on a whole-project run, the named ones
     with PATHS). `whole_project` tells project-scope kinds whether they may run.
+    `listed`: with PATHS, the named modules that only a kind judging from the file listing
+    takes (`CheckKind.judges_listed`, INW007); their facts are not read.
 
     What is read is every module a layer owns, plus what the enabled rules ask for
     (`CheckKind.reads`): so `checked` may hold modules that no layer owns, and a kind that
@@ -54,6 +56,7 @@ class ProjectModel:
     facts: Mapping[str, ModuleFacts]
     checked: tuple[ModuleInfo, ...]
     whole_project: bool
+    listed: tuple[ModuleInfo, ...] = attrs.field(default=(), kw_only=True)
     # Filled for review kinds (which run after suppressions are applied).
     suppression_verdicts: tuple[CommentVerdict, ...] = ()
     # Reads one more module's facts on demand (the engine's, through the cache); None reads

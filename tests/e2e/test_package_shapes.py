@@ -144,3 +144,38 @@ def test_a_comment_does_not_hide_a_shape_finding(tmp_path: Path) -> None:
     project = write_tree(tmp_path / "p", files)
     run = run_inwards("check", "--format", "json", cwd=project)
     assert ("src/shop/application/helpers.py", "INW007") in by_file(run.stdout)
+
+
+UNOWNED = {
+    **FILES,
+    "pyproject.toml": CONFIG
+    + '\n[[tool.inwards.shape]]\npackages = ["tools"]\nallow = ["utils.py"]\n'
+    + 'hints = ["Scripts go into utils.py."]\n',
+    "src/tools/__init__.py": "",
+    "src/tools/utils.py": "",
+    "src/tools/helpers.py": "",
+    "src/run.py": "",
+}
+
+
+def test_a_package_no_layer_owns_is_judged_on_the_whole_project(tmp_path: Path) -> None:
+    project = write_tree(tmp_path / "p", UNOWNED)
+    run = run_inwards("check", "--format", "json", cwd=project)
+    assert run.code == 1, run.stderr
+    assert ("src/tools/helpers.py", "INW007") in by_file(run.stdout)
+
+
+def test_a_named_file_no_layer_owns_is_judged(tmp_path: Path) -> None:
+    project = write_tree(tmp_path / "p", UNOWNED)
+    run = run_inwards("check", "--format", "json", "src/tools/helpers.py", cwd=project)
+    assert run.code == 1, run.stderr
+    assert findings(run.stdout) == [("src/tools/helpers.py", 1, 1, "INW007", "error")]
+    fix = by_file(run.stdout)[("src/tools/helpers.py", "INW007")]["fix"]
+    assert "Scripts go into utils.py." in fix["steps"]  # type: ignore[index]
+    clean = run_inwards("check", "src/tools/utils.py", cwd=project)
+    assert clean.code == 0, clean.stdout + clean.stderr
+    assert "1 file" in clean.stdout
+    # A file that no layer owns and that is no member of a package is still not checked.
+    other = run_inwards("check", "src/run.py", cwd=project)
+    assert other.code == 2
+    assert "src/run.py holds no module that a layer owns" in other.stdout

@@ -3,7 +3,7 @@ selectors that name no package."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from inwards_core import (
@@ -12,6 +12,7 @@ from inwards_core import (
     Example,
     KindDocs,
     ModuleIndex,
+    ModuleInfo,
     NameRule,
     ProjectModel,
     Severity,
@@ -74,11 +75,12 @@ A misnamed member moves to a package its names rule lists in `only-in`, or is re
 """,
     limitations="""
 Shapes cover the direct members of a package only: give subpackages a shape of their own
-(`a.**` shapes all of them). Files whose names are no module names (`my-script.py`) are not
-members. With `inwards check PATHS` the rule judges the named files that are read (those a
-layer owns, or every file once contexts are declared); the selectors that name nothing are
-reported on whole-project runs only. The
-findings are not suppressible inline: change the shape instead. Unlike some tools, a
+(`a.**` shapes all of them). Files whose names are not identifiers (`0001_initial.py`,
+`my-script.py`) are members too: importlib loads them. With `inwards check PATHS` the rule judges each named file that is a member of a
+shaped package (or of any package, with a names rule), whether a layer owns it or not:
+it needs the file listing only, so such a file is not read. The selectors that name
+nothing are reported on whole-project runs only. The findings are not suppressible
+inline: change the shape instead. Unlike some tools, a
 subpackage is reported once, on the file that stands for it, not on each of its files.
 """,
 )
@@ -121,10 +123,10 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
 
 def _members_to_judge(model: ProjectModel, shapes: Shapes) -> Iterator[PackageMember]:
     """On a whole-project run, the members of every package a shape or a names rule can
-    judge; with paths, the members that the checked files are."""
+    judge; with paths, the members that the named files are, read or not (`listed`)."""
     index = model.index
     if not model.whole_project:
-        for info in model.checked:
+        for info in (*model.checked, *model.listed):
             yield from index.members_at(info)
         return
     every_package = bool(model.config.names)
@@ -136,6 +138,28 @@ def _members_to_judge(model: ProjectModel, shapes: Shapes) -> Iterator[PackageMe
 # A definition that words no variant for a finding gives it the main steps: their
 # `{advice}` step is then no step at all.
 NO_ADVICE: dict[str, tuple[str, ...]] = {"advice": ()}
+
+
+def judges_listed(
+    index: ModuleIndex, options: ScopedOptions
+) -> Callable[[ModuleInfo], bool] | None:
+    """With PATHS, whether a named file is a member this rule judges: of a shaped package,
+    or of any package once a names rule is set. Only the listing is needed, so a file no
+    layer owns is judged without reading it."""
+    config = index.config
+    if not config.shapes and not config.names:
+        return None
+    shapes = Shapes(config)
+    every_package = bool(config.names)
+
+    def judges(info: ModuleInfo) -> bool:
+        return any(
+            (every_package or shapes.of(member.package) is not None)
+            and options.applies_to(member.dotted)
+            for member in index.members_at(info)
+        )
+
+    return judges
 
 
 def _params(**given: str) -> dict[str, str]:
@@ -361,6 +385,7 @@ KIND = CheckKind(
     summary="Package members that the package's shape or a name rule refuses.",
     options_type=ScopedOptions,
     check=check,
+    judges_listed=judges_listed,
     guidance_params=GUIDANCE_PARAMS,
     docs=DOCS,
     examples=examples,
