@@ -79,20 +79,26 @@ _CALLEE_NAMES = (
     "eval",
     "compile",
 )
-# A call of exec, eval or compile that is no method (`re.compile(` is not) nor a `def`;
-# or `builtins`, through which they may be aliased. Searched only when a word is there.
-_SOURCE_CALL = re.compile(r"(?<![\w.])(?<!def )(?:exec|eval|compile)\s*+\(|\bbuiltins\b")
+# exec or eval as a name (called or aliased: `run = exec`), no method (`node.eval`) nor
+# `def`; or `builtins`, through which they may be imported. Searched only when a word is
+# there.
+_SOURCE_CALL = re.compile(r"(?<![\w.])(?<!def )(?:exec|eval)\b|\bbuiltins\b")
 # Only from the start of a word, possessively: trying from inside each word took time
 # quadratic in its length.
 _CALL_WORD = re.compile(r"(?<!\w)(\w++)\s*+\(")
 
 
-def has_dynamic_hint(text: str) -> bool:
-    """Whether the file may hold a dynamic import, run code from text, or extend
-    `__path__` (then it is parsed whole: the skeleton reads none of these)."""
-    if any(hint in text for hint in HINTS) or has_path_hint(text):
+def has_dynamic_hint(text: str, *, is_package: bool = False) -> bool:
+    """Whether the file may hold a dynamic import, run code from text, or (a package's
+    `__init__`, the only files whose `__path__` and `sys.modules` facts are asked for)
+    extend `__path__`: then it is parsed whole, since the skeleton reads none of these.
+    Each hint is a substring scan; this runs on every file the skeleton may read."""
+    if any(hint in text for hint in HINTS):
         return True
-    if "exec" in text or "eval" in text or "compile" in text or "builtins" in text:
+    if is_package and has_path_hint(text):
+        return True
+    # `compile` alone runs nothing: what runs its code object is an exec or eval call.
+    if "exec" in text or "eval" in text:
         return _SOURCE_CALL.search(text) is not None
     return False
 
@@ -388,7 +394,7 @@ def read_dynamic(
             facts.append(DynamicImportFact(loader, target, span, reason, statement, imported_from))
     facts.sort(key=by_position)
     extends_path, registers = False, tuple[str, ...]()
-    if has_path_hint(text):
+    if is_package and has_path_hint(text):
         extends_path, registers = path_facts(
             tree, text, module, reader.meanings, reader.folder.fold
         )

@@ -266,7 +266,7 @@ def _extract(
         return ModuleFacts(problem=decoded)
     text = decoded.text
     line_count = count_lines(text)
-    wants_dynamic = has_dynamic_hint(text)
+    wants_dynamic = has_dynamic_hint(text, is_package=is_package)
     if fast and not wants_dynamic:
         skeleton = read_skeleton_facts(
             text, module=module, is_package=is_package, grammars=grammars, names=names

@@ -133,7 +133,8 @@ class ModuleFacts:
     (`pkgutil.extend_path`, `__path__ = ...`, `__path__.append(...)`, `__path__ += ...`):
     other distributions or directories may then add modules below it. `registers` are
     the other module names it puts in `sys.modules` (`sys.modules["pkg.cli"] = module`),
-    sorted: importable names that no file stands for.
+    sorted: importable names that no file stands for. Both are read for packages only
+    (an `__init__`), the files Python runs before anything below them.
     """
 
     imports: tuple[ImportFact, ...] = ()

@@ -206,13 +206,22 @@ def test_new_facts_survive_the_cache() -> None:
         ("def compile(self, node):\n    pass\n", False),
         ("node.eval(context)\n", False),
         ("executor = 1\n", False),
+        ("import builtins\n", False),
         ("exec(code)\n", True),
         ("x = eval ('1')\n", True),
-        ("import builtins\n", True),
-        ("__path__.append('x')\n", True),
-        ("sys.modules['a'] = b\n", True),
+        ("run = exec\n", True),
+        ("from builtins import exec as run\n", True),
+        ("builtins.eval(x)\n", True),
     ],
 )
 def test_which_files_leave_the_skeleton(text: str, hinted: bool) -> None:
     assert has_dynamic_hint(text) is hinted
     assert (read(text).grammar == "skeleton") is not hinted
+
+
+@pytest.mark.parametrize("text", ["__path__.append('x')\n", "sys.modules['a'] = b\n"])
+def test_only_a_package_leaves_the_skeleton_for_path_hints(text: str) -> None:
+    assert has_dynamic_hint(text, is_package=True)
+    assert read(text, module="pkg", is_package=True).grammar == "ast"
+    assert not has_dynamic_hint(text)
+    assert read(text).grammar == "skeleton"
