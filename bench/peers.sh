@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create the two peer virtualenvs the benchmark compares against, outside the repo:
 #   DIR/import-linter/   import-linter==2.16   (lint-imports)
-#   DIR/inwards-0.7.0/   inwards==0.7.0        (the reference product; same distribution name
+#   DIR/inwards-0.7.0/   inwards==0.7.0        (the reference product; same command name
 #                                               as ours, so it must never enter our own env)
 # usage: bench/peers.sh [DIR]     DIR defaults to $INWARDS_BENCH_VENVS or ~/.cache/inwards-bench
 # Environment: PYTHON (default python3, 3.11+) creates the venvs. Idempotent: a venv whose

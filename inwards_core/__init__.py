@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     from inwards_core.rules.resolver import resolve
     from inwards_core.rules.rule_set import RuleSet
     from inwards_core.rules.selection import ActiveRule
-    from inwards_core.version import inwards_version
+    from inwards_core.version import inwards_distribution, inwards_version
 
 # The public API, imported on first use: `import inwards_core.version` (or any small
 # module) must not pay for the whole engine, and the CLI's start-up depends on it.
@@ -156,6 +156,7 @@ _HOMES = {
     # Rule definitions from roots of your own (an editor plugin, a script), and baselines.
     "resolve": "inwards_core.rules.resolver",
     "RootReport": "inwards_core.ports",
+    "inwards_distribution": "inwards_core.version",
     "RootState": "inwards_core.ports",
     "RuleDocument": "inwards_core.ports",
     "RuleSources": "inwards_core.ports",
@@ -248,6 +249,7 @@ __all__ = [
     "load_rules",
     "option",
     "option_name",
+    "inwards_distribution",
     "parse_baseline",
     "parse_module_pattern",
     "prepare",

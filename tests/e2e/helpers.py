@@ -76,8 +76,9 @@ def schema_validator(name: str, *, strict: bool = True) -> jsonschema.protocols.
     field inwards writes but the schema doesn't describe fails the test."""
     from inwards_core.api import installed_families, load_rules
     from inwards_core.authoring.schemas import build_schema, closed_schema
+    from inwards_core.version import DISTRIBUTION
 
-    families = tuple(f for f in installed_families() if f.distribution == "inwards")
+    families = tuple(f for f in installed_families() if f.distribution == DISTRIBUTION)
     schema = build_schema(name, families, load_rules(families))
     if strict:
         schema = closed_schema(schema)

@@ -593,7 +593,7 @@ def test_shadow_copies_the_bytes_and_records_the_base(roots: Roots) -> None:
     text = path.read_text()
     assert text.startswith(core_text("INW011"))
     tail = text[len(core_text("INW011")) :]
-    assert "[shadow]" in tail and 'root = "core"' in tail and 'distribution = "inwards"' in tail
+    assert "[shadow]" in tail and 'root = "core"' in tail and 'distribution = "inwards-lint"' in tail
     import hashlib
 
     assert hashlib.sha256((CORE / "INW011.toml").read_bytes()).hexdigest() in tail

@@ -12,10 +12,11 @@ import pytest
 
 from inwards_core.api import installed_families
 from inwards_core.authoring.schemas import SCHEMAS, schema_info
+from inwards_core.version import DISTRIBUTION
 from tests.e2e.helpers import REPO, run_inwards
 
 SCHEMA_DIR = REPO / "schemas"
-ONLY_INWARDS = {f.distribution for f in installed_families()} == {"inwards"}
+ONLY_INWARDS = {f.distribution for f in installed_families()} == {DISTRIBUTION}
 
 
 def test_without_a_name_it_lists_every_schema(tmp_path: Path) -> None:

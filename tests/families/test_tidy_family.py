@@ -25,7 +25,7 @@ from tests.e2e.helpers import REPO, Run, run_inwards, write_tree
 
 DISTRIBUTION = "inwards-rules-tidy"
 SOURCE = Path(__file__).resolve().parent / DISTRIBUTION
-INSTALL = f"pip install --no-deps ./tests/families/{DISTRIBUTION}"
+INSTALL = f"pip install ./tests/families/{DISTRIBUTION}"
 
 try:
     INSTALLED = metadata.distribution(DISTRIBUTION)
@@ -320,7 +320,7 @@ def test_tidy_and_inw_core_definitions_are_shadowed_alike() -> None:
     )
     rule_set = load_rules(families, sources)
     assert rule_set.errors == ()
-    for code, distribution in (("TIDY001", "inwards-rules-tidy"), ("INW001", "inwards")):
+    for code, distribution in (("TIDY001", "inwards-rules-tidy"), ("INW001", "inwards-lint")):
         rule = rule_set.by_code(code)
         assert rule is not None
         assert rule.definition.origin.root is RootKind.PROJECT
@@ -365,7 +365,7 @@ def test_a_half_collision_or_a_new_rule_in_the_tidy_prefix_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("code", "distribution"), [("TIDY001", "inwards-rules-tidy"), ("INW001", "inwards")]
+    ("code", "distribution"), [("TIDY001", "inwards-rules-tidy"), ("INW001", "inwards-lint")]
 )
 def test_shadowing_through_the_cli_works_alike(shop: Path, code: str, distribution: str) -> None:
     """The whole workflow, for a TIDY rule and for an INW rule: copy, edit, see it in

@@ -12,10 +12,11 @@ import pytest
 
 from inwards_core.api import installed_families, load_rules
 from inwards_core.authoring.docgen import render_rule_page
+from inwards_core.version import DISTRIBUTION
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 RULE_SET = load_rules(installed_families())
-CORE = [r for r in RULE_SET.rules if r.definition.family == "inwards"]
+CORE = [r for r in RULE_SET.rules if r.definition.family == DISTRIBUTION]
 
 
 @pytest.mark.parametrize("rule", CORE, ids=[r.code for r in CORE])

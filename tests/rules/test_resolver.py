@@ -18,6 +18,7 @@ from inwards_core.rules.digests import root_digests
 from inwards_core.rules.resolver import resolve
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import select, validate_rule_settings
+from inwards_core.version import DISTRIBUTION
 
 FAMILIES = (family(),)
 CORE_011 = next(d for d in packaged_documents(FAMILIES) if d.path.endswith("INW011.toml"))
@@ -209,7 +210,7 @@ def test_two_families_shipping_one_code_is_an_error_naming_both() -> None:
     rule_set = resolve(documents, (*FAMILIES, other))
     assert len(rule_set.errors) == 2
     message = rule_set.errors[0].message
-    assert f"inwards {FAMILIES[0].version}" in message and "inwards-other" in message
+    assert f"{DISTRIBUTION} {FAMILIES[0].version}" in message and "inwards-other" in message
 
 
 # -- always on: a key of the definition, not a code the engine knows ----------------------

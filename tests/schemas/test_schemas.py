@@ -53,12 +53,13 @@ from inwards_core.rules.reading import parse_definition
 from inwards_core.rules.resolver import resolve
 from inwards_core.rules.selection import select
 from inwards_core.rules.status import rules_status, status_document
+from inwards_core.version import DISTRIBUTION
 from tests.e2e.helpers import assert_valid, schema_problems
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = REPO / "schemas"
 # The committed schemas cover the families shipped with inwards, whatever else is installed.
-FAMILIES = tuple(f for f in installed_families() if f.distribution == "inwards")
+FAMILIES = tuple(f for f in installed_families() if f.distribution == DISTRIBUTION)
 CORE = load_rules(FAMILIES)
 KINDS = kinds_by_id(FAMILIES)
 BUILT = build_schemas(FAMILIES, CORE)

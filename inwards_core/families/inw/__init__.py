@@ -4,7 +4,7 @@ written as a third party would write one: it imports only inwards_core's public 
 
 from __future__ import annotations
 
-from inwards_core import Family, inwards_version
+from inwards_core import Family, inwards_distribution, inwards_version
 from inwards_core.families.inw import (
     inw000_unsupported_encoding,
     inw001_layer_dependency,
@@ -60,6 +60,6 @@ def family() -> Family:
         prefix="INW",
         kinds=tuple(module.KIND for module in (*KIND_MODULES, *GENERIC_KIND_MODULES)),
         definitions="inwards_core.families.inw.definitions",
-        distribution="inwards",
+        distribution=inwards_distribution(),
         version=inwards_version(),
     )
