@@ -1,16 +1,14 @@
-"""inwards_core: the architecture checks of inwards, as a library.
+"""inwards_core: the architecture checks of inwards, as a library (docs/library.md).
 
     import inwards_core
 
-    report = inwards_core.check_sources(
-        {"shop/domain/order.py": "from shop.infrastructure import db\n", ...},
-        pyproject=open("pyproject.toml").read(),
-    )
+    report = inwards_core.check_path(".")  # as `inwards check` run here
     for finding in report.findings:
         print(finding.file, finding.span.line, finding.code, finding.message)
 
-For a project on disk, build the adapters yourself (or use `inwards_cli.bootstrap`):
-`inwards_core.check(config, files)` takes any `ProjectFiles`.
+`report.to_json()` is the document `inwards check --format json` prints.
+`inwards_core.check_sources(files, pyproject=...)` checks an in-memory project, and
+`inwards_core.check(config, files)` takes any `ProjectFiles` adapter.
 """
 
 from __future__ import annotations
@@ -22,8 +20,11 @@ from inwards_core.version import VERSION as __version__
 
 if TYPE_CHECKING:
     from inwards_core.api import (
+        ConfigNotFoundError,
+        InwardsWarning,
         Prepared,
         check,
+        check_path,
         check_sources,
         installed_families,
         load_config,
@@ -88,8 +89,11 @@ if TYPE_CHECKING:
 # The public API, imported on first use: `import inwards_core.version` (or any small
 # module) must not pay for the whole engine, and the CLI's start-up depends on it.
 _HOMES = {
+    "ConfigNotFoundError": "inwards_core.api",
+    "InwardsWarning": "inwards_core.api",
     "Prepared": "inwards_core.api",
     "check": "inwards_core.api",
+    "check_path": "inwards_core.api",
     "check_sources": "inwards_core.api",
     "installed_families": "inwards_core.api",
     "load_config": "inwards_core.api",
@@ -189,6 +193,7 @@ __all__ = [
     "CheckKind",
     "Config",
     "ConfigError",
+    "ConfigNotFoundError",
     "ConfigProblem",
     "Context",
     "DynamicImportFact",
@@ -201,6 +206,7 @@ __all__ = [
     "ImportEdge",
     "ImportFact",
     "ImportStyle",
+    "InwardsWarning",
     "KindDocs",
     "Layer",
     "ModuleFacts",
@@ -237,6 +243,7 @@ __all__ = [
     "apply_baseline",
     "build_baseline",
     "check",
+    "check_path",
     "check_sources",
     "edit_distance",
     "example_problems",

@@ -6,14 +6,15 @@ ones, and a user's script can pass in-memory ones.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 import attrs
 
 from inwards_core.adapters.caches import NullExtractionCache
-from inwards_core.adapters.entry_points import installed_entry_points
+from inwards_core.adapters.entry_points import EntryPoint, installed_entry_points
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.packaged_rules import PackagedRuleSources
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
@@ -129,7 +130,12 @@ def check(
 ) -> Report:
     """Check a project and return the report. `paths` are POSIX paths relative to the
     project directory; None checks the whole project. `full_parse` parses every file
-    whole, so syntax errors anywhere are reported (named paths always are)."""
+    whole, so syntax errors anywhere are reported (named paths always are).
+
+    This is the low-level call: only the rule set it is given (the core definitions by
+    default), no baseline, the adapters it is given. `check_path` checks a directory on
+    disk as `inwards check` does."""
+    _require_project_files(files)
     paths = path_sequence("paths", paths)
     prepared = prepare(config, rule_set or load_rules())
     return check_project(
@@ -162,6 +168,23 @@ def check_sources(
     return check(config, files, paths=named)
 
 
+def _require_project_files(files: object) -> None:
+    """`check(config, ".")` would fail deep in the engine (no `listing` on a str)."""
+    if callable(getattr(files, "listing", None)) and callable(getattr(files, "read_bytes", None)):
+        return
+    if isinstance(files, str | os.PathLike):
+        raise TypeError(
+            f"files must be a ProjectFiles adapter, not a path ({shown(files)}): to check a "
+            f"directory on disk as `inwards check` does, call "
+            f"inwards_core.check_path({shown(os.fspath(files))})"
+        )
+    raise TypeError(
+        f"files must be a ProjectFiles adapter (listing() and read_bytes(), for example "
+        f"inwards_core.adapters.in_memory.InMemoryProjectFiles), not {type_name(files)}: "
+        f"{shown(files)}"
+    )
+
+
 def _families(argument: str, families: object) -> tuple[Family, ...]:
     if isinstance(families, str | bytes) or not isinstance(families, Sequence):
         raise TypeError(
@@ -172,3 +195,114 @@ def _families(argument: str, families: object) -> tuple[Family, ...]:
         if not isinstance(family, Family):
             raise TypeError(f"{argument}[{index}] must be a Family, not {type_name(family)}")
     return tuple(families)
+
+
+# -- check_path: a directory on disk, as `inwards check` checks it -------------------------
+
+COMPOSITION_GROUP = "inwards.composition"
+"""The entry-point group under which a distribution registers the disk composition that
+`check_path` uses (the `inwards` distribution registers `inwards_cli.composition`)."""
+
+
+class ConfigNotFoundError(ConfigError):
+    """No `pyproject.toml` with a `[tool.inwards]` table at or above the directory checked."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        super().__init__(
+            (
+                ConfigProblem(
+                    directory,
+                    None,
+                    None,
+                    "",
+                    "has no pyproject.toml with a [tool.inwards] table, and neither has any "
+                    "directory above it. Add a [tool.inwards] table listing the project's "
+                    "layers, innermost first, to its pyproject.toml (see docs/configuration.md).",
+                ),
+            )
+        )
+
+
+class InwardsWarning(UserWarning):
+    """A warning of a check that is no finding (`warnings.warn`): a rule root or a user
+    definition that can't be used, a cache that can't be written. The command line prints
+    these as `warning:` lines on standard error."""
+
+
+class DirectoryChecker(Protocol):
+    """What a composition registered under `COMPOSITION_GROUP` provides: the check of the
+    project holding `directory`, with the disk adapters (see `check_path`)."""
+
+    def __call__(
+        self,
+        directory: str,
+        *,
+        paths: Sequence[str] | None,
+        isolated: bool,
+        baseline: bool,
+    ) -> Report: ...
+
+
+def check_path(
+    directory: str | os.PathLike[str] = ".",
+    *,
+    paths: Sequence[str | os.PathLike[str]] | None = None,
+    isolated: bool = False,
+    baseline: bool = True,
+) -> Report:
+    """Check the project holding `directory` as `inwards check` run there does, and return
+    the report (`report.to_json()` is the document `inwards check --format json` prints).
+
+    The configuration is the nearest pyproject.toml with a `[tool.inwards]` table at or
+    above `directory`; the rules come from the core, user (`$XDG_CONFIG_HOME/inwards/rules`,
+    left out when `isolated`) and project (`.inwards/rules`) roots; the baseline next to the
+    configuration is applied unless `baseline` is False; facts are cached in
+    `.inwards/cache/` (INWARDS_NO_CACHE=1 turns it off) and files parsed by worker
+    processes. `paths` are relative to `directory` (or absolute); None checks the whole
+    project.
+
+    Raises `ConfigNotFoundError` (a `ConfigError`) when no configuration is found,
+    `ConfigError` for a configuration or project rule definition that can't be used (every
+    problem with its file, line, column and key), `BaselineError`, `FamilyLoadError`, and
+    `FileNotFoundError` / `NotADirectoryError` for a directory or path that isn't there.
+    Rule-root warnings are `InwardsWarning`s."""
+    if not isinstance(directory, str | os.PathLike):
+        raise TypeError(
+            f"directory must be a str or os.PathLike, not {type_name(directory)}: "
+            f"{shown(directory)}"
+        )
+    named = None if paths is None else path_sequence("paths", _fspaths(paths))
+    for name, flag in (("isolated", isolated), ("baseline", baseline)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type_name(flag)}: {shown(flag)}")
+    checker = directory_checker()
+    return checker(os.fspath(directory), paths=named, isolated=isolated, baseline=baseline)
+
+
+def directory_checker(points: Sequence[EntryPoint] | None = None) -> DirectoryChecker:
+    """The composition `check_path` calls: the first entry point of `COMPOSITION_GROUP` in
+    the installed environment, in `sys.path` order (so a test double installed ahead of
+    inwards takes its place). The core never imports the command line's package."""
+    found = installed_entry_points(group=COMPOSITION_GROUP) if points is None else points
+    if not found:
+        raise LookupError(
+            f"check_path needs a composition registered under the entry-point group "
+            f"{COMPOSITION_GROUP!r}, and none is installed in this environment: install "
+            f"inwards (pip install, not a source tree on sys.path), or check an in-memory "
+            f"project with check_sources"
+        )
+    loaded = found[0].load()
+    if not callable(loaded):
+        raise TypeError(
+            f"the entry point {found[0].name!r} of {COMPOSITION_GROUP!r} "
+            f"({found[0].target}) is not callable"
+        )
+    return cast(DirectoryChecker, loaded)
+
+
+def _fspaths(paths: object) -> object:
+    """Path objects among `paths` as str; anything else left for `path_sequence` to judge."""
+    if isinstance(paths, str | bytes) or not isinstance(paths, Sequence | set | frozenset):
+        return paths
+    return [os.fspath(p) if isinstance(p, os.PathLike) else p for p in paths]

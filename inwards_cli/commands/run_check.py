@@ -3,7 +3,6 @@ start-up path of `inwards_cli.main.main` calls it directly)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -12,7 +11,6 @@ from pathlib import Path
 import attrs
 
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
-from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import Adapters, bootstrap, cache_disabled
 from inwards_cli.commands.cache_verification import fail_verification
@@ -26,47 +24,37 @@ from inwards_cli.commands.loading import (
     resolve_rules,
     rule_warnings,
 )
+from inwards_cli.composition import (
+    LoadedBaseline,
+    UnreadableBaselineError,
+    find_baseline,
+    finish_report,
+    read_baseline,
+    record_rules,
+    split_paths,
+)
 from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import Prepared, prepare
-from inwards_core.baseline import (
-    BASELINE_FILE_NAME,
-    MAX_BASELINE_BYTES,
-    Baseline,
-    BaselineError,
-)
-from inwards_core.baseline.matching import apply_baseline
-from inwards_core.baseline.reading import parse_baseline
+from inwards_core.baseline import BaselineError
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project
-from inwards_core.model.findings import NotChecked, Report
+from inwards_core.model.findings import Report
 from inwards_core.reporting.github import render_github
 from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import render_concise, render_statistics, render_text
-from inwards_core.rules.digests import root_digests
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.verification import CachedFactsDiffer
-from inwards_core.version import inwards_version
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
     """User paths -> POSIX paths relative to the project dir; and paths outside it."""
-    inside: list[str] = []
-    outside: list[str] = []
-    base = project_dir.resolve()
-    for path in paths:
-        try:
-            os.stat(path)
-        except (FileNotFoundError, NotADirectoryError):
-            fail(f"{path} is not a file or directory.")
-        except OSError as error:  # EACCES: a directory on the way to it can't be searched
-            fail(f"{path} can't be examined: {(error.strerror or str(error)).lower()}.")
-        absolute = path.resolve()
-        try:
-            inside.append(absolute.relative_to(base).as_posix())
-        except ValueError:
-            outside.append(str(path))
-    return inside, outside
+    try:
+        return split_paths(paths, project_dir)
+    except (FileNotFoundError, NotADirectoryError) as error:
+        fail(f"{error.filename} is not a file or directory.")
+    except OSError as error:  # EACCES: a directory on the way to it can't be searched
+        fail(f"{error.filename} can't be examined: {(error.strerror or str(error)).lower()}.")
 
 
 @attrs.frozen
@@ -110,7 +98,7 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     print_rule_warnings(resolved)
     adapters = bootstrap(project_dir, no_cache=arguments.no_cache)
     report = _run_engine(prepared, adapters, named, arguments, project_dir)
-    report = _finish_report(report, outside, project_dir, resolved.rule_set, baseline)
+    report = finish_report(report, outside, project_dir, resolved.rule_set, baseline)
     record_rules(resolved, digests=True)
     for warning in getattr(adapters.cache, "warnings", ()):
         warn(warning)
@@ -171,53 +159,6 @@ def _run_engine(
         fail_verification(differ.mismatches, display_from(project_dir))
 
 
-def _finish_report(
-    report: Report,
-    outside: list[str],
-    project_dir: Path,
-    rule_set: RuleSet,
-    baseline: LoadedBaseline | None,
-) -> Report:
-    """The engine's report with the named paths outside the project, the rule set it was
-    checked with, and the baseline applied."""
-    if outside:
-        extra = tuple(
-            NotChecked(
-                path, f"{path} is outside the project at {project_dir}, so it was not checked."
-            )
-            for path in outside
-        )
-        report = attrs.evolve(report, not_checked=report.not_checked + extra)
-    report = attrs.evolve(
-        report,
-        rule_set_fingerprint=rule_set.fingerprint(inwards_version()),
-        user_definitions=rule_set.user_in_effect(),
-    )
-    if baseline is not None:
-        report = apply_baseline(report, baseline.baseline, file=baseline.shown_as)
-    return report
-
-
-def record_rules(resolved: ResolvedRules, *, digests: bool) -> None:
-    """Keep the parsed tables of the definitions in use (and, after a check, the roots'
-    digests) in the cache's rule manifest."""
-    if resolved.manifest is None:
-        return
-    documents = resolved.sources.documents()
-    resolved.manifest.write(
-        root_digests(documents, resolved.rule_set.families) if digests else None,
-        {hashlib.sha256(d.data).hexdigest() for d in documents},
-    )
-
-
-@attrs.frozen
-class LoadedBaseline:
-    baseline: Baseline
-    # POSIX, relative to the project directory when inside it (reporters show it relative
-    # to where the user stands, like finding files).
-    shown_as: str
-
-
 def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaseline | None:
     """The baseline a check applies: `--baseline FILE`, else inwards-baseline.json next to
     the config when there is one, and none with `--no-baseline`. One that can't be read or
@@ -227,38 +168,19 @@ def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaselin
         if arguments.baseline is not None:
             fail("--baseline and --no-baseline can't be used together; choose one.")
         return None
-    path = arguments.baseline
-    if path is None:
-        path = project_dir / BASELINE_FILE_NAME
-        if not os.path.lexists(path):
-            return None
-        named = Path(os.path.abspath(path))
-    else:
-        named = path
     try:
-        # A FIFO or a device is refused, never waited on.
-        data = read_regular_file(path, max_bytes=MAX_BASELINE_BYTES)
-    except (FileNotFoundError, IsADirectoryError):
-        fail(f"baseline error: {named} is not a file.")
-    except NotARegularFileError as error:
-        fail(f"baseline error: {named} {error.strerror}.")
-    except OSError as error:
-        fail(f"baseline error: can't read {named}: {failure_reason(error)}.")
-    absolute = Path(os.path.abspath(path))
-    try:
-        relative = absolute.relative_to(os.path.abspath(project_dir)).as_posix()
-    except ValueError:
-        relative = str(absolute)
-    shown = display_from(project_dir)(relative) if arguments.baseline is None else str(path)
-    try:
-        parsed = parse_baseline(data, file=shown)
+        if arguments.baseline is None:
+            return find_baseline(project_dir, shown=display_from(project_dir))
+        named = arguments.baseline
+        return read_baseline(named, project_dir, named=str(named), shown=lambda _: str(named))
+    except UnreadableBaselineError as error:
+        fail(f"baseline error: {error.render()}")
     except BaselineError as error:
         fail(
             f"baseline error: {error.render()}",
             "Fix the file, write it afresh with `inwards baseline`, or check without it "
             "(--no-baseline).",
         )
-    return LoadedBaseline(parsed, relative)
 
 
 def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:

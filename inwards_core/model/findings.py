@@ -6,8 +6,12 @@ All of them are frozen attrs classes: they hash, compare, and cross ports unchan
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
+from typing import Any
 
 import attrs
+
+from inwards_core.model import diagnostics
 
 
 class Severity(enum.Enum):
@@ -93,6 +97,12 @@ class Finding:
     # The stable form of the message a baseline keys on (no "Allowed direction" tail).
     stable_message: str = ""
 
+    def to_json(self, *, display: Callable[[str], str] | None = None) -> dict[str, Any]:
+        """This finding as one element of `diagnostics` in `inwards check --format json`
+        (a dict of JSON values; `json.dumps` it to write it). `file` stays relative to the
+        project directory unless `display` maps it elsewhere."""
+        return diagnostics.diagnostic(self, display or diagnostics.same_path)
+
     def sort_key(self) -> tuple[bool, str, int, int, int, int, int, str, str]:
         # The span's fields, not the Span: comparing attrs values was most of the time
         # sorting 20,000 findings took.
@@ -173,3 +183,10 @@ class Report:
         if self.nothing_checked:
             return 2
         return 1 if self.errors else 0
+
+    def to_json(self, *, display: Callable[[str], str] | None = None) -> dict[str, Any]:
+        """The `inwards/diagnostics@1` document, as `inwards check --format json` run in the
+        project directory prints it, as a dict of JSON values (`json.dumps` writes the same
+        document; `schemas/diagnostics.schema.json` describes it). Paths stay relative to
+        the project directory unless `display` maps them elsewhere."""
+        return diagnostics.diagnostics_document(self, display=display or diagnostics.same_path)

@@ -163,6 +163,7 @@ def diagnostics_schema() -> JSON:
             ),
         },
         ["schema", "summary", "diagnostics"],
-        description="What `inwards check --format json` prints. Fields are only ever added "
-        "within a version: ignore the ones you don't know.",
+        description="What `inwards check --format json` prints, and what `Report.to_json()` "
+        "returns in Python (each of its diagnostics is a `Finding.to_json()`). Fields are only "
+        "ever added within a version: ignore the ones you don't know.",
     )

@@ -1,0 +1,257 @@
+"""The disk composition of a check, shared by `inwards check` and `inwards_core.check_path`.
+
+Every step here raises a typed exception instead of printing and exiting: the command
+(`inwards_cli/commands/run_check.py`) turns them into messages and exit statuses, and a
+script calling `inwards_core.check_path` catches them. `check_directory` is registered under
+the entry-point group `inwards.composition` (pyproject.toml), which is how the core finds it
+without importing this package (see docs/architecture.md, "The library entry point").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from inwards_cli.adapters.atomic import failure_reason
+from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
+from inwards_cli.adapters.rule_manifest import RuleRootsManifest
+from inwards_cli.adapters.rule_roots import LocalRuleSources
+from inwards_cli.bootstrap import CACHE_DIR, bootstrap, cache_disabled, rule_sources
+from inwards_cli.config_file import LoadedConfig, find_config, read_config
+from inwards_core.adapters.entry_points import installed_entry_points
+from inwards_core.api import ConfigNotFoundError, InwardsWarning, load_rules, prepare
+from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, Baseline, BaselineError
+from inwards_core.baseline.matching import apply_baseline
+from inwards_core.baseline.reading import parse_baseline
+from inwards_core.config.values import Config
+from inwards_core.engine import check_project
+from inwards_core.model.findings import NotChecked, Report
+from inwards_core.plugins import PluginHost
+from inwards_core.ports import RootState
+from inwards_core.rules.digests import root_digests
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.verification import CacheMismatch
+from inwards_core.version import inwards_version
+
+
+def check_directory(
+    directory: str,
+    *,
+    paths: Sequence[str] | None = None,
+    isolated: bool = False,
+    baseline: bool = True,
+) -> Report:
+    """Check the project holding `directory` as `inwards check` run there does: the
+    configuration found at or above it, the core, user (unless `isolated`) and project rule
+    roots, the baseline next to the configuration (unless `baseline` is False), the
+    extraction cache in `.inwards/cache/` and the worker processes. `paths` are relative
+    to `directory` (or absolute); None checks the whole project.
+
+    Raises `ConfigNotFoundError` when no configuration is found, `ConfigError` for a
+    configuration or project rule that can't be used, `BaselineError` for a baseline that
+    can't be read or parsed, `FamilyLoadError` for a family that fails to load, and
+    `FileNotFoundError` / `NotADirectoryError` for a directory or path that isn't there.
+    Rule-root warnings (what the command prints as `warning:` lines) are `InwardsWarning`s."""
+    start = Path(directory)
+    if not start.is_dir():
+        # Looking above a directory that isn't there would check some other project.
+        raise NotADirectoryError(f"{directory} is not a directory.")
+    found = find_config(start)
+    if found is None:
+        raise ConfigNotFoundError(str(start.absolute()))
+    loaded = read_config(found)
+    project_dir = loaded.project_dir
+    named: list[str] | None = None
+    outside: list[str] = []
+    if paths is not None:
+        named, outside = split_paths(tuple(start / path for path in paths), project_dir)
+    config = loaded.build()
+    accepted = None
+    if baseline:
+        accepted = find_baseline(project_dir, shown=lambda relative: str(project_dir / relative))
+    resolved = resolve_rule_roots(loaded, config, isolated=isolated)
+    prepared = prepare(config, resolved.rule_set)
+    for line in rule_warnings(resolved):
+        warnings.warn(line, InwardsWarning, stacklevel=3)
+    adapters = bootstrap(project_dir)
+    report = check_project(
+        prepared.config,
+        prepared.rules,
+        files=adapters.files,
+        cache=adapters.cache,
+        grammars=adapters.grammars,
+        paths=named,
+        parse_many=adapters.parse_many,
+    )
+    report = finish_report(report, outside, project_dir, resolved.rule_set, accepted)
+    record_rules(resolved, digests=True)
+    for line in getattr(adapters.cache, "warnings", ()):
+        warnings.warn(line, InwardsWarning, stacklevel=3)
+    return report
+
+
+def split_paths(paths: Sequence[Path], project_dir: Path) -> tuple[list[str], list[str]]:
+    """Paths -> POSIX paths relative to the project directory; and the paths outside it.
+    Raises `FileNotFoundError` (or another `OSError`) for a path that can't be examined."""
+    inside: list[str] = []
+    outside: list[str] = []
+    base = project_dir.resolve()
+    for path in paths:
+        os.stat(path)
+        try:
+            inside.append(path.resolve().relative_to(base).as_posix())
+        except ValueError:
+            outside.append(str(path))
+    return inside, outside
+
+
+@attrs.frozen
+class ResolvedRules:
+    """The rule set a command works with, and the sources it came from."""
+
+    sources: LocalRuleSources
+    rule_set: RuleSet
+    manifest: RuleRootsManifest | None
+    # With `verify_cache`: the cached tables that differ from their definitions.
+    cache_mismatches: tuple[CacheMismatch, ...] = ()
+
+
+def resolve_rule_roots(
+    loaded: LoadedConfig | None,
+    config: Config | None,
+    *,
+    isolated: bool,
+    use_cache: bool | None = None,
+    verify_cache: bool = False,
+) -> ResolvedRules:
+    """Resolve core, user and project definitions with the project's `user-rules` policy.
+    A family that fails to load raises `FamilyLoadError`; definition problems are left in
+    the rule set (errors stop a check, warnings don't). With `use_cache` (by default unless
+    INWARDS_NO_CACHE is set), the parsed definitions kept in the project's cache directory
+    are reused; with `verify_cache` too, every definition is parsed afresh and each cached
+    table that differs is a mismatch (the fresh tables replace them in the manifest)."""
+    project_dir = loaded.project_dir if loaded is not None else None
+    families = PluginHost.create(entry_points=installed_entry_points(project_dir)).families()
+    policy = config.user_rules if config is not None else "on"
+    sources = rule_sources(families, project_dir=project_dir, user_rules=policy, isolated=isolated)
+    if use_cache is None:
+        use_cache = not cache_disabled(False)
+    manifest = None
+    if project_dir is not None and use_cache:
+        manifest = RuleRootsManifest.read(project_dir / CACHE_DIR)
+    fresh: dict[str, Any] | None = {} if verify_cache else None
+    rule_set = load_rules(
+        families,
+        sources,
+        user_rules=policy,
+        parsed_tables=fresh if fresh is not None or manifest is None else manifest.tables,
+    )
+    mismatches: list[CacheMismatch] = []
+    if manifest is not None and fresh is not None:
+        mismatches = manifest.verify(fresh, sources.documents())
+        manifest.tables.update(fresh)
+    return ResolvedRules(sources, rule_set, manifest, tuple(mismatches))
+
+
+def rule_warnings(resolved: ResolvedRules) -> list[str]:
+    """What a command prints as `warning:` lines about the rule roots."""
+    lines = [
+        f"{report.root.value} rules: {report.warning}"
+        for report in resolved.sources.roots()
+        if report.warning and report.state is not RootState.IGNORED
+    ]
+    lines += resolved.rule_set.warnings()
+    return lines
+
+
+def record_rules(resolved: ResolvedRules, *, digests: bool) -> None:
+    """Keep the parsed tables of the definitions in use (and, after a check, the roots'
+    digests) in the cache's rule manifest."""
+    if resolved.manifest is None:
+        return
+    documents = resolved.sources.documents()
+    resolved.manifest.write(
+        root_digests(documents, resolved.rule_set.families) if digests else None,
+        {hashlib.sha256(d.data).hexdigest() for d in documents},
+    )
+
+
+@attrs.frozen
+class LoadedBaseline:
+    baseline: Baseline
+    # POSIX, relative to the project directory when inside it (reporters show it relative
+    # to where the user stands, like finding files).
+    shown_as: str
+
+
+class UnreadableBaselineError(BaselineError):
+    """A baseline file that can't be read at all (absent when named, a directory, a FIFO,
+    no permission): its reason is a whole sentence naming the file."""
+
+    def render(self) -> str:
+        return self.reason
+
+
+def find_baseline(project_dir: Path, *, shown: Callable[[str], str]) -> LoadedBaseline | None:
+    """The baseline next to the configuration (inwards-baseline.json), None when there is
+    none. `shown` turns its project-relative path into the name its errors give."""
+    path = project_dir / BASELINE_FILE_NAME
+    if not os.path.lexists(path):
+        return None
+    return read_baseline(path, project_dir, named=str(Path(os.path.abspath(path))), shown=shown)
+
+
+def read_baseline(
+    path: Path, project_dir: Path, *, named: str, shown: Callable[[str], str]
+) -> LoadedBaseline:
+    """Read and parse the baseline at `path`. `named` is how a file that can't be read is
+    named (`UnreadableBaselineError`); `shown` turns the project-relative path into the name
+    a parse error gives (`BaselineError`). A FIFO or a device is refused, never waited on."""
+    try:
+        data = read_regular_file(path, max_bytes=MAX_BASELINE_BYTES)
+    except (FileNotFoundError, IsADirectoryError):
+        raise UnreadableBaselineError(named, f"{named} is not a file.") from None
+    except NotARegularFileError as error:
+        raise UnreadableBaselineError(named, f"{named} {error.strerror}.") from None
+    except OSError as error:
+        reason = f"can't read {named}: {failure_reason(error)}."
+        raise UnreadableBaselineError(named, reason) from None
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(os.path.abspath(project_dir)).as_posix()
+    except ValueError:
+        relative = str(absolute)
+    return LoadedBaseline(parse_baseline(data, file=shown(relative)), relative)
+
+
+def finish_report(
+    report: Report,
+    outside: Sequence[str],
+    project_dir: Path,
+    rule_set: RuleSet,
+    baseline: LoadedBaseline | None,
+) -> Report:
+    """The engine's report with the named paths outside the project, the rule set it was
+    checked with, and the baseline applied."""
+    if outside:
+        extra = tuple(
+            NotChecked(
+                path, f"{path} is outside the project at {project_dir}, so it was not checked."
+            )
+            for path in outside
+        )
+        report = attrs.evolve(report, not_checked=report.not_checked + extra)
+    report = attrs.evolve(
+        report,
+        rule_set_fingerprint=rule_set.fingerprint(inwards_version()),
+        user_definitions=rule_set.user_in_effect(),
+    )
+    if baseline is not None:
+        report = apply_baseline(report, baseline.baseline, file=baseline.shown_as)
+    return report
