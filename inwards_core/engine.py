@@ -137,12 +137,15 @@ def _fix(guidance: Guidance, violation: Violation, params: Mapping[str, str]) ->
     """
     texts = guidance.texts(violation.variant)
     fallback = violation.fallback
-    if texts is None and fallback is not None:
-        if violation.in_definition or not (guidance.summary or guidance.steps):
-            return Fix(
-                capped_message(fallback.summary),
-                tuple(capped_message(step) for step in fallback.steps),
-            )
+    if (
+        texts is None
+        and fallback is not None
+        and (violation.in_definition or not (guidance.summary or guidance.steps))
+    ):
+        return Fix(
+            capped_message(fallback.summary),
+            tuple(capped_message(step) for step in fallback.steps),
+        )
     summary, steps = texts if texts is not None else (guidance.summary, guidance.steps)
     return Fix(
         capped_message(fill_template(summary, params)),
