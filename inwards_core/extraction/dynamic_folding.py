@@ -111,7 +111,7 @@ class ConstantFolder:
             elif isinstance(expr.op, ast.Mod) and isinstance(left, str):
                 if _BIG_WIDTH.search(left):
                     raise Unreadable("an expression")
-                return _bounded(left % right)
+                return _bounded(left % _small_numbers(right))
             elif isinstance(expr.op, ast.Mult):
                 if isinstance(left, str) and isinstance(right, int):
                     left, right = right, left
@@ -147,8 +147,10 @@ class ConstantFolder:
                 raise Unreadable("unpacked arguments")
             if _BIG_WIDTH.search(template):
                 raise Unreadable("an expression")
-            args = [self.fold(arg, depth + 1) for arg in expr.args]
-            kwargs = {str(k.arg): self.fold(k.value, depth + 1) for k in expr.keywords}
+            args = [_small_numbers(self.fold(arg, depth + 1)) for arg in expr.args]
+            kwargs = {
+                str(k.arg): _small_numbers(self.fold(k.value, depth + 1)) for k in expr.keywords
+            }
             try:
                 return _bounded(template.format(*args, **kwargs))
             except (IndexError, KeyError, ValueError, TypeError, AttributeError):
@@ -160,6 +162,17 @@ def _bounded(text: str) -> str:
     if len(text) > _MAX_FOLDED:
         raise Unreadable("an expression")
     return text
+
+
+def _small_numbers(value: Folded) -> Folded:
+    """`value` when no number in it could be a width or precision that writes more than a
+    module name could hold (`"%*s" % (900000000, "x")`, `"{:>{}}".format("x", 900000000)`
+    take the width from an argument, where `_BIG_WIDTH` doesn't see it)."""
+    items = value if isinstance(value, tuple) else (value,)
+    for item in items:
+        if isinstance(item, int | float) and not -_MAX_FOLDED <= item <= _MAX_FOLDED:
+            raise Unreadable("an expression")
+    return value
 
 
 def _text(value: Folded) -> str:

@@ -187,6 +187,26 @@ def test_twenty_thousand_aliases_of_a_loader(tmp_path: Path) -> None:
         assert "INW011" in run.stdout and "through a dynamic import" in run.stdout
 
 
+@pytest.mark.parametrize(
+    "target",
+    [
+        '"{:>{}}".format("shop.adapters.db", 900000000)',
+        '"{:>{width}}".format("shop.adapters.db", width=900000000)',
+        '"%*s" % (900000000, "shop.adapters.db")',
+        '"{:.{}f}".format(1.5, 900000000)',
+    ],
+)
+def test_a_width_given_as_an_argument_is_not_folded(tmp_path: Path, target: str) -> None:
+    """The width comes from an argument, not the template: folding it wrote 900 MB for
+    one file. A number that big is no part of a module name: the target is unreadable."""
+    one_module(tmp_path, f"import importlib\nimportlib.import_module({target})\n")
+    for args in RUNS:
+        run = run_limited(*args, cwd=tmp_path, budget=Budget(seconds=10, memory_mb=400))
+        assert run.code == 1, run.output
+        assert "INW011" in run.stdout, run.output
+        assert "could not be read within the limits" not in run.stdout
+
+
 # -- a 10 MB line -------------------------------------------------------------------------
 
 TEN_MB = 10_000_000
