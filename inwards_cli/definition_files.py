@@ -20,11 +20,18 @@ from inwards_core.rules.definitions import SHADOW_KEYS, ShadowBase
 from inwards_core.rules.kinds import CheckKind
 from inwards_core.rules.options import option_name
 
+# The first line of the header a shipped definition starts with, and of the one a shadow
+# copy gets in its place: the header of the copied file says what it is, so it is rewritten.
+_HEADERS = ("# Core definition of ", "# Shadow copy of ")
 
-def with_shadow_table(data: bytes, base: ShadowBase) -> bytes:
+
+def with_shadow_table(data: bytes, base: ShadowBase, *, code: str, to: str) -> bytes:
     """`data` (a definition's bytes) with a `[shadow]` table recording `base` at the end;
-    an earlier `[shadow]` table (copying a copy) is replaced. Everything else is kept."""
-    document = tomlkit.parse(data.decode("utf-8"))
+    an earlier `[shadow]` table (copying a copy) is replaced. The header comment of a
+    shipped definition or of an earlier copy is replaced by one saying where this copy
+    comes from and what it overrides; everything else is kept."""
+    text = data.decode("utf-8")
+    document = tomlkit.parse(shadow_header(base, code, to) + _without_header(text))
     if "shadow" in document:
         del document["shadow"]
     table = tomlkit.table()
@@ -37,6 +44,33 @@ def with_shadow_table(data: bytes, base: ShadowBase) -> bytes:
     shadow_document = tomlkit.document()
     shadow_document.add("shadow", table)
     return (text + "\n" + tomlkit.dumps(shadow_document)).encode("utf-8")
+
+
+def shadow_header(base: ShadowBase, code: str, to: str) -> str:
+    """The comment a shadow copy starts with, `to` being the root it is written into."""
+    if base.root == "core":
+        source = f"the core definition shipped with {base.distribution} {base.version}".rstrip()
+    else:
+        source = f"the {base.root} definition {base.path}"
+    scope = "in this project" if to == "project" else "for you, in every project"
+    return (
+        f"# Shadow copy of {code}, made by `inwards rules shadow {code} --to {to}`\n"
+        f"# from {source}.\n"
+        f"# It overrides that definition {scope}; edit it as you need.\n"
+        f"# The [shadow] table at the end records what it was copied from: `inwards status`\n"
+        f"# says when that changes, and `inwards rules explain {code}` compares the two.\n"
+    )
+
+
+def _without_header(text: str) -> str:
+    """`text` without the header comment block a shipped definition or a copy starts with."""
+    lines = text.splitlines(keepends=True)
+    if not lines or not lines[0].startswith(_HEADERS):
+        return text
+    end = 0
+    while end < len(lines) and lines[end].startswith("#"):
+        end += 1
+    return "".join(lines[end:])
 
 
 def write_definition(path: Path, data: bytes) -> None:

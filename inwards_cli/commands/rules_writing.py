@@ -49,9 +49,9 @@ def shadow_command(
     isolated: IsolatedOption = False,
     config: ConfigOption = None,
 ) -> None:
-    """Copy the definition in force below a root into that root (`<root>/<CODE>.toml`),
-    byte for byte, with a [shadow] table recording what it was copied from. Edit the copy:
-    it replaces the lower definition as a whole."""
+    """Copy the definition in force below a root into that root (`<root>/<CODE>.toml`):
+    its text with a header saying where the copy comes from, and a [shadow] table recording
+    what it was copied from. Edit the copy: it replaces the lower definition as a whole."""
     target_root = RootKind(to.value)
     here = rules_here(config, isolated, need_project=target_root is RootKind.PROJECT)
     code, chain = find_chain(here.resolved.rule_set, rule)
@@ -63,7 +63,7 @@ def shadow_command(
             f"--to {target_root.value}`."
         )
     data = document_bytes(here.resolved, below[0])
-    copy = with_shadow_table(data, _shadow_base(below[0]))
+    copy = with_shadow_table(data, _shadow_base(below[0]), code=code, to=to.value)
     if print_only:
         sys.stdout.write(copy.decode("utf-8"))
         return

@@ -591,9 +591,19 @@ def test_shadow_copies_the_bytes_and_records_the_base(roots: Roots) -> None:
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # a file to commit, not a private one
     text = path.read_text()
-    assert text.startswith(core_text("INW011"))
-    tail = text[len(core_text("INW011")) :]
-    assert "[shadow]" in tail and 'root = "core"' in tail and 'distribution = "inwards-lint"' in tail
+    # The shipped header gives way to one saying what the copy is and what it overrides;
+    # the rest is the core definition's text, then [shadow].
+    header, _, rest = text.partition('code = "INW011"')
+    assert header.startswith("# Shadow copy of INW011, made by `inwards rules shadow INW011")
+    assert "core definition shipped with inwards-lint" in header
+    assert "overrides that definition in this project" in header
+    assert "Core definition of" not in text
+    body = core_text("INW011").partition('code = "INW011"')[2]
+    assert rest.startswith(body)
+    tail = rest[len(body) :]
+    assert (
+        "[shadow]" in tail and 'root = "core"' in tail and 'distribution = "inwards-lint"' in tail
+    )
     import hashlib
 
     assert hashlib.sha256((CORE / "INW011.toml").read_bytes()).hexdigest() in tail
@@ -610,13 +620,17 @@ def test_shadow_refuses_to_overwrite_without_force(roots: Roots) -> None:
     # The base of a project shadow is the definition in force below the project root.
     roots.add_user("INW011.toml", edited("INW011", severity='"warning"'))
     assert roots.run("rules", "shadow", "INW011", "--to", "project", "--force").code == 0
-    assert path.read_text().startswith(edited("INW011", severity='"warning"'))
-    assert 'root = "user"' in path.read_text()
+    copied = path.read_text()
+    assert "\n# from the user definition " in copied  # its header names the user copy
+    assert edited("INW011", severity='"warning"').partition("\ncode =")[2] in copied
+    assert 'root = "user"' in copied
 
 
 def test_shadow_print_writes_nothing(roots: Roots) -> None:
     done = roots.run("rules", "shadow", "INW005", "--to", "user", "--print")
-    assert done.code == 0 and done.stdout.startswith(core_text("INW005"))
+    assert done.code == 0 and done.stdout.startswith("# Shadow copy of INW005")
+    assert "overrides that definition for you, in every project" in done.stdout
+    assert core_text("INW005").partition("\ncode =")[2] in done.stdout
     assert not roots.user.exists()
 
 

@@ -382,8 +382,14 @@ def test_shadowing_through_the_cli_works_alike(shop: Path, code: str, distributi
     copy = shop / ".inwards" / "rules" / f"{code}.toml"
     assert made.stdout.strip() == str(copy)
     copied = copy.read_text(encoding="utf-8")
-    assert copied.startswith(_core_text(code))  # the bytes of the core definition, then...
-    assert f'distribution = "{distribution}"' in copied  # ...[shadow] records its base
+    # A header saying what the copy is, the core definition's text after its own header,
+    # then [shadow] recording its base.
+    assert copied.startswith(f"# Shadow copy of {code}, made by `inwards rules shadow")
+    assert f"core definition shipped with {distribution} " in copied.split("\ncode =")[0]
+    assert "Core definition of" not in copied
+    body = _core_text(code).split('code = "', 1)[1]
+    assert f'code = "{body}' in copied
+    assert f'distribution = "{distribution}"' in copied.split(body)[1]
     copy.write_text(_shadow(code), encoding="utf-8")
 
     (entry,) = [
