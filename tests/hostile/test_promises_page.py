@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from inwards_core.extraction import libcst_parsing, limits
+from inwards_core.extraction import dynamic_sources, libcst_parsing, limits
 
 PAGE = (Path(__file__).resolve().parents[2] / "docs" / "hostile-input.md").read_text("utf-8")
 
@@ -23,6 +23,12 @@ def test_the_shape_limits_are_the_codes() -> None:
     depth = libcst_parsing.MAX_BRACKET_DEPTH
     run = libcst_parsing.MAX_PREFIX_RUN
     assert f"brackets nested more than {depth} deep, or more than {run} prefix operators" in PAGE
+
+
+def test_the_bounds_on_literal_code_are_the_codes() -> None:
+    size = f"{dynamic_sources.MAX_SOURCE_CHARS:,}"
+    depth = dynamic_sources.MAX_DEPTH
+    assert f"at most {size} characters long, and literals inside it at\n  most {depth} deep" in PAGE
 
 
 def test_every_test_file_the_page_names_exists() -> None:

@@ -231,3 +231,29 @@ def test_a_directive_after_a_ten_megabyte_line_of_code(tmp_path: Path) -> None:
     run = run_limited("check", "--no-cache", cwd=tmp_path, budget=Budget(seconds=4))
     assert run.code == 0, run.output
     assert "1 finding hidden by inline suppressions" in run.stdout
+
+
+# -- code run from literal text -----------------------------------------------------------
+
+
+def test_code_in_literals_is_read_within_its_bounds(tmp_path: Path) -> None:
+    """exec of exec of ... twelve deep, a megabyte of literal code, and twenty thousand
+    literal execs: read within the bounds (three levels, 100,000 characters), each parse
+    no bigger than the file."""
+    nested = "import shop.adapters.db"
+    for _ in range(12):
+        nested = f"exec({nested!r})"
+    source = (
+        f"{nested}\n"
+        + "exec("
+        + repr("x = 1\n" * 200_000)
+        + ")\n"
+        + 'exec("import shop.adapters.db")\n' * 20_000
+    )
+    one_module(tmp_path, source)
+    for args in RUNS:
+        run = run_limited(*args, cwd=tmp_path, budget=Budget(seconds=10, memory_mb=1024))
+        assert run.code == 1, run.output
+        assert "code nested more than 3 deep" in run.stdout
+        assert "code longer than 100,000 characters" in run.stdout
+        assert run.stdout.count("through a dynamic import (exec)") == 20_000
