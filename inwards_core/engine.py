@@ -38,7 +38,7 @@ class ParseJob:
     module: str
     is_package: bool
     check_syntax: bool = True
-    names: bool = False  # read ModuleFacts.names too (contexts are declared)
+    names: bool = False  # read ModuleFacts.names too (`ProjectModel.top_names` asks)
 
 
 ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
@@ -194,23 +194,24 @@ def check_project(
         judges = _listing_judges(enabled, index)
         selected, listed, refused = _named_modules_to_read(paths, config, index, needs, judges)
     check_syntax = full_parse or not whole_project
-    # The top-level names are for public-api-only's fix: read only with contexts declared.
     facts, unreadable = _read_facts(
-        selected,
-        files,
-        cache,
-        grammars,
-        parse_many,
-        check_syntax,
-        verify=verify_cache,
-        names=bool(config.contexts),
+        selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache
     )
     checked = tuple(info for info in selected if info.file in facts)
-    read_more = _more_reader(
-        files, cache, grammars, parse_many, check_syntax, verify_cache, bool(config.contexts)
-    )
+    read_more = _more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache)
     model = ProjectModel(
-        config, index, facts, checked, whole_project, listed=listed, read_more=read_more
+        config,
+        index,
+        facts,
+        checked,
+        whole_project,
+        listed=listed,
+        read_more=read_more,
+        # The top-level names are for public-api-only's fix naming a public module: read
+        # for the few modules it asks about, not for every file.
+        read_names=_names_reader(
+            _more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache, names=True)
+        ),
     )
     findings, skipped = _run_checks(model, enabled)
     verdicts = _apply_verdicts(model, rules, findings)
@@ -414,10 +415,12 @@ def _more_reader(
     parse_many: ParseMany,
     check_syntax: bool,
     verify: bool,
-    names: bool,
+    *,
+    names: bool = False,
 ) -> Callable[[ModuleInfo], ModuleFacts | None]:
     """Reads one more module's facts, as the run read the others, when a kind asks
-    (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns)."""
+    (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns; with
+    `names`, `ProjectModel.top_names` reads a module again with its top-level names)."""
 
     def read_more(info: ModuleInfo) -> ModuleFacts | None:
         more, _ = _read_facts(
@@ -426,6 +429,16 @@ def _more_reader(
         return more.get(info.file)
 
     return read_more
+
+
+def _names_reader(
+    read: Callable[[ModuleInfo], ModuleFacts | None],
+) -> Callable[[ModuleInfo], tuple[str, ...] | None]:
+    def read_names(info: ModuleInfo) -> tuple[str, ...] | None:
+        facts = read(info)
+        return None if facts is None else facts.names
+
+    return read_names
 
 
 def _read_facts(

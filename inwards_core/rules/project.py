@@ -7,6 +7,7 @@ which module, who owns what), and the facts of every file it read.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
@@ -16,6 +17,8 @@ from inwards_core.index.naming import parents
 from inwards_core.model.facts import ImportFact, ModuleFacts
 from inwards_core.model.findings import Span
 from inwards_core.suppression_verdicts import CommentVerdict
+
+_Shared = TypeVar("_Shared")
 
 
 @attrs.frozen
@@ -64,6 +67,11 @@ class ProjectModel:
     read_more: Callable[[ModuleInfo], ModuleFacts | None] | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    # Reads the top-level names of a module (`ModuleFacts.names`, through the cache) for
+    # `top_names`; None takes them from `facts`.
+    read_names: Callable[[ModuleInfo], tuple[str, ...] | None] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
 
     # Per-file resolved import targets, shared by every kind (filled on first use).
     _resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(
@@ -79,8 +87,40 @@ class ProjectModel:
         factory=dict, eq=False, repr=False, alias="_more"
     )
 
+    # Top-level names read for `top_names`, and what `shared` computed (filled on first use).
+    _names: dict[str, tuple[str, ...]] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_names"
+    )
+    _shared: dict[Callable[[ProjectModel], Any], Any] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_shared"
+    )
+
     def facts_of(self, info: ModuleInfo) -> ModuleFacts:
         return self.facts[info.file]
+
+    def shared(self, compute: Callable[[ProjectModel], _Shared]) -> _Shared:
+        """What `compute` makes of this model, computed once per run: kinds that need the
+        same pass over the project (every import into another context, say) share it by
+        passing the same module-level function."""
+        if compute in self._shared:
+            return self._shared[compute]  # type: ignore[no-any-return]
+        found = self._shared[compute] = compute(self)
+        return found
+
+    def top_names(self, info: ModuleInfo) -> tuple[str, ...] | None:
+        """The names the top level of a module this run read binds (`ModuleFacts.names`);
+        None for a module it didn't read. Few kinds need them, for few modules, so a run
+        reads them on first need (a pass over the text that every file would pay
+        otherwise)."""
+        facts = self.facts.get(info.file)
+        if facts is None:
+            return None
+        if self.read_names is None:
+            return facts.names
+        found = self._names.get(info.file)
+        if found is None:
+            found = self._names[info.file] = self.read_names(info) or ()
+        return found
 
     def extended_at(self, name: str) -> str | None:
         """What keeps the files from telling whether `name` exists: the package where it

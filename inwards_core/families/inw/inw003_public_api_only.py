@@ -143,8 +143,8 @@ def _violation(
 def _offering(model: ProjectModel, public: tuple[ModuleInfo, ...], name: str) -> ModuleInfo | None:
     """The first public module (in name order) whose top level binds `name`."""
     for info in public:
-        facts = model.facts.get(info.file)
-        if facts is not None and name in facts.names:
+        names = model.top_names(info)
+        if names is not None and name in names:
             return info
     return None
 
