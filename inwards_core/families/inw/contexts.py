@@ -1,6 +1,6 @@
 """What the context kinds (INW002, INW003, INW004) share: which context owns a module (the
 longest prefix of any context), which of its modules are public, and the imports that
-cross from one context into another."""
+cross from one context into another (found once per run for the three)."""
 
 from __future__ import annotations
 
@@ -51,8 +51,7 @@ def undeclared(source: Context, target: Context) -> bool:
 
 class CrossingImport(NamedTuple):
     """A static import of a checked module into a context other than its own (or from code
-    no context owns, `source` None, into a context). A named tuple: one is made for each
-    such import, and an attrs instance costs several times more to build."""
+    no context owns, `source` None, into a context), as a finding shows it."""
 
     info: ModuleInfo
     fact: ImportFact
@@ -61,22 +60,62 @@ class CrossingImport(NamedTuple):
     target: Context
 
 
-def crossing_imports(
-    model: ProjectModel, options: ScopedOptions, contexts: ContextMap
-) -> Iterator[CrossingImport]:
-    """Every static import, in any checked file the rule applies to (layered or not), that
-    reaches a context other than the importer's, in module and source order."""
+# One crossing import of a module: its fact, what it reaches, the context that owns that.
+# A plain tuple: one is made for each such import of the project.
+Crossing = tuple[ImportFact, str, Context]
+
+
+class ModuleCrossings(NamedTuple):
+    """A checked module, its context (None outside every context) and its static imports
+    into another context, in source order."""
+
+    info: ModuleInfo
+    source: Context | None
+    crossings: list[Crossing]
+
+
+class ContextImports(NamedTuple):
+    """The contexts, and each checked module with an import into another context (in
+    `model.checked` order): one pass over every import of the project, made once per run
+    for the three kinds that need it (`ProjectModel.shared(context_imports)`)."""
+
+    contexts: ContextMap
+    modules: tuple[ModuleCrossings, ...]
+
+
+def context_imports(model: ProjectModel) -> ContextImports:
+    """Every static first-party import, in any checked file (layered or not), that reaches
+    a context other than the importer's."""
+    contexts = ContextMap(model.config.contexts)
     owner = contexts.owner
     first_party = model.index.is_first_party
-    everywhere = not options.modules
+    # What each name reached is owned by, for the imports that count: None for a name no
+    # context owns or that isn't first-party. Most names are reached many times.
+    target_of: dict[str, Context | None] = {}
+    found: list[ModuleCrossings] = []
     for info in model.checked:
-        if info.file not in model.facts or not (everywhere or options.applies_to(info.name)):
+        if info.file not in model.facts:
             continue
         source = owner(info.name)
+        crossings: list[Crossing] = []
         for fact, reached in model.resolved_imports(info):
             if reached is None:
                 continue
-            target = owner(reached)
-            if target is None or target is source or not first_party(reached):
-                continue
-            yield CrossingImport(info, fact, reached, source, target)
+            try:
+                target = target_of[reached]
+            except KeyError:
+                target = target_of[reached] = owner(reached) if first_party(reached) else None
+            if target is not None and target is not source:
+                crossings.append((fact, reached, target))
+        if crossings:
+            found.append(ModuleCrossings(info, source, crossings))
+    return ContextImports(contexts, tuple(found))
+
+
+def crossing_imports(model: ProjectModel, options: ScopedOptions) -> Iterator[ModuleCrossings]:
+    """The modules the rule applies to with their imports into another context, in
+    `model.checked` order (shared by the kinds of one run)."""
+    modules = model.shared(context_imports).modules
+    if not options.modules:
+        return iter(modules)
+    return (module for module in modules if options.applies_to(module.info.name))

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import attrs
 
 from inwards_core import DynamicImportFact, ImportEdge, ImportFact, ModuleInfo, ProjectModel
-from inwards_core.families.inw.contexts import ContextMap
+from inwards_core.families.inw.contexts import ContextImports
 
 _Fact = ImportFact | DynamicImportFact
 # The import that stands for a link: the importing module, what it reaches, its fact.
@@ -23,84 +23,114 @@ _Link = tuple[ModuleInfo, str, _Fact]
 
 @attrs.frozen
 class Graph:
+    """`following` maps each node to the nodes it links to, in name order; `links` each
+    node to the import that stands for each of its links, by the node linked to."""
+
     following: Mapping[str, tuple[str, ...]]
-    links: Mapping[tuple[str, str], _Link]
+    links: Mapping[str, Mapping[str, _Link]]
 
     def step(self, source: str, target: str) -> ImportEdge:
         """The import that makes the link, as an `ImportEdge` (built only for what a
         finding shows, not for every link)."""
-        info, reached, fact = self.links[(source, target)]
+        info, reached, fact = self.links[source][target]
         dynamic = isinstance(fact, DynamicImportFact)
         return ImportEdge(
             info.name, info.file, reached, True, fact.span, fact.statement, dynamic=dynamic
         )
 
 
-def _runtime_imports(model: ProjectModel) -> Iterator[_Link]:
-    """Each import of every read module with what it reaches, in module-name and source
+def _runtime_imports(model: ProjectModel, info: ModuleInfo) -> list[_Link]:
+    """Each import of a module that has dynamic ones, with what it reaches, in source
     order, without those under `if TYPE_CHECKING:` (they never run, so they make no
-    cycle). Read from the imports every kind shares, with no object made per import: the
-    graphs keep one import per link and build its `ImportEdge` only then."""
-    for info in sorted(model.checked, key=lambda info: info.name):
-        facts = model.facts.get(info.file)
-        if facts is None:
-            continue
-        found: list[_Link] = [
-            (info, reached, fact)
-            for fact, reached in model.resolved_imports(info)
-            if reached is not None and not fact.type_checking
-        ]
-        if facts.dynamic_imports:
-            found += [(info, d.target, d) for d in facts.dynamic_imports if d.target]
-            found.sort(key=lambda item: (item[2].span.line, item[2].span.column))
-        yield from found
+    cycle). Modules without dynamic imports (nearly all) are read straight from the static
+    imports every kind shares, with no object made per import."""
+    found: list[_Link] = [
+        (info, reached, fact)
+        for fact, reached in model.resolved_imports(info)
+        if reached is not None and not fact.type_checking
+    ]
+    found += [(info, d.target, d) for d in model.facts[info.file].dynamic_imports if d.target]
+    found.sort(key=lambda item: (item[2].span.line, item[2].span.column))
+    return found
 
 
-def _graph(links: Mapping[tuple[str, str], _Link]) -> Graph:
-    following: dict[str, list[str]] = {}
-    for source, target in sorted(links):
-        following.setdefault(source, []).append(target)
-    return Graph({node: tuple(targets) for node, targets in following.items()}, links)
+def _graph(links: dict[str, dict[str, _Link]]) -> Graph:
+    following = {node: tuple(sorted(targets)) for node, targets in links.items()}
+    return Graph(following, links)
 
 
 def module_graph(model: ProjectModel) -> Graph:
     """Nodes are the read modules; an import links its module to the longest read module
     that prefixes what it reaches (`from shop.billing.api import charge` reaches the module
     `shop.billing.api`; an import of a module that wasn't read, its closest read package)."""
-    nodes = {info.name for info in model.checked}
-    closest: dict[str, str | None] = {}
+    closest: dict[str, str | None] = {info.name: info.name for info in model.checked}
 
     def node_of(name: str) -> str | None:
-        if name in closest:
+        try:
             return closest[name]
-        found = name if name in nodes else None
-        if found is None and "." in name:
-            found = node_of(name.rsplit(".", 1)[0])
-        closest[name] = found
-        return found
+        except KeyError:
+            found = closest[name] = node_of(name.rsplit(".", 1)[0]) if "." in name else None
+            return found
 
-    links: dict[tuple[str, str], _Link] = {}
-    for found in _runtime_imports(model):
-        target = node_of(found[1])
-        if target is not None and target != found[0].name:
-            links.setdefault((found[0].name, target), found)
-    return _graph(links)
-
-
-def context_graph(model: ProjectModel, contexts: ContextMap) -> Graph:
-    """Nodes are the contexts; an import from a module of one context into code of another
-    links the two."""
-    links: dict[tuple[str, str], _Link] = {}
-    first_party = model.index.is_first_party
-    for found in _runtime_imports(model):
-        source = contexts.owner(found[0].name)
-        target = contexts.owner(found[1])
-        if source is None or target is None or source is target:
+    links: dict[str, dict[str, _Link]] = {}
+    facts = model.facts
+    for info in model.checked:
+        if info.file not in facts:
             continue
-        link = (source.name, target.name)
-        if link not in links and first_party(found[1]):
-            links[link] = found
+        source = info.name
+        first: dict[str, _Link] = {}  # per module linked to, the first import that does
+        if facts[info.file].dynamic_imports:
+            for link in _runtime_imports(model, info):
+                target = node_of(link[1])
+                if target is not None and target != source and target not in first:
+                    first[target] = link
+        else:
+            for fact, reached in model.resolved_imports(info):
+                if reached is None or fact.type_checking:
+                    continue
+                try:
+                    target = closest[reached]
+                except KeyError:
+                    target = node_of(reached)
+                if target is not None and target != source and target not in first:
+                    first[target] = (info, reached, fact)
+        if first:
+            links[source] = first
     return _graph(links)
+
+
+def context_graph(model: ProjectModel, shared: ContextImports) -> Graph:
+    """Nodes are the contexts; an import from a module of one context into code of another
+    links the two. The import that stands for a link is the first in module-name and
+    source order; made from the imports into other contexts the context kinds share."""
+    owner = shared.contexts.owner
+    first_party = model.index.is_first_party
+    crossings = {module.info.name: module for module in shared.modules}
+    facts = model.facts
+    dynamic = {
+        info.name: info
+        for info in model.checked
+        if info.file in facts and facts[info.file].dynamic_imports
+    }
+    links: dict[str, dict[str, _Link]] = {}
+    for name in sorted(crossings.keys() | dynamic.keys()):
+        info = dynamic[name] if name in dynamic else crossings[name].info
+        source = owner(name)
+        if source is None:
+            continue
+        first = links.setdefault(source.name, {})
+        if name in dynamic:
+            for link in _runtime_imports(model, info):
+                target = owner(link[1])
+                if target is None or target is source or target.name in first:
+                    continue
+                if first_party(link[1]):
+                    first[target.name] = link
+        else:
+            for fact, reached, target in crossings[name].crossings:
+                if not fact.type_checking and target.name not in first:
+                    first[target.name] = (info, reached, fact)
+    return _graph({node: first for node, first in links.items() if first})
 
 
 def components(graph: Graph) -> list[tuple[str, ...]]:

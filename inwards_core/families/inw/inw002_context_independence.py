@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
-from inwards_core.families.inw.contexts import ContextMap, crossing_imports, undeclared
+from inwards_core.families.inw.contexts import crossing_imports, undeclared
 from inwards_core.families.inw.layering import ScopedOptions, imported_name
 
 DOCS = KindDocs(
@@ -53,32 +53,32 @@ GUIDANCE_PARAMS = {
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if not model.config.contexts:
         return
-    contexts = ContextMap(model.config.contexts)
-    for crossing in crossing_imports(model, options, contexts):
-        source, target = crossing.source, crossing.target
-        if source is None or not undeclared(source, target):
+    for info, source, crossings in crossing_imports(model, options):
+        if source is None:
             continue
-        info, fact = crossing.info, crossing.fact
-        shown = imported_name(fact)
-        message = (
-            f'Context "{quoted(source.name)}" imports "{shown}" from context '
-            f'"{quoted(target.name)}", a dependency its depends-on doesn\'t declare.'
-        )
-        declared = ", ".join(f'"{quoted(name)}"' for name in source.depends_on)
-        yield Violation(
-            file=info.file,
-            module=info.name,
-            span=fact.span,
-            message=message,
-            params={
-                "context": quoted(source.name),
-                "target_context": quoted(target.name),
-                "imported": shown,
-                "statement": fact.statement,
-                "module": quoted(info.name),
-                "depends_on": quoted(declared or "none"),
-            },
-        )
+        for fact, _, target in crossings:
+            if not undeclared(source, target):
+                continue
+            shown = imported_name(fact)
+            message = (
+                f'Context "{quoted(source.name)}" imports "{shown}" from context '
+                f'"{quoted(target.name)}", a dependency its depends-on doesn\'t declare.'
+            )
+            declared = ", ".join(f'"{quoted(name)}"' for name in source.depends_on)
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=fact.span,
+                message=message,
+                params={
+                    "context": quoted(source.name),
+                    "target_context": quoted(target.name),
+                    "imported": shown,
+                    "statement": fact.statement,
+                    "module": quoted(info.name),
+                    "depends_on": quoted(declared or "none"),
+                },
+            )
 
 
 _CONTEXTS = """\

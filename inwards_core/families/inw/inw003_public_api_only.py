@@ -20,6 +20,7 @@ from inwards_core import (
 from inwards_core.families.inw.contexts import (
     ContextMap,
     CrossingImport,
+    context_imports,
     crossing_imports,
     is_public,
     undeclared,
@@ -78,19 +79,19 @@ _LISTED = 5  # public modules named in a fix
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if not model.config.contexts:
         return
-    contexts = ContextMap(model.config.contexts)
-    public = _PublicModules(model, contexts)
+    public = _PublicModules(model, model.shared(context_imports).contexts)
     private: dict[str, bool] = {}  # per name reached: not one of its context's public modules
-    for crossing in crossing_imports(model, options, contexts):
-        source, target, reached = crossing.source, crossing.target, crossing.reached
-        hidden = private.get(reached)
-        if hidden is None:
-            hidden = private[reached] = not is_public(target, reached)
-        if not hidden:
-            continue
-        if source is not None and undeclared(source, target):
-            continue  # an undeclared dependency is context-independence's alone
-        yield _violation(model, crossing, public.of(target))
+    for info, source, crossings in crossing_imports(model, options):
+        for fact, reached, target in crossings:
+            hidden = private.get(reached)
+            if hidden is None:
+                hidden = private[reached] = not is_public(target, reached)
+            if not hidden:
+                continue
+            if source is not None and undeclared(source, target):
+                continue  # an undeclared dependency is context-independence's alone
+            crossing = CrossingImport(info, fact, reached, source, target)
+            yield _violation(model, crossing, public.of(target))
 
 
 def _violation(

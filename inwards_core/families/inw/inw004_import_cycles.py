@@ -16,7 +16,7 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_core.families.inw.contexts import ContextMap
+from inwards_core.families.inw.contexts import context_imports
 from inwards_core.families.inw.cycle_graph import (
     Graph,
     component_links,
@@ -93,7 +93,7 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if MODULE_CYCLES in cycles:
         yield from _reports(model, options, module_graph(model), "modules", "")
     if CONTEXT_CYCLES in cycles and model.config.contexts:
-        graph = context_graph(model, ContextMap(model.config.contexts))
+        graph = context_graph(model, model.shared(context_imports))
         yield from _reports(model, options, graph, "contexts", "contexts")
 
 
