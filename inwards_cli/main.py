@@ -67,11 +67,13 @@ def _run(argv: list[str] | None) -> None:
 
     forget_working_directory()
     args = sys.argv[1:] if argv is None else argv
-    if args == ["--version"]:
-        from inwards_core.version import inwards_version
+    if "--version" in args:
+        from inwards_cli.commands.version import version_arguments, version_text
 
-        sys.stdout.write(inwards_version() + "\n")
-        raise SystemExit(0)
+        verbose = version_arguments(args)
+        if verbose is not None:  # `--version`, `--version -v`: without typer, as typer would
+            sys.stdout.write(version_text(verbose=verbose))
+            raise SystemExit(0)
     from inwards_cli.commands.check_arguments import fast_arguments
 
     fast = fast_arguments(args)

@@ -14,7 +14,7 @@ from inwards_cli.commands.rules_explain import explain_command
 from inwards_cli.commands.rules_writing import new_command, shadow_command
 from inwards_cli.commands.schema import schema_command
 from inwards_cli.commands.status import status_command
-from inwards_core.version import inwards_version
+from inwards_cli.commands.version import VERBOSE_FLAGS, version_text
 
 app = typer.Typer(
     name="inwards",
@@ -24,25 +24,33 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    # -h everywhere, as --help (click passes it down to every command).
+    context_settings={"help_option_names": ["--help", "-h"]},
 )
 
 
-def _version(value: bool) -> None:
-    if value:
-        print(inwards_version())
-        raise typer.Exit(0)
-
-
-@app.callback()
+@app.callback(invoke_without_command=True)
 def root(
+    context: typer.Context,
     version: Annotated[
+        bool, typer.Option("--version", help="Print the version (inwards X.Y.Z) and exit.")
+    ] = False,
+    verbose: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+            *VERBOSE_FLAGS,
+            help="With --version: also the distribution, the Python that runs inwards and "
+            "the installed rule families with their versions.",
         ),
     ] = False,
 ) -> None:
     """An architecture linter for Python."""
+    if version:
+        typer.echo(version_text(verbose=verbose), nl=False)
+        raise typer.Exit(0)
+    if context.invoked_subcommand is None:  # `inwards -v`: no command, as `inwards` alone
+        typer.echo(context.get_help(), err=True)
+        raise typer.Exit(2)
 
 
 app.command(name="check")(check_command)

@@ -11,6 +11,18 @@ import typer
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
 from inwards_cli.commands.run_check import run_check
+from inwards_core.reporting.escaping import printable
+
+
+def _output_format(value: str | OutputFormat) -> OutputFormat:
+    """The value of --format, or a usage error (exit 2) that lists the formats."""
+    if isinstance(value, OutputFormat):
+        return value
+    if value in OutputFormat.__members__:
+        return OutputFormat(value)
+    known = ", ".join(OutputFormat)
+    shown = printable(value)  # a command line may hold control characters
+    raise typer.BadParameter(f'"{shown}" is not an output format. Choose one of: {known}.')
 
 
 def check_command(
@@ -26,6 +38,7 @@ def check_command(
         OutputFormat,
         typer.Option(
             "--format",
+            parser=_output_format,
             help="Output format: text (default), concise, json, sarif (SARIF 2.1.0 for code "
             "scanning; every finding, so not with --max-diagnostics) or github (workflow "
             "commands that annotate a pull request; paths relative to GITHUB_WORKSPACE).",
