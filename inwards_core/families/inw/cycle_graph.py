@@ -158,20 +158,20 @@ def components(graph: Graph) -> list[tuple[str, ...]]:
                     on_stack.add(child)
                     work.append((child, iter(following.get(child, ()))))
                     break
-                if child in on_stack:
-                    low[node] = min(low[node], order[child])
+                if child in on_stack and order[child] < low[node]:
+                    low[node] = order[child]
             else:
                 work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == order[node]:
-                    member = ""
-                    component: list[str] = []
-                    while member != node:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
+                reaches = low[node]
+                if work and reaches < low[work[-1][0]]:
+                    low[work[-1][0]] = reaches
+                if reaches == order[node]:
+                    at = len(stack) - 1
+                    while stack[at] != node:
+                        at -= 1
+                    component = stack[at:]
+                    del stack[at:]
+                    on_stack.difference_update(component)
                     if len(component) > 1:
                         found.append(tuple(sorted(component)))
     return sorted(found)
@@ -210,5 +210,5 @@ def component_links(graph: Graph, members: Sequence[str]) -> list[tuple[str, str
 
 def links_hash(links: Sequence[tuple[str, str]]) -> str:
     """16 hex digits that change whenever a link joins or leaves the group."""
-    text = "\n".join(f"{source} -> {target}" for source, target in sorted(links))
+    text = "\n".join(map(" -> ".join, sorted(links)))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
-from inwards_core.families.inw.contexts import crossing_imports, undeclared
+from inwards_core.families.inw.contexts import crossing_imports
 from inwards_core.families.inw.layering import ScopedOptions, imported_name
 
 DOCS = KindDocs(
@@ -53,11 +53,16 @@ GUIDANCE_PARAMS = {
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if not model.config.contexts:
         return
+    # Per context, the contexts it may import from: itself and its depends-on.
+    allowed = {
+        context.name: {context.name, *context.depends_on} for context in model.config.contexts
+    }
     for info, source, crossings in crossing_imports(model, options):
         if source is None:
             continue
+        may_import = allowed[source.name]
         for fact, _, target in crossings:
-            if not undeclared(source, target):
+            if target.name in may_import:
                 continue
             shown = imported_name(fact)
             message = (
