@@ -20,7 +20,7 @@ from inwards_core.model.facts import FileProblemKind, ModuleFacts
 from inwards_core.model.findings import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
-from inwards_core.rules.definitions import Guidance
+from inwards_core.rules.definitions import Guidance, docs_pointer
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
@@ -115,7 +115,7 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         span=span,
         message=capped_message(violation.message),
         fix=_fix(guidance, violation, params),
-        docs=guidance.docs,
+        docs=docs_pointer(definition.code, guidance.docs),
         origin=definition.origin.root,
         suppressible=definition.suppressible,
         whole_project=whole_project,

@@ -27,7 +27,7 @@ from inwards_core.config.values import ConfigError, RuleSettings
 from inwards_core.model.findings import RootKind
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.definitions import RuleDefinition
-from inwards_core.rules.listing import rules_document
+from inwards_core.rules.listing import origin_label, rules_document
 from inwards_core.rules.lookup import did_you_mean, find_rule
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, select
@@ -96,9 +96,9 @@ def document_bytes(resolved: ResolvedRules, definition: RuleDefinition) -> bytes
 
 def _origin_cell(rule: ActiveRule) -> str:
     resolved = rule.rule
-    text = resolved.origin.root.value
+    text = origin_label(resolved.definition)
     if resolved.shadowed:
-        text += f" (shadows {resolved.shadowed[0].origin.root.value})"
+        text += f", shadows {origin_label(resolved.shadowed[0])}"
     if resolved.guidance_from is not None:
         text += " (guidance: user)"
     return text

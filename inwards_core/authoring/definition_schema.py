@@ -96,7 +96,12 @@ def _definition_properties(kinds: Mapping[str, CheckKind]) -> dict[str, JSON]:
                         "description": "Numbered steps.",
                         "items": template,
                     },
-                    "docs": string | {"description": "A link or path to more documentation."},
+                    "docs": string
+                    | {
+                        "description": "A URL of a page about the rule, shown under each "
+                        "finding (and SARIF's helpUri); a relative path is shown as written. "
+                        "Without it findings point at `inwards rule CODE`."
+                    },
                     "variants": {
                         "type": "object",
                         "description": "The fix for variants of the findings that the kind "

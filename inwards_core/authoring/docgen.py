@@ -23,7 +23,7 @@ from inwards_core.reporting.text import render_text
 from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.kind_docs import DEFAULT_EXAMPLE_CONFIG, Example
 from inwards_core.rules.kinds import COMMON_GUIDANCE_PARAMS, CheckKind, Scope
-from inwards_core.rules.listing import origin_data
+from inwards_core.rules.listing import family_prefix, origin_data
 from inwards_core.rules.options import is_required, option_name, options_to_data, table_type
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
@@ -115,7 +115,9 @@ def _example_blocks(
 
 
 def _origin_cell(definition: RuleDefinition) -> str:
-    return f"`{definition.origin.path}` ({definition.origin.root.value} root)"
+    family = family_prefix(definition)
+    root = definition.origin.root.value + (f" root, family {family.lower()}" if family else " root")
+    return f"`{definition.origin.path}` ({root})"
 
 
 def _rule_head(rule: ResolvedRule) -> list[str]:

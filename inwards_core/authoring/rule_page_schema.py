@@ -65,7 +65,10 @@ def rule_page_schema() -> JSON:
                 {
                     "summary": text("What to do, in one line."),
                     "steps": array({"type": "string"}, "Numbered steps."),
-                    "docs": text("A link or path to more documentation."),
+                    "docs": text(
+                        "The definition's `docs` as written (a URL of a page about the rule), "
+                        "or empty."
+                    ),
                 },
                 ["summary", "steps", "docs"],
                 description="The fix printed under each finding (with {placeholders}).",

@@ -96,6 +96,9 @@ def origin(**extra: JSON) -> JSON:
                 "or relative to the project otherwise."
             ),
             "sha256": text("sha256 of the file's bytes.") | {"pattern": SHA256},
+            "family": text(
+                "The code prefix of the rule family that ships it, as in INW001 (core only)."
+            ),
             "distribution": text("The distribution that ships it (core only)."),
             "version": text("That distribution's version (core only)."),
         },

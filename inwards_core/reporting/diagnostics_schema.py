@@ -49,7 +49,11 @@ def _diagnostic() -> JSON:
                 ["summary", "steps"],
                 description="How to fix it, from the rule definition's guidance.",
             ),
-            "docs": text("The rule's documentation (a link or a path)."),
+            "docs": text(
+                "Where to read about the rule: the `docs` of its definition as written (a "
+                "URL, or a path in the project for a team's own rule), else the command that "
+                "prints its page offline, `inwards rule CODE`."
+            ),
         },
         [
             "code",

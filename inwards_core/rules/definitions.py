@@ -48,10 +48,19 @@ class GuidanceVariant:
     steps: tuple[str, ...] | None = None
 
 
+def docs_pointer(code: str, docs: str) -> str:
+    """Where a finding of rule `code` points for more: the definition's `docs` as written
+    (a URL, or for a team's own rule a path in its repository), else the command that
+    prints the rule's page offline in any project."""
+    return docs or f"inwards rule {code}"
+
+
 @attrs.frozen
 class Guidance:
     summary: str
     steps: tuple[str, ...]
+    # A URL of a page about the rule (SARIF's helpUri when it is http(s)); anything else
+    # is shown as written. Empty: findings point at `inwards rule CODE` (docs_pointer).
     docs: str
     variants: Mapping[str, GuidanceVariant] = attrs.field(factory=dict)
 

@@ -18,15 +18,31 @@ from inwards_core.version import inwards_version
 RULES_SCHEMA = "inwards/rules@1"
 
 
+def family_prefix(definition: RuleDefinition) -> str:
+    """The code prefix of the family that ships a core definition (INW for INW005, as the
+    family owns its codes' prefix); "" for a user or project definition."""
+    if definition.origin.root is not RootKind.CORE:
+        return ""
+    return definition.code.upper().rstrip("0123456789")
+
+
+def origin_label(definition: RuleDefinition) -> str:
+    """The root of a definition as text shows it: `core (inw)`, `core (tidy)`, `project`."""
+    prefix = family_prefix(definition)
+    root = definition.origin.root.value
+    return f"{root} ({prefix.lower()})" if prefix else root
+
+
 def origin_data(definition: RuleDefinition) -> dict[str, Any]:
     """Where a definition comes from: root, path, sha256, and for core definitions the
-    distribution and version that ship it."""
+    family (its code prefix), distribution and version that ship it."""
     data: dict[str, Any] = {
         "root": definition.origin.root.value,
         "path": definition.origin.path,
         "sha256": definition.origin.sha256,
     }
     if definition.origin.root is RootKind.CORE:
+        data["family"] = family_prefix(definition)
         data["distribution"] = definition.family
         data["version"] = definition.family_version
     return data

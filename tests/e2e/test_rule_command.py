@@ -71,7 +71,8 @@ def test_the_short_page_has_summary_why_fix_options_and_guidance(project: Path) 
     headings = [line for line in page.split("\n") if line.startswith("## ")]
     assert headings == ["## Why is this bad?", "## How to fix", "## Options", "## Fix guidance"]
     assert (
-        "| Definition | `inwards_core/families/inw/definitions/INW005.toml` (core root) |" in page
+        "| Definition | `inwards_core/families/inw/definitions/INW005.toml` (core root, family inw) |"
+        in page
     )
     assert "| `modules` | list of strings | `[]` |" in page
     assert "1. Delete `{statement}`." in page
@@ -152,7 +153,10 @@ def test_a_project_shadow_names_its_origin_and_what_it_shadows(project: Path) ->
     assert "Our own words for dynamic imports." in page
     assert "We load plugins by name in one place only" in page
     assert "| Definition | `.inwards/rules/INW011.toml` (project root) |" in page
-    assert "| Shadows | `inwards_core/families/inw/definitions/INW011.toml` (core root) |" in page
+    assert (
+        "| Shadows | `inwards_core/families/inw/definitions/INW011.toml` (core root, family inw) |"
+        in page
+    )
     # The options the definition sets are what the rule runs with.
     assert "| `report-unreadable` | boolean | `false` |" in page
     assert "- Summary: Load plugins through shop.application.plugins." in page
@@ -162,7 +166,7 @@ def test_a_project_shadow_names_its_origin_and_what_it_shadows(project: Path) ->
     assert document["options"]["report-unreadable"] is False
     # Outside the project, the shipped definition is the one in force.
     elsewhere = rule("INW011", cwd=project.parent)
-    assert "(core root)" in elsewhere.stdout and "Shadows" not in elsewhere.stdout
+    assert "(core root, family inw)" in elsewhere.stdout and "Shadows" not in elsewhere.stdout
 
 
 def test_a_user_rule_of_a_generic_kind_gets_a_page(project: Path, tmp_path: Path) -> None:
@@ -232,7 +236,8 @@ def test_under_guidance_only_the_page_names_where_the_guidance_comes_from(
     page = done.stdout
     # The shipped definition stays in force, with the user's guidance only.
     assert (
-        "| Definition | `inwards_core/families/inw/definitions/INW011.toml` (core root) |" in page
+        "| Definition | `inwards_core/families/inw/definitions/INW011.toml` (core root, family inw) |"
+        in page
     )
     assert "| Guidance from | `" in page and "INW011.toml` (user root) |" in page
     assert "- Summary: Load plugins through shop.application.plugins." in page

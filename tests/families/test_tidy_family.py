@@ -89,11 +89,12 @@ def shop(tmp_path: Path) -> Path:
 
 
 def rows(run: Run) -> dict[str, list[str]]:
-    """`inwards rules` as {code: [name, state, severity, origin, ...]}."""
+    """`inwards rules` as {code: [name, state, severity, origin, ...]} (cells are two or
+    more spaces apart; an origin such as "core (tidy)" holds one)."""
     assert run.code == 0, run.stderr
     found: dict[str, list[str]] = {}
     for line in run.stdout.splitlines()[1:]:
-        code, *rest = line.split()
+        code, *rest = re.split(r" {2,}", line.strip())
         found[code] = rest
     return found
 
@@ -178,13 +179,19 @@ def test_the_installed_copy_is_the_source_tree() -> None:
 def test_rules_lists_tidy_rules_from_the_core_root(tmp_path: Path) -> None:
     write_tree(tmp_path, {"pyproject.toml": PYPROJECT, "shop/domain/a.py": ""})
     table = rows(run_inwards("rules", cwd=tmp_path))
-    assert table["TIDY001"][:5] == ["star-import", "on", "warning", "core", "default"]
-    assert table["TIDY002"][:5] == ["import-fanout", "off", "warning", "core", "opt-in"]
-    assert table["INW001"][:4] == ["layer-dependency", "on", "error", "core"]
+    assert table["TIDY001"][:5] == ["star-import", "on", "warning", "core (tidy)", "default"]
+    assert table["TIDY002"][:5] == ["import-fanout", "off", "warning", "core (tidy)", "opt-in"]
+    assert table["INW001"][:4] == ["layer-dependency", "on", "error", "core (inw)"]
 
     write_tree(tmp_path, {"pyproject.toml": PYPROJECT + FANOUT})
     table = rows(run_inwards("rules", cwd=tmp_path))
-    assert table["TIDY002"][:5] == ["import-fanout", "on", "warning", "core", "rules.extend-select"]
+    assert table["TIDY002"][:5] == [
+        "import-fanout",
+        "on",
+        "warning",
+        "core (tidy)",
+        "rules.extend-select",
+    ]
 
 
 def test_check_reports_tidy_findings_with_their_core_origin(shop: Path) -> None:
