@@ -18,7 +18,14 @@ import tomlkit
 from inwards_cli.adapters.atomic import RefusedTargetError, write_user_file
 from inwards_core.rules.definitions import SHADOW_KEYS, ShadowBase
 from inwards_core.rules.kinds import CheckKind
-from inwards_core.rules.options import option_name
+from inwards_core.rules.options import (
+    OptionsError,
+    is_required,
+    option_name,
+    options_to_data,
+    parse_options,
+    table_type,
+)
 
 # The first line of the header a shipped definition starts with, and of the one a shadow
 # copy gets in its place: the header of the copied file says what it is, so it is rewritten.
@@ -102,17 +109,67 @@ def refuse_links_out(project_dir: Path, target: Path) -> None:
             )
 
 
-def _placeholder(tp: Any) -> Any:
+PLACEHOLDER = "CHANGE.ME"
+
+
+def _placeholder(tp: Any, count: int = 1) -> Any:
+    """A value of type `tp` that says what to change; `count` items for a list."""
     if tp is bool:
         return False
     if tp is int:
         return 0
     if tp is str:
         return "CHANGE-ME"
+    item_type = table_type(tp)
+    if item_type is not None:
+        return [_placeholder_table(item_type)]
     if typing.get_origin(tp) is tuple:
-        return ["CHANGE.ME"]
+        if count == 1:
+            return [PLACEHOLDER]
+        return [f"{PLACEHOLDER}{number}" for number in range(1, count + 1)]
     args = [a for a in typing.get_args(tp) if a is not type(None)]
-    return _placeholder(args[0]) if args else "CHANGE-ME"
+    return _placeholder(args[0], count) if args else "CHANGE-ME"
+
+
+def _placeholder_table(item_type: type[Any]) -> dict[str, Any]:
+    hints = typing.get_type_hints(item_type)
+    return {
+        option_name(f.name): _placeholder(hints.get(f.name, str))
+        for f in attrs.fields(item_type)
+        if is_required(f)
+    }
+
+
+# A kind's check may want more than one item (inw.layers: at least two layers).
+_MOST_PLACEHOLDER_ITEMS = 4
+
+
+def required_placeholders(kind: CheckKind) -> dict[str, Any]:
+    """Placeholders for the required options of `kind` that its options class accepts, so a
+    fresh template resolves (its rule stays off until they are replaced): lists grow from
+    one item to a few until the kind's checks take them. Empty when nothing is required."""
+    hints = typing.get_type_hints(kind.options_type)
+    required = [f for f in attrs.fields(kind.options_type) if is_required(f)]
+    values: dict[str, Any] = {}
+    for count in range(1, _MOST_PLACEHOLDER_ITEMS + 1):
+        values = {
+            option_name(f.name): _placeholder(hints.get(f.name, str), count) for f in required
+        }
+        try:
+            parse_options(kind.options_type, values, "options")
+        except OptionsError:
+            continue
+        return values
+    return values  # the kind accepts no placeholder: `check` names what to fill in
+
+
+def _toml_text(value: Any) -> str:
+    """A default as the TOML it would be written as (false, [], "x"), or "not set"."""
+    if value is None:
+        return "not set"
+    if isinstance(value, tuple):
+        value = [options_to_data(v) if attrs.has(type(v)) else v for v in value]
+    return str(tomlkit.item(value).as_string())
 
 
 def _describe(tp: Any) -> str:
@@ -146,7 +203,16 @@ def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str
     add("name", name, "kebab-case, unique among all rules")
     add("summary", "Say in one sentence what this rule keeps out.")
     add("check", kind.id)
-    add("default", "on", '"on" | "opt-in"')
+    placeholders = required_placeholders(kind)
+    if placeholders:
+        # Placeholders name no module: the rule would check nothing (a warning on every run)
+        # until they are replaced, so it starts off and says how to turn it on.
+        document.add(tomlkit.comment("Off until the required options below name your code:"))
+        document.add(tomlkit.comment('then set default = "on" (or select the rule in'))
+        document.add(tomlkit.comment("[tool.inwards.rules] of pyproject.toml)."))
+        add("default", "opt-in", '"on" | "opt-in"')
+    else:
+        add("default", "on", '"on" | "opt-in"')
     add("severity", "error", '"error" | "warning"')
     add("suppressible", True, f"may `# inwards: ignore[{code}]` hide a finding?")
     options = tomlkit.table()
@@ -156,12 +222,15 @@ def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str
         default_value = field.default
         if isinstance(default_value, attrs.Factory):  # type: ignore[arg-type]
             default_value = default_value.factory()
-        if default_value is attrs.NOTHING or field.metadata.get("required"):
-            options.add(tomlkit.comment(f"{key} ({_describe(tp)}, required)"))
-            options.add(key, _placeholder(tp))
+        if key in placeholders:
+            options.add(
+                tomlkit.comment(f"{key} ({_describe(tp)}, required: replace the placeholder)")
+            )
+            options.add(key, placeholders[key])
         else:
-            default = list(default_value) if isinstance(default_value, tuple) else default_value
-            options.add(tomlkit.comment(f"{key} ({_describe(tp)}), default: {default!r}"))
+            options.add(
+                tomlkit.comment(f"{key} ({_describe(tp)}), default: {_toml_text(default_value)}")
+            )
     document.add(tomlkit.nl())
     document.add("options", options)
     guidance = tomlkit.table()
