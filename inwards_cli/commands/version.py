@@ -3,10 +3,8 @@ the Python that runs it and the installed rule families, for a bug report."""
 
 from __future__ import annotations
 
-import platform
 import sys
 
-from inwards_core.reporting.escaping import printable
 from inwards_core.version import inwards_distribution, inwards_version
 
 VERBOSE_FLAGS = ("--verbose", "-v")
@@ -14,7 +12,11 @@ VERBOSE_FLAGS = ("--verbose", "-v")
 
 def version_text(*, verbose: bool = False) -> str:
     lines = [f"inwards {inwards_version()}"]
-    if verbose:
+    if verbose:  # what only a verbose line needs is imported here: a plain one is start-up
+        import platform
+
+        from inwards_core.reporting.escaping import printable
+
         lines += [
             f"distribution: {inwards_distribution()} {inwards_version()}",
             f"python: {platform.python_version()} ({platform.python_implementation()}, "
@@ -34,6 +36,7 @@ def version_arguments(args: list[str]) -> bool | None:
 def _family_lines() -> list[str]:
     from inwards_core.api import installed_families
     from inwards_core.plugins import FamilyLoadError
+    from inwards_core.reporting.escaping import printable
 
     try:
         families = installed_families()
