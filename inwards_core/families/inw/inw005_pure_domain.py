@@ -26,6 +26,33 @@ from inwards_core import (
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.module_entries import first_match, module_list
 
+# The innermost layer's deny list when it names none (listed on the rule's page).
+DEFAULT_DENY_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("web frameworks and task queues", (
+        "django", "fastapi", "flask", "litestar", "starlette", "celery", "grpc",
+    )),
+    ("databases and ORMs", (
+        "sqlalchemy", "sqlmodel", "alembic", "peewee", "psycopg", "psycopg2", "asyncpg",
+        "pymysql", "pymongo", "redis", "sqlite3",
+    )),
+    ("network clients", (
+        "requests", "httpx", "aiohttp", "urllib3", "boto3", "botocore", "pika",
+    )),
+    ("the standard library's I/O", (
+        "socket", "subprocess", "http.client", "http.server", "urllib.request", "smtplib",
+        "ftplib",
+    )),
+)  # fmt: skip
+DEFAULT_DENY = tuple(name for _, names in DEFAULT_DENY_GROUPS for name in names)
+
+
+def _default_deny_markdown() -> str:
+    return "\n".join(
+        f"- {title}: {', '.join(f'`{name}`' for name in names)}"
+        for title, names in DEFAULT_DENY_GROUPS
+    )
+
+
 DOCS = KindDocs(
     what_it_does="""
 Classifies every import in a layered module as first-party (code of this project), standard
@@ -38,7 +65,7 @@ library, or third-party, and reports the libraries a layer may not use:
   library not listed is refused (the standard library stays allowed unless denied).
 - The innermost layer (each sibling of an innermost group) of a configuration with two or more
   ranks denies, by default, web frameworks, database drivers and ORMs, network clients and the
-  standard library's sockets, subprocesses and HTTP modules.
+  standard library's sockets, subprocesses and HTTP modules (the list is under "How to fix").
 
 Entries are import names and cover their submodules (`sqlalchemy` covers `sqlalchemy.orm`). When
 an allow entry and a deny entry both match, the longer one decides; on a tie, allow wins.
@@ -75,7 +102,12 @@ owns, or, if the library really is part of the model (a pure computation library
 for the layer with `allow-libraries` or by removing it from the layer's deny list. For a
 library the rule's `deny` refuses, move the code that needs it out of the modules the entry
 names, or take the library out of that entry.
-""",
+
+The innermost layer denies these by default, each entry with its submodules; `deny-libraries`
+on the layer replaces the list (copy it without the entries the model needs):
+
+DEFAULT_DENY_LIST
+""".replace("DEFAULT_DENY_LIST", _default_deny_markdown()),
     limitations="""
 Distribution names are not mapped to import names (write `yaml`, not `PyYAML`). A `deny`
 entry whose modules match nothing is not reported.
@@ -119,19 +151,6 @@ class PureDomainOptions(ScopedOptions):
 def reads(options: PureDomainOptions) -> ReadScope:
     """Modules a `deny` entry names are read even outside every layer."""
     return ReadScope(modules=tuple(name for entry in options.deny for name in entry.modules))
-
-
-DEFAULT_DENY = (
-    # web frameworks and task queues
-    "django", "fastapi", "flask", "litestar", "starlette", "celery", "grpc",
-    # databases and ORMs
-    "sqlalchemy", "sqlmodel", "alembic", "peewee", "psycopg", "psycopg2", "asyncpg",
-    "pymysql", "pymongo", "redis", "sqlite3",
-    # network clients
-    "requests", "httpx", "aiohttp", "urllib3", "boto3", "botocore", "pika",
-    # standard-library I/O
-    "socket", "subprocess", "http.client", "http.server", "urllib.request", "smtplib", "ftplib",
-)  # fmt: skip
 
 
 def _longest(name: str, entries: tuple[str, ...]) -> str | None:
