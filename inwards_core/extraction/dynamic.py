@@ -41,6 +41,7 @@ from inwards_core.extraction.static import (
     resolve_relative,
 )
 from inwards_core.extraction.text import SourceLines, by_position, statement_text
+from inwards_core.index.naming import is_module_segment
 from inwards_core.model.facts import DynamicImportFact
 
 HINTS = ("import_module", "__import__", "find_spec", "run_module", "resolve_name")
@@ -327,7 +328,7 @@ class _Reader:
                 target = resolve_relative(self._module, self._is_package, level, name or None)
                 if target is None:
                     return name_arg, None, "a relative name above the top-level package"
-        if target is None or not all(map(_is_segment, target.split("."))):
+        if target is None or not all(map(is_module_segment, target.split("."))):
             return name_arg, None, "not a module name"
         return name_arg, target, None
 
@@ -346,12 +347,6 @@ class _Reader:
             return None, "a relative name above the top-level package"
         rest = name[level:]
         return (f"{bits[0]}.{rest}" if rest else bits[0]), ""
-
-
-def _is_segment(part: str) -> bool:
-    """A part of a name importlib loads, `0001_initial` and `my-script` too; text with
-    spaces or control characters is no module name however it is split."""
-    return bool(part) and part.isprintable() and not any(c.isspace() for c in part)
 
 
 def read_dynamic(

@@ -6,7 +6,8 @@ and `src/shop/__init__.py` is `shop`. A segment need not be an identifier: Djang
 `migrations/0001_initial.py`, alembic's `versions/0882f9657f22_add_x.py` or `my-script.py`
 are loaded by name with importlib (`import_module("shop.migrations.0001_initial")`) and
 import like any other module. A segment holding a dot (`foo.bar.py`, `v1.2/`) names no
-module, since the dot would split it; nor does `__pycache__`. A directory without
+module, since the dot would split it; nor does `__pycache__`, or one holding a space or a
+character that doesn't print. A directory without
 `__init__.py` is a namespace package (PEP 420).
 """
 
@@ -149,10 +150,21 @@ def _root_prefix(root: str) -> str:
     return "" if cleaned in ("", ".") else cleaned + "/"
 
 
-def _is_segment(segment: str) -> bool:
-    """Whether a file or directory name can be a segment of a dotted module name: any
-    name importlib can load, so not only identifiers; never one holding a dot."""
-    return bool(segment) and "." not in segment and segment != _PYCACHE
+def is_module_segment(segment: str) -> bool:
+    """Whether a file or directory name can be a segment of a dotted module name: a name
+    importlib loads, so not only an identifier (`0001_initial`, `my-script`); never one
+    holding a dot, a space or a character that doesn't print (a control or bidi
+    character: a name built to hurt, not to be imported)."""
+    return (
+        bool(segment)
+        and "." not in segment
+        and segment.isprintable()
+        and " " not in segment
+        and segment != _PYCACHE
+    )
+
+
+_is_segment = is_module_segment
 
 
 def _module_stem(filename: str) -> tuple[str, bool] | None:

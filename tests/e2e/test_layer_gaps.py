@@ -61,16 +61,26 @@ def test_migrations_and_revisions_are_checked(tmp_path: Path) -> None:
     ]
 
 
-def test_odd_characters_in_a_module_name_are_escaped_in_text(tmp_path: Path) -> None:
-    odd = "shop/domain/0002_\x1b[31mred\u202e.py"
-    write_tree(tmp_path, {**BASE, odd: "from shop.infrastructure import db\n"})
-    done = run_inwards("check", "--no-cache", cwd=tmp_path)
-    assert done.code == 1
-    assert "\x1b[31m" not in done.stdout and "\u202e" not in done.stdout
-    assert "0002_\\x1b[31mred\\u202e.py" in done.stdout
+def test_odd_names_are_modules_and_names_built_to_hurt_are_not(tmp_path: Path) -> None:
+    printable = "shop/domain/0002_{x}[0]%s-é.py"
+    hurtful = "shop/domain/0003_\x1b[31mred\u202e.py"
+    write_tree(
+        tmp_path,
+        {
+            **BASE,
+            printable: "from shop.infrastructure import db\n",
+            hurtful: "from shop.infrastructure import db\n",
+        },
+    )
     as_json = run_inwards("check", "--format", "json", "--no-cache", cwd=tmp_path)
     [finding] = json.loads(as_json.stdout)["diagnostics"]
-    assert finding["file"] == odd and finding["module"] == "shop.domain.0002_\x1b[31mred\u202e"
+    assert (finding["file"], finding["module"]) == (printable, "shop.domain.0002_{x}[0]%s-é")
+    # A name with control or bidi characters names no module: named, it is not checked,
+    # and the note shows it escaped.
+    done = run_inwards("check", "--no-cache", hurtful, cwd=tmp_path)
+    assert done.code == 2
+    assert "\x1b[31m" not in done.stdout + done.stderr
+    assert "0003_\\x1b[31mred\\u202e.py" in done.stdout + done.stderr
 
 
 def test_dynamic_imports_and_code_from_text(tmp_path: Path) -> None:

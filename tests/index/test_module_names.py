@@ -90,8 +90,8 @@ def test_extension_modules_with_abi_tags_exist_but_are_not_sources() -> None:
 
 def test_names_importlib_loads_are_modules_too() -> None:
     """A segment need not be an identifier: importlib loads `0001_initial` or `my-script`
-    by name. One holding a dot, `__pycache__` and an extension module's odd stem are no
-    module."""
+    by name. One holding a dot, a space or a character that doesn't print, `__pycache__`
+    and an extension module's odd stem are no module."""
     idx = index(
         [
             "my-script.py",
@@ -101,7 +101,10 @@ def test_names_importlib_loads_are_modules_too() -> None:
             "my-pkg/inner.py",
             "ok/1st.py",
             "ok/migrations/0001_initial.py",
-            "ok/versions/0882f9657f22_add x.py",
+            "ok/versions/0882f9657f22_add_x.py",
+            "ok/versions/with space.py",
+            "ok/versions/evil\x1b[31m\n.py",
+            "ok/versions/bidi\u202e.py",
             "ok/__pycache__/mod.cpython-311.pyc",
             "ok/__init__.py",
             "ok/fast-one.cpython-311-x86_64-linux-gnu.so",
@@ -115,7 +118,7 @@ def test_names_importlib_loads_are_modules_too() -> None:
         "ok",
         "ok.1st",
         "ok.migrations.0001_initial",
-        "ok.versions.0882f9657f22_add x",
+        "ok.versions.0882f9657f22_add_x",
     ]
     assert idx.modules["my-pkg"].is_package
     assert idx.by_file["ok/migrations/0001_initial.py"].name == "ok.migrations.0001_initial"
