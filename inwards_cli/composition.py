@@ -24,7 +24,12 @@ from inwards_cli.adapters.rule_manifest import RuleRootsManifest
 from inwards_cli.adapters.rule_roots import LocalRuleSources
 from inwards_cli.bootstrap import CACHE_DIR, bootstrap, cache_disabled, rule_sources
 from inwards_cli.config_file import LoadedConfig, find_config, read_config
-from inwards_core.adapters.entry_points import installed_entry_points
+from inwards_core.adapters.entry_points import (
+    DISABLE_VARIABLE,
+    disabled_names,
+    installed_entry_points,
+    without_disabled,
+)
 from inwards_core.api import ConfigNotFoundError, InwardsWarning, load_rules, prepare
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, Baseline, BaselineError
 from inwards_core.baseline.matching import apply_baseline
@@ -34,7 +39,9 @@ from inwards_core.engine import check_project
 from inwards_core.model.findings import NotChecked, Report
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import RootState
+from inwards_core.rules.definitions import DefinitionProblem
 from inwards_core.rules.digests import root_digests
+from inwards_core.rules.kinds import Family
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.verification import CacheMismatch
 from inwards_core.version import inwards_version
@@ -120,6 +127,9 @@ class ResolvedRules:
     manifest: RuleRootsManifest | None
     # With `verify_cache`: the cached tables that differ from their definitions.
     cache_mismatches: tuple[CacheMismatch, ...] = ()
+    # Names given to leave a plugin out (--disable-plugin, INWARDS_DISABLE_PLUGINS) that
+    # no installed plugin has.
+    unknown_disabled: tuple[str, ...] = ()
 
 
 def resolve_rule_roots(
@@ -129,15 +139,19 @@ def resolve_rule_roots(
     isolated: bool,
     use_cache: bool | None = None,
     verify_cache: bool = False,
+    disabled: Sequence[str] = (),
 ) -> ResolvedRules:
     """Resolve core, user and project definitions with the project's `user-rules` policy.
     A family that fails to load raises `FamilyLoadError`; definition problems are left in
     the rule set (errors stop a check, warnings don't). With `use_cache` (by default unless
     INWARDS_NO_CACHE is set), the parsed definitions kept in the project's cache directory
     are reused; with `verify_cache` too, every definition is parsed afresh and each cached
-    table that differs is a mismatch (the fresh tables replace them in the manifest)."""
+    table that differs is a mismatch (the fresh tables replace them in the manifest).
+    The plugins named in `disabled` or INWARDS_DISABLE_PLUGINS are not loaded: their
+    families, kinds and core definitions are absent from the run."""
     project_dir = loaded.project_dir if loaded is not None else None
-    families = PluginHost.create(entry_points=installed_entry_points(project_dir)).families()
+    families, unknown = load_families(project_dir, disabled)
+    left_out = [name for name in disabled_names(disabled) if name not in unknown]
     policy = config.user_rules if config is not None else "on"
     sources = rule_sources(families, project_dir=project_dir, user_rules=policy, isolated=isolated)
     if use_cache is None:
@@ -156,7 +170,70 @@ def resolve_rule_roots(
     if manifest is not None and fresh is not None:
         mismatches = manifest.verify(fresh, sources.documents())
         manifest.tables.update(fresh)
-    return ResolvedRules(sources, rule_set, manifest, tuple(mismatches))
+    if left_out:
+        rule_set = attrs.evolve(
+            rule_set, problems=tuple(_kind_left_out(p, left_out) for p in rule_set.problems)
+        )
+    return ResolvedRules(sources, rule_set, manifest, tuple(mismatches), unknown)
+
+
+_NO_KIND = "is not a check kind of any installed family"
+
+
+def _kind_left_out(problem: DefinitionProblem, left_out: Sequence[str]) -> DefinitionProblem:
+    """A definition whose kind is missing because its plugin is disabled for this run (a
+    shadow of one of the family's rules, or a rule of one of its kinds) says so."""
+    if problem.key != "check" or _NO_KIND not in problem.message:
+        return problem
+    kind = problem.message.split('"')[1] if problem.message.count('"') >= 2 else ""
+    namespace = kind.partition(".")[0]
+    names = ", ".join(f'"{name}"' for name in left_out)
+    if any(_same_plugin(namespace, name) for name in left_out):
+        message = (
+            f'"{kind}" is a check kind of the plugin "{namespace}", which this run leaves out '
+            f"({DISABLE_VARIABLE} or --disable-plugin), so this definition has no kind. Run "
+            f"with the plugin, or move {problem.path} aside while you run without it."
+        )
+    else:
+        message = (
+            f"{problem.message} This run leaves out the plugins {names} ({DISABLE_VARIABLE} "
+            "or --disable-plugin): if one of them provides it, run with it."
+        )
+    return attrs.evolve(problem, message=message)
+
+
+def _same_plugin(namespace: str, name: str) -> bool:
+    def key(text: str) -> str:
+        return text.replace("_", "-").replace(".", "-").lower()
+
+    return bool(namespace) and key(namespace) == key(name)
+
+
+def load_families(
+    project_dir: Path | None, disabled: Sequence[str] = ()
+) -> tuple[tuple[Family, ...], tuple[str, ...]]:
+    """The installed families less those of the plugins named in `disabled` or
+    INWARDS_DISABLE_PLUGINS (never imported); and the names no installed plugin has.
+    Raises `FamilyLoadError` for a plugin that fails to load."""
+    points, unknown = without_disabled(
+        installed_entry_points(project_dir), disabled_names(disabled)
+    )
+    return PluginHost.create(entry_points=points).families(), unknown
+
+
+def unknown_plugin_warnings(unknown: Sequence[str]) -> list[str]:
+    """A usage warning for each name given to disable a plugin that no installed one has."""
+    if not unknown:
+        return []
+    installed = ", ".join(
+        f"{point.name} ({point.project_name()})" for point in installed_entry_points()
+    )
+    return [
+        f'no installed rule family plugin is named "{name}", so disabling it changes nothing '
+        f"(installed: {installed or 'none'}; names come from --disable-plugin and "
+        f"{DISABLE_VARIABLE})."
+        for name in unknown
+    ]
 
 
 def rule_warnings(resolved: ResolvedRules) -> list[str]:
@@ -167,6 +244,7 @@ def rule_warnings(resolved: ResolvedRules) -> list[str]:
         if report.warning and report.state is not RootState.IGNORED
     ]
     lines += resolved.rule_set.warnings()
+    lines += unknown_plugin_warnings(resolved.unknown_disabled)
     return lines
 
 

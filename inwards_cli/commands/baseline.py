@@ -11,7 +11,12 @@ from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.commands.check_arguments import CheckArguments
 from inwards_cli.commands.console import display_from, fail, warn
-from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
+from inwards_cli.commands.options import (
+    ConfigOption,
+    DisablePluginOption,
+    IsolatedOption,
+    NoCacheOption,
+)
 from inwards_cli.commands.run_check import check
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, BaselineError
 from inwards_core.baseline.reading import parse_baseline
@@ -22,6 +27,7 @@ from inwards_core.reporting import plural
 def baseline_command(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -44,7 +50,13 @@ def baseline_command(
     Exit status: 0 written, 2 usage or configuration error, or a file that can't be written.
     """
     outcome = check(
-        CheckArguments(config=config, isolated=isolated, no_cache=no_cache, no_baseline=True)
+        CheckArguments(
+            config=config,
+            isolated=isolated,
+            disable_plugin=tuple(disable_plugin or ()),
+            no_cache=no_cache,
+            no_baseline=True,
+        )
     )
     report = outcome.report
     for item in report.not_checked:

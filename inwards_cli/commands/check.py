@@ -9,7 +9,12 @@ from typing import Annotated
 import typer
 
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
-from inwards_cli.commands.options import ConfigOption, IsolatedOption, NoCacheOption
+from inwards_cli.commands.options import (
+    ConfigOption,
+    DisablePluginOption,
+    IsolatedOption,
+    NoCacheOption,
+)
 from inwards_cli.commands.run_check import run_check
 from inwards_core.reporting.escaping import printable
 
@@ -82,6 +87,7 @@ def check_command(
         ),
     ] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     baseline: Annotated[
         Path | None,
         typer.Option(
@@ -127,6 +133,7 @@ def check_command(
                 no_cache=no_cache,
                 full_parse=full_parse,
                 isolated=isolated,
+                disable_plugin=tuple(disable_plugin or ()),
                 output_file=output_file,
                 statistics=statistics,
                 baseline=baseline,

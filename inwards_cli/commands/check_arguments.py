@@ -35,6 +35,8 @@ class CheckArguments:
     no_cache: bool = False
     full_parse: bool = False
     isolated: bool = False
+    # The plugins to run without (--disable-plugin, repeatable; each value may be a list).
+    disable_plugin: tuple[str, ...] = ()
     output_file: Path | None = None
     statistics: bool = False
     # The baseline to read instead of inwards-baseline.json next to the config; or none.
@@ -57,9 +59,12 @@ VALUE_OPTIONS = {
     "--format": "output_format",
     "--max-diagnostics": "max_diagnostics",
     "--config": "config",
+    "--disable-plugin": "disable_plugin",
     "--output-file": "output_file",
     "--baseline": "baseline",
 }
+# Value options that may be given more than once; each time adds to the list.
+REPEATABLE = frozenset({"disable_plugin"})
 SHORT_OPTIONS = {"-o": "--output-file"}  # only as `-o VALUE`; other spellings go to typer
 # Fields of options that name a file: typer refuses a directory there (`dir_okay=False`).
 # A link is left to the write or the read, which refuse it naming the link and where it
@@ -76,6 +81,7 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
     paths: list[Path] = []
     flags: set[str] = set()
     values: dict[str, str] = {}
+    lists: dict[str, list[str]] = {}
     tokens = iter(argv[1:])
     only_paths = False
     for token in tokens:
@@ -89,8 +95,11 @@ def fast_arguments(argv: list[str]) -> CheckArguments | None:
             option = _option_value(token, tokens)
             if option is None or option[0] in values:
                 return None
-            values[option[0]] = option[1]
-    return _check_arguments(paths, flags, values)
+            if option[0] in REPEATABLE:
+                lists.setdefault(option[0], []).append(option[1])
+            else:
+                values[option[0]] = option[1]
+    return _check_arguments(paths, flags, values, lists)
 
 
 def _option_value(token: str, tokens: Iterator[str]) -> tuple[str, str] | None:
@@ -109,7 +118,7 @@ def _option_value(token: str, tokens: Iterator[str]) -> tuple[str, str] | None:
 
 
 def _check_arguments(
-    paths: list[Path], flags: set[str], values: dict[str, str]
+    paths: list[Path], flags: set[str], values: dict[str, str], lists: dict[str, list[str]]
 ) -> CheckArguments | None:
     output_format = values.get("output_format", "text")
     if output_format not in OutputFormat.__members__:
@@ -131,6 +140,7 @@ def _check_arguments(
         no_cache="no_cache" in flags,
         full_parse="full_parse" in flags,
         isolated="isolated" in flags,
+        disable_plugin=tuple(lists.get("disable_plugin", ())),
         output_file=path("output_file"),
         statistics="statistics" in flags,
         baseline=path("baseline"),

@@ -3,6 +3,7 @@ stands, or named), and the rule families and definitions of every root."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from inwards_cli.commands.console import fail, fail_config, warn
@@ -57,12 +58,18 @@ def resolve_rules(
     isolated: bool,
     use_cache: bool = True,
     verify_cache: bool = False,
+    disabled: Sequence[str] | None = (),
 ) -> ResolvedRules:
     """Resolve core, user and project definitions (`resolve_rule_roots`); a family that
     fails to load is exit 2."""
     try:
         return resolve_rule_roots(
-            loaded, config, isolated=isolated, use_cache=use_cache, verify_cache=verify_cache
+            loaded,
+            config,
+            isolated=isolated,
+            use_cache=use_cache,
+            verify_cache=verify_cache,
+            disabled=tuple(disabled or ()),
         )
     except FamilyLoadError as error:
         fail(f"error: {error}")

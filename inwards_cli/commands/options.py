@@ -34,3 +34,14 @@ NoCacheOption = Annotated[
         help="Neither read nor write the extraction cache (also INWARDS_NO_CACHE=1).",
     ),
 ]
+DisablePluginOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--disable-plugin",
+        help="Run without the rule family of this plugin (its entry-point name, such as "
+        "tidy, or its distribution): its rules and kinds are absent. Repeatable, or "
+        "comma-separated; INWARDS_DISABLE_PLUGINS adds more.",
+        metavar="NAME",
+        show_default=False,
+    ),
+]

@@ -17,7 +17,7 @@ from inwards_cli.commands.loading import (
     resolve_rules,
     rule_warnings,
 )
-from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_core.api import load_rules
 from inwards_core.authoring.docgen import (
     GENERATED_NOTE,
@@ -48,13 +48,14 @@ def rule_command(
         bool, typer.Option("--json", help="Print inwards/rule@1 JSON (with --full: every section).")
     ] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Print a rule's page: what it reports, why, how to fix it, its options and fix
     guidance, and where its definition comes from (what it shadows, when a user or project
     definition replaces the shipped one). No network: everything comes from the installed
     package and the rule roots. Exit status 0, or 2 for an unknown rule."""
-    resolved = _rules_for_docs(config, isolated)
+    resolved = _rules_for_docs(config, isolated, disable_plugin)
     rule_set = resolved.rule_set
     lookup = find_rule(rule_set, rule)
     if lookup is None or lookup.rule is None:
@@ -75,7 +76,9 @@ def rule_command(
         write_text(render_rule_summary(found))
 
 
-def _rules_for_docs(config: Path | None, isolated: bool) -> ResolvedRules:
+def _rules_for_docs(
+    config: Path | None, isolated: bool, disabled: list[str] | None
+) -> ResolvedRules:
     """The rules of every root, with the project's user-rules policy. Docs stay readable in
     a project whose configuration or definitions have problems: those are warnings here
     (`inwards check` stops on them)."""
@@ -89,7 +92,7 @@ def _rules_for_docs(config: Path | None, isolated: bool) -> ResolvedRules:
                 "warning: the configuration has problems (`inwards check` lists them); "
                 "its user-rules policy is not applied here.\n"
             )
-    resolved = resolve_rules(loaded, built, isolated=isolated)
+    resolved = resolve_rules(loaded, built, isolated=isolated, disabled=disabled)
     for problem in resolved.rule_set.errors:
         warn(f"{problem.render()} (this definition is not used)")
     for line in rule_warnings(resolved):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -20,7 +21,7 @@ from inwards_cli.commands.loading import (
     print_rule_warnings,
     resolve_rules,
 )
-from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import prepare
 from inwards_core.config.values import ConfigError, RuleSettings
@@ -51,7 +52,13 @@ class RulesHere:
     active: tuple[ActiveRule, ...]
 
 
-def rules_here(config: Path | None, isolated: bool, *, need_project: bool = False) -> RulesHere:
+def rules_here(
+    config: Path | None,
+    isolated: bool,
+    *,
+    need_project: bool = False,
+    disabled: Sequence[str] | None = (),
+) -> RulesHere:
     """The rules where the user stands; a configuration or definition error is exit 2."""
     loaded = find_optional_config(config)
     if loaded is None and need_project:
@@ -60,7 +67,7 @@ def rules_here(config: Path | None, isolated: bool, *, need_project: bool = Fals
             "is no project root; run this inside a project or pass --config FILE."
         )
     built = build_config(loaded) if loaded is not None else None
-    resolved = resolve_rules(loaded, built, isolated=isolated)
+    resolved = resolve_rules(loaded, built, isolated=isolated, disabled=disabled)
     if built is not None:
         try:
             active = prepare(built, resolved.rule_set).rules
@@ -115,13 +122,14 @@ def rules_command(
     context: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print inwards/rules@1 JSON.")] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """List every rule: code, name, on or off, severity, origin root, what decided its
     state, and the definition in force (the distribution that ships it, or its file)."""
     if context.invoked_subcommand is not None:
         return
-    here = rules_here(config, isolated)
+    here = rules_here(config, isolated, disabled=disable_plugin)
     if as_json:
         document = rules_document(here.resolved.rule_set, here.active)
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -13,7 +13,7 @@ import typer
 
 from inwards_cli.commands.console import write_text
 from inwards_cli.commands.loading import ResolvedRules
-from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_cli.commands.rules import document_bytes, find_chain, rules_here
 from inwards_core.model.findings import RootKind
 from inwards_core.reporting.escaping import printable
@@ -37,11 +37,12 @@ def explain_command(
     rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Show the definition in force for a rule and where it comes from, the chain of
     definitions it shadows, a diff against the next lower one, and whether it is stale."""
-    here = rules_here(config, isolated)
+    here = rules_here(config, isolated, disabled=disable_plugin)
     rule_set = here.resolved.rule_set
     code, chain = find_chain(rule_set, rule)
     explanation = _Explanation(

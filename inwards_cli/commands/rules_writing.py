@@ -13,7 +13,7 @@ import typer
 
 from inwards_cli.adapters.atomic import failure_reason
 from inwards_cli.commands.console import fail, warn
-from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_cli.commands.rules import RulesHere, document_bytes, find_chain, rules_here
 from inwards_cli.definition_files import (
     new_definition_text,
@@ -47,13 +47,19 @@ def shadow_command(
         bool, typer.Option("--print", help="Print the copy instead of writing it.")
     ] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Copy the definition in force below a root into that root (`<root>/<CODE>.toml`):
     its text with a header saying where the copy comes from, and a [shadow] table recording
     what it was copied from. Edit the copy: it replaces the lower definition as a whole."""
     target_root = RootKind(to.value)
-    here = rules_here(config, isolated, need_project=target_root is RootKind.PROJECT)
+    here = rules_here(
+        config,
+        isolated,
+        need_project=target_root is RootKind.PROJECT,
+        disabled=disable_plugin,
+    )
     code, chain = find_chain(here.resolved.rule_set, rule)
     below = [d for d in chain if ROOT_PRECEDENCE[d.origin.root] < ROOT_PRECEDENCE[target_root]]
     if not below:
@@ -109,6 +115,7 @@ def new_command(
         bool, typer.Option("--print", help="Print the template instead of writing it.")
     ] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Write a commented template definition for a new rule of a check kind."""
@@ -119,7 +126,12 @@ def new_command(
     rule_name = (name or code.lower()).strip()
     if not NAME_PATTERN.match(rule_name):
         fail(f'"{rule_name}" is not a rule name: lower-case words joined by "-".')
-    here = rules_here(config, isolated, need_project=target_root is RootKind.PROJECT)
+    here = rules_here(
+        config,
+        isolated,
+        need_project=target_root is RootKind.PROJECT,
+        disabled=disable_plugin,
+    )
     rule_set = here.resolved.rule_set
     _refuse_taken(code, rule_name, to, rule_set)
     family, check_kind = _kind_named(kind, rule_set.families)

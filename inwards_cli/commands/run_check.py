@@ -128,6 +128,7 @@ def _load_rules(loaded: LoadedConfig, config: Config, arguments: CheckArguments)
         isolated=arguments.isolated,
         use_cache=not cache_disabled(arguments.no_cache),
         verify_cache=arguments.verify_cache,
+        disabled=arguments.disable_plugin,
     )
     if resolved.cache_mismatches:
         record_rules(resolved, digests=False)  # the fresh tables replace those that differ

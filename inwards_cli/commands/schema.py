@@ -8,8 +8,10 @@ from typing import Annotated
 
 import typer
 
-from inwards_cli.commands.console import fail
-from inwards_core.api import installed_families, load_rules
+from inwards_cli.commands.console import fail, warn
+from inwards_cli.commands.options import DisablePluginOption
+from inwards_cli.composition import load_families, unknown_plugin_warnings
+from inwards_core.api import load_rules
 from inwards_core.authoring.schemas import SCHEMAS, build_schema, schema_info, schema_text
 from inwards_core.plugins import FamilyLoadError
 
@@ -24,6 +26,7 @@ def schema_command(
             show_default=False,
         ),
     ] = None,
+    disable_plugin: DisablePluginOption = None,
 ) -> None:
     """Print a JSON Schema (draft 2020-12) built from the installed inwards and families:
     for [tool.inwards], a whole pyproject.toml, rule definition files, or a JSON output.
@@ -46,8 +49,10 @@ def schema_command(
         hint = f' Did you mean "{close[0]}"?' if close else ""
         fail(f'"{name}" is not a schema.{hint} `inwards schema` lists them.')
     try:
-        families = installed_families()
+        families, unknown = load_families(None, tuple(disable_plugin or ()))
     except FamilyLoadError as error:
         fail(f"error: {error}")
+    for line in unknown_plugin_warnings(unknown):
+        warn(line)
     schema = build_schema(info.name, families, load_rules(families))
     sys.stdout.write(schema_text(schema))

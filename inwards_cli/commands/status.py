@@ -10,7 +10,7 @@ import typer
 
 from inwards_cli.commands.console import write_text
 from inwards_cli.commands.loading import build_config, find_optional_config, resolve_rules
-from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_core.config.values import RuleSettings
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
@@ -29,6 +29,7 @@ from inwards_core.version import inwards_version
 def status_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print inwards/status@1 JSON.")] = False,
     isolated: IsolatedOption = False,
+    disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Show the rule roots (core, user, project): where each is, what it defines and
@@ -39,7 +40,7 @@ def status_command(
     """
     loaded = find_optional_config(config)
     built = build_config(loaded) if loaded is not None else None
-    resolved = resolve_rules(loaded, built, isolated=isolated)
+    resolved = resolve_rules(loaded, built, isolated=isolated, disabled=disable_plugin)
     rule_set = resolved.rule_set
     active = select(rule_set, built.rules if built is not None else RuleSettings())
     settings_problems: list[str] = []

@@ -16,7 +16,7 @@ import os
 import re
 import site
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -146,3 +146,44 @@ def installed_paths(project_dir: Path | None = None) -> list[str]:
         if real in site_directories or not any(_inside(real, top) for top in excluded):
             kept.append(entry)
     return kept
+
+
+# Families to leave out of a run, comma-separated (the command line adds --disable-plugin).
+DISABLE_VARIABLE = "INWARDS_DISABLE_PLUGINS"
+
+
+def disabled_names(
+    given: Iterable[str] = (), environ: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
+    """The plugin names to leave out: those of `DISABLE_VARIABLE` in `environ` (by default
+    the process's), then `given`; each value may hold several, comma-separated."""
+    variable = (os.environ if environ is None else environ).get(DISABLE_VARIABLE, "")
+    names: list[str] = []
+    for value in (variable, *given):
+        for name in value.split(","):
+            if name.strip() and name.strip() not in names:
+                names.append(name.strip())
+    return tuple(names)
+
+
+def _plugin_key(name: str) -> str:
+    return _NORMALISE.sub("-", name).lower()
+
+
+def without_disabled(
+    points: Iterable[EntryPoint], disabled: Iterable[str]
+) -> tuple[list[EntryPoint], tuple[str, ...]]:
+    """`points` less those named in `disabled`, by entry-point name (`tidy`) or distribution
+    (`inwards-rules-tidy`), in any letter case, before anything is imported (the point is to
+    run without a family that fails to load); and the names that matched no entry point."""
+    wanted = {_plugin_key(name): name for name in disabled}
+    kept: list[EntryPoint] = []
+    used: set[str] = set()
+    for point in points:
+        keys = {_plugin_key(point.name), _plugin_key(point.distribution)}
+        matched = keys & wanted.keys()
+        if matched:
+            used |= matched
+        else:
+            kept.append(point)
+    return kept, tuple(name for key, name in wanted.items() if key not in used)
