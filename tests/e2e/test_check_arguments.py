@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 import inwards_cli.commands.check as check_module
 from inwards_cli.commands.check_arguments import (
     FLAGS,
+    REPEATABLE,
     SHORT_OPTIONS,
     VALUE_OPTIONS,
     CheckArguments,
@@ -36,8 +37,10 @@ def test_the_same_options_take_a_value_or_not() -> None:
     values = {p.opts[0]: p.name for p in OPTIONS if not p.is_flag}
     shorts = {name: p.opts[0] for p in OPTIONS for name in p.opts[1:]}
     assert (flags, values, shorts) == (FLAGS, VALUE_OPTIONS, SHORT_OPTIONS)
-    # The fast parser reads each option once, with one value, and no --x/--no-x pairs.
-    assert not [p.name for p in OPTIONS if p.multiple or p.secondary_opts or p.nargs != 1]
+    # The fast parser reads each option with one value, and no --x/--no-x pairs; only the
+    # repeatable ones more than once.
+    assert not [p.name for p in OPTIONS if p.secondary_opts or p.nargs != 1]
+    assert {p.name for p in OPTIONS if p.multiple} == REPEATABLE
     [paths] = [p for p in CHECK.params if p.param_type_name == "argument"]
     assert (paths.name, paths.nargs) == ("paths", -1)
 
@@ -84,6 +87,7 @@ FAST_LINES = [
     ["src", "--statistics", "other", "--isolated"],  # options between paths
     ["--", "-weird.py", "--no-cache"],
     ["-"],
+    ["--disable-plugin", "tidy", "--disable-plugin=a,b"],
 ]
 TYPER_LINES = [
     ["--help"],
