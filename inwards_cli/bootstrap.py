@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -16,6 +18,9 @@ from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.engine import ParseMany, extractor_key
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import Family
+
+if TYPE_CHECKING:
+    from inwards_cli.adapters.progress import Progress
 
 CACHE_DIR = Path(".inwards") / "cache"
 
@@ -32,7 +37,9 @@ class Adapters:
     parse_many: ParseMany
 
 
-def bootstrap(project_dir: Path, *, no_cache: bool = False) -> Adapters:
+def bootstrap(
+    project_dir: Path, *, no_cache: bool = False, progress: Progress | None = None
+) -> Adapters:
     grammars = StandardGrammars()
     cache: ExtractionCache
     if cache_disabled(no_cache):
@@ -43,7 +50,11 @@ def bootstrap(project_dir: Path, *, no_cache: bool = False) -> Adapters:
         files=LocalProjectFiles(project_dir),
         cache=cache,
         grammars=grammars,
-        parse_many=parse_in_processes,
+        parse_many=(
+            parse_in_processes
+            if progress is None
+            else functools.partial(parse_in_processes, progress=progress)
+        ),
     )
 
 

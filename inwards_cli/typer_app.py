@@ -21,7 +21,7 @@ app = typer.Typer(
     help="An architecture linter for Python: checks every import against the layers "
     "declared in [tool.inwards] of pyproject.toml.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (docs/cli.md)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     # -h everywhere, as --help (click passes it down to every command).

@@ -13,12 +13,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import attrs
 
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.config.values import Config
+from inwards_core.config.values import Config, ConfigError, ConfigProblem
 from inwards_core.extraction import EXTRACTOR_ID
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.facts import FileProblemKind, ModuleFacts
 from inwards_core.model.findings import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
+from inwards_core.model.source_lines import SourceLine
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.definitions import Guidance, docs_pointer
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
@@ -165,6 +166,7 @@ def check_project(
     full_parse: bool = False,
     clock: Callable[[], float] = time.perf_counter,
     verify_cache: bool = False,
+    source_lines: bool = False,
 ) -> Report:
     """Run every enabled rule and return the report.
 
@@ -179,11 +181,16 @@ def check_project(
     around them without parsing the rest (the cost of a check is mostly parsing); a syntax
     error that reader meets is reported, one in a function body is not. Files named in
     `paths`, and every file with `full_parse`, are parsed whole, so every syntax error is.
+
+    With `source_lines`, the report keeps the line each finding points at, cut from the
+    bytes read for the check (a file no check read, such as the configuration, is read for
+    it only when a finding points into it).
     """
     started = clock()
     whole_project = paths is None
     listing = files.listing(_normalise_root(config.root))
     index = ModuleIndex.build(config, listing)
+    _refuse_misplaced_root(config, index)
     enabled = [rule for rule in rules if rule.enabled]
     needs = _ReadNeeds.of(enabled, whole_project=whole_project, contexts=bool(config.contexts))
     refused: list[NotChecked] = []  # named paths that hold nothing to read
@@ -194,8 +201,9 @@ def check_project(
         judges = _listing_judges(enabled, index)
         selected, listed, refused = _named_modules_to_read(paths, config, index, needs, judges)
     check_syntax = full_parse or not whole_project
+    kept: dict[str, bytes] | None = {} if source_lines else None
     facts, unreadable = _read_facts(
-        selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache
+        selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache, kept=kept
     )
     checked = tuple(info for info in selected if info.file in facts)
     read_more = _more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache)
@@ -218,15 +226,81 @@ def check_project(
     cache.flush(prune=whole_project)
     not_checked = [NotChecked(problem.path, problem.message) for problem in listing.problems]
     not_checked += refused + unreadable
+    kept_findings = tuple(sorted(set(verdicts.kept), key=Finding.sort_key))
     return Report(
-        findings=tuple(sorted(set(verdicts.kept), key=Finding.sort_key)),
+        findings=kept_findings,
         files_checked=len(checked) + len(listed),
         suppressed=tuple(sorted(verdicts.suppressed, key=lambda s: s.finding.sort_key())),
         not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
         whole_project=whole_project,
         duration_ms=round((clock() - started) * 1000, 1),
         notes=_notes(skipped, needs.chains_skipped),
+        source_lines=_source_lines(kept_findings, kept, files),
     )
+
+
+def files_to_check(
+    config: Config,
+    rules: Sequence[ActiveRule],
+    *,
+    files: ProjectFiles,
+    paths: Sequence[str] | None = None,
+) -> tuple[str, ...]:
+    """The files `check_project` would check with these arguments (`inwards check
+    --show-files`), sorted, without reading any: the modules it reads, and the named
+    modules judged from the listing alone."""
+    listing = files.listing(_normalise_root(config.root))
+    index = ModuleIndex.build(config, listing)
+    _refuse_misplaced_root(config, index)
+    enabled = [rule for rule in rules if rule.enabled]
+    needs = _ReadNeeds.of(enabled, whole_project=paths is None, contexts=bool(config.contexts))
+    if paths is None:
+        selected = _modules_to_read(index, needs)
+        listed: Sequence[ModuleInfo] = ()
+    else:
+        judges = _listing_judges(enabled, index)
+        selected, listed, _ = _named_modules_to_read(paths, config, index, needs, judges)
+    return tuple(sorted({info.file for info in (*selected, *listed)}))
+
+
+def _refuse_misplaced_root(config: Config, index: ModuleIndex) -> None:
+    """A src layout checked without `root = "src"`: every layer owns nothing, and each
+    finding would say so in its own way. One configuration error says what to write."""
+    directory = index.misplaced_root()
+    if directory is None:
+        return
+    root = _normalise_root(config.root)
+    suggested = f"{root}/{directory}" if root else directory
+    key = "tool.inwards.root"
+    where = config.positions.locate(key)
+    message = (
+        f'no layer owns a module under root "{config.root}", but the directory '
+        f'"{suggested}" holds the packages the layers name. Did you mean root = "{suggested}"?'
+    )
+    line, column = where if where is not None else (None, None)
+    raise ConfigError((ConfigProblem(config.file, line, column, key, message),))
+
+
+def _source_lines(
+    findings: Sequence[Finding], kept: Mapping[str, bytes] | None, files: ProjectFiles
+) -> tuple[SourceLine, ...]:
+    if kept is None or not findings:
+        return ()
+    from inwards_core.extraction.finding_lines import finding_lines  # a clean run needs none
+
+    return finding_lines(findings, _bytes_of(kept, files))
+
+
+def _bytes_of(kept: Mapping[str, bytes], files: ProjectFiles) -> Callable[[str], bytes | None]:
+    def read(file: str) -> bytes | None:
+        if file in kept:
+            return kept[file]
+        try:
+            return files.read_bytes(file)
+        except OSError:
+            return None  # a finding without its frame
+
+    return read
 
 
 def _modules_to_read(index: ModuleIndex, needs: _ReadNeeds) -> list[ModuleInfo]:
@@ -451,7 +525,10 @@ def _read_facts(
     *,
     verify: bool = False,
     names: bool = False,
+    kept: dict[str, bytes] | None = None,
 ) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
+    """The facts of the selected modules, from the cache or parsed; with `kept`, each
+    file's bytes are left there too (the frames of the findings are cut from them)."""
     extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
@@ -468,6 +545,8 @@ def _read_facts(
                 )
             )
             continue
+        if kept is not None:
+            kept[info.file] = data
         key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
         cached = cache.get(key)
         if cached is not None and not verify:

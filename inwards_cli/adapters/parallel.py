@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
     import libcst
 
+    from inwards_cli.adapters.progress import Progress
+
 # Below this many files per worker, another worker costs more than it saves.
 FILES_PER_WORKER = 150
 # Files up to this size that CPython's parser reads are read in this process.
@@ -53,9 +55,12 @@ def worker_count() -> int:
     return max(1, min(cpus, 8))
 
 
-def parse_in_processes(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
+def parse_in_processes(
+    jobs: Sequence[ParseJob], grammars: GrammarBinaries, progress: Progress | None = None
+) -> list[ModuleFacts]:
     """Facts for every job, in order; a file that exceeds its budget or crashes the parser
-    gets a LIMIT problem instead (see the module's doc)."""
+    gets a LIMIT problem instead (see the module's doc). `progress` hears (done, total)
+    as files are parsed."""
     if not jobs:
         return []
     if not _CAN_FORK:
@@ -65,7 +70,7 @@ def parse_in_processes(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> l
     if workers >= 2:
         from inwards_cli.adapters.workers import parse_in_workers
 
-        return parse_in_workers(jobs, grammars, workers)
+        return parse_in_workers(jobs, grammars, workers, progress)
     results: list[ModuleFacts | None] = [None] * len(jobs)
     elsewhere: list[int] = []
     here = _WithoutNativeParser(grammars)
@@ -77,12 +82,16 @@ def parse_in_processes(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> l
             results[index] = parse_job(job, here)
         except ParserRefused:
             elsewhere.append(index)
+        if progress is not None:
+            progress(index + 1 - len(elsewhere), len(jobs))
     if elsewhere:
         from inwards_cli.adapters.workers import parse_in_workers
 
         parsed = parse_in_workers([jobs[index] for index in elsewhere], grammars, 1)
         for index, facts in zip(elsewhere, parsed, strict=True):
             results[index] = facts
+    if progress is not None:
+        progress(len(jobs), len(jobs))
     return [facts if facts is not None else ModuleFacts() for facts in results]
 
 

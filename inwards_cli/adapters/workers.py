@@ -31,6 +31,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -40,20 +41,26 @@ from inwards_core.extraction.limits import LimitReason, ReadBudget, budget_for, 
 from inwards_core.model.facts import ModuleFacts, facts_from_data
 from inwards_core.ports import GrammarBinaries
 
+if TYPE_CHECKING:
+    from inwards_cli.adapters.progress import Progress
+
 MAX_BATCH = 32
 # A worker that stalls without using CPU is killed after this many times its CPU budget.
 WALL_CLOCK_FACTOR = 3.0
 
 
 def parse_in_workers(
-    jobs: Sequence[ParseJob], grammars: GrammarBinaries, workers: int
+    jobs: Sequence[ParseJob],
+    grammars: GrammarBinaries,
+    workers: int,
+    progress: Progress | None = None,
 ) -> list[ModuleFacts]:
     """Facts for every job, in order, parsed by up to `workers` forked workers; a file that
     exceeds its budget or crashes its worker gets a LIMIT problem instead."""
     # Imported before forking, so that workers share it instead of each importing it.
     import inwards_core.extraction.pipeline  # noqa: F401
 
-    return _Supervisor(jobs, grammars, max(1, workers)).run()
+    return _Supervisor(jobs, grammars, max(1, workers), progress).run()
 
 
 @attrs.define
@@ -69,8 +76,16 @@ class _Worker:
 
 
 class _Supervisor:
-    def __init__(self, jobs: Sequence[ParseJob], grammars: GrammarBinaries, workers: int) -> None:
+    def __init__(
+        self,
+        jobs: Sequence[ParseJob],
+        grammars: GrammarBinaries,
+        workers: int,
+        progress: Progress | None = None,
+    ) -> None:
         self._jobs = jobs
+        self._progress = progress
+        self._done = 0  # results taken
         self._grammars = grammars
         self._target = workers
         self._pending: deque[int] = deque(range(len(jobs)))
@@ -84,6 +99,8 @@ class _Supervisor:
                     self._parse_rest_here()
                     break
                 self._wait()
+                if self._progress is not None:
+                    self._progress(self._done, len(self._jobs))
         finally:
             self._stop_all()
         return [facts if facts is not None else ModuleFacts() for facts in self._results]
@@ -198,6 +215,7 @@ class _Supervisor:
             index, data = pickle.loads(worker.received[FRAME_HEADER.size : end])
             del worker.received[:end]
             self._results[index] = facts_from_data(data)
+            self._done += 1
             if worker.batch and worker.batch[0] == index:
                 worker.batch.popleft()
                 self._started(worker)
@@ -280,6 +298,7 @@ def _wait_for(pid: int) -> int:
 def _why_it_ended(
     status: int, budget: ReadBudget, killed_for_time: bool
 ) -> tuple[LimitReason, str]:
+
     if killed_for_time:
         return LimitReason.STALLED, f"no result after {budget.seconds * WALL_CLOCK_FACTOR:g} s"
     if os.WIFSIGNALED(status):

@@ -115,6 +115,82 @@ def check_command(
             "Costs about as much as a run without the cache.",
         ),
     ] = False,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--select",
+            help="Only these rules for this run, in place of [tool.inwards.rules]'s select, "
+            "extend-select and ignore: codes or names, comma-separated, the option repeatable "
+            "(--select INW001,layer-dependency).",
+            show_default=False,
+        ),
+    ] = None,
+    extend_select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--extend-select",
+            help="Also these rules for this run (turns opt-in rules on, wins over the "
+            "configuration's ignore): codes or names, comma-separated.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Turn these rules off for this run, whatever selects them: codes or names, "
+            "comma-separated.",
+            show_default=False,
+        ),
+    ] = None,
+    exit_zero: Annotated[
+        bool,
+        typer.Option(
+            "--exit-zero",
+            "-e",
+            help="Exit 0 even when errors are found (a usage or configuration error is still 2).",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Print the findings only: no summary and no lines after it.",
+        ),
+    ] = False,
+    silent: Annotated[
+        bool,
+        typer.Option(
+            "--silent",
+            "-s",
+            help="Print nothing on standard output: the exit status tells (--output-file is "
+            "still written; errors still go to standard error).",
+        ),
+    ] = False,
+    show_fixes: Annotated[
+        bool,
+        typer.Option(
+            "--show-fixes",
+            help="Text format: show the steps of the fix under every finding (by default "
+            "under the first finding of each rule).",
+        ),
+    ] = False,
+    no_fixes: Annotated[
+        bool,
+        typer.Option(
+            "--no-fixes",
+            help="Text and concise formats: show no fix, only the findings and their source.",
+        ),
+    ] = False,
+    show_files: Annotated[
+        bool,
+        typer.Option(
+            "--show-files",
+            help="Print the files the check would read, one a line, and exit 0 without "
+            "checking them.",
+        ),
+    ] = False,
 ) -> None:
     """Check every import of the project against the architecture in [tool.inwards].
 
@@ -139,6 +215,15 @@ def check_command(
                 baseline=baseline,
                 no_baseline=no_baseline,
                 verify_cache=verify_cache,
+                select=None if select is None else tuple(select),
+                extend_select=tuple(extend_select or ()),
+                ignore=tuple(ignore or ()),
+                exit_zero=exit_zero,
+                quiet=quiet,
+                silent=silent,
+                show_fixes=show_fixes,
+                no_fixes=no_fixes,
+                show_files=show_files,
             )
         )
     )

@@ -44,6 +44,17 @@ class CheckArguments:
     no_baseline: bool = False
     # Re-derive everything read from the cache; exit 2 on any difference.
     verify_cache: bool = False
+    # [tool.inwards.rules] for this run: each option as given (repeatable, each value a
+    # comma-separated list of codes or names); None: --select not given.
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    exit_zero: bool = False
+    quiet: bool = False  # findings only: no summary, no lines after it
+    silent: bool = False  # nothing on standard output: the exit status alone
+    show_fixes: bool = False  # the steps of every finding's fix, not once per rule
+    no_fixes: bool = False
+    show_files: bool = False  # list the files a check would read, and stop
 
 
 # Option -> the CheckArguments field it sets.
@@ -54,6 +65,15 @@ FLAGS = {
     "--statistics": "statistics",
     "--no-baseline": "no_baseline",
     "--verify-cache": "verify_cache",
+    "--exit-zero": "exit_zero",
+    "-e": "exit_zero",
+    "--quiet": "quiet",
+    "-q": "quiet",
+    "--silent": "silent",
+    "-s": "silent",
+    "--show-fixes": "show_fixes",
+    "--no-fixes": "no_fixes",
+    "--show-files": "show_files",
 }
 VALUE_OPTIONS = {
     "--format": "output_format",
@@ -62,9 +82,12 @@ VALUE_OPTIONS = {
     "--disable-plugin": "disable_plugin",
     "--output-file": "output_file",
     "--baseline": "baseline",
+    "--select": "select",
+    "--extend-select": "extend_select",
+    "--ignore": "ignore",
 }
 # Value options that may be given more than once; each time adds to the list.
-REPEATABLE = frozenset({"disable_plugin"})
+REPEATABLE = frozenset({"select", "extend_select", "ignore", "disable_plugin"})
 SHORT_OPTIONS = {"-o": "--output-file"}  # only as `-o VALUE`; other spellings go to typer
 # Fields of options that name a file: typer refuses a directory there (`dir_okay=False`).
 # A link is left to the write or the read, which refuse it naming the link and where it
@@ -146,6 +169,15 @@ def _check_arguments(
         baseline=path("baseline"),
         no_baseline="no_baseline" in flags,
         verify_cache="verify_cache" in flags,
+        select=tuple(lists["select"]) if "select" in lists else None,
+        extend_select=tuple(lists.get("extend_select", ())),
+        ignore=tuple(lists.get("ignore", ())),
+        exit_zero="exit_zero" in flags,
+        quiet="quiet" in flags,
+        silent="silent" in flags,
+        show_fixes="show_fixes" in flags,
+        no_fixes="no_fixes" in flags,
+        show_files="show_files" in flags,
     )
 
 

@@ -7,10 +7,12 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import NoReturn
 
 import attrs
 
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
+from inwards_cli.adapters.progress import ProgressBar, progress_bar
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import Adapters, bootstrap, cache_disabled
 from inwards_cli.commands.cache_verification import fail_verification
@@ -37,13 +39,19 @@ from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import Prepared, prepare
 from inwards_core.baseline import BaselineError
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.engine import check_project
+from inwards_core.engine import check_project, files_to_check
 from inwards_core.model.findings import Report
+from inwards_core.reporting.escaping import safe_line
 from inwards_core.reporting.github import render_github
 from inwards_core.reporting.json import render_json
-from inwards_core.reporting.text import render_concise, render_statistics, render_text
+from inwards_core.reporting.text import (
+    FixDisplay,
+    render_concise,
+    render_statistics,
+    render_text,
+)
 from inwards_core.rules.rule_set import RuleSet
-from inwards_core.rules.selection import ActiveRule
+from inwards_core.rules.selection import ActiveRule, SelectionError, override_selection
 from inwards_core.verification import CachedFactsDiffer
 
 
@@ -70,11 +78,14 @@ class CheckOutcome:
 
 
 def run_check(arguments: CheckArguments) -> int:
-    """Check, write the report (to stdout or `--output-file`), and return the exit status."""
+    """Check, write the report (to stdout or `--output-file`), and return the exit status
+    (with --exit-zero, errors found are 0; anything else stays what it was)."""
     outcome = check(arguments)
     text = render(outcome, arguments)
-    emit(text, arguments.output_file)
-    return outcome.report.exit_code()
+    if not arguments.silent or arguments.output_file is not None:
+        emit(text, arguments.output_file)
+    code = outcome.report.exit_code()
+    return 0 if arguments.exit_zero and code == 1 else code
 
 
 def check(arguments: CheckArguments) -> CheckOutcome:
@@ -91,13 +102,21 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     # Read before checking: a broken baseline stops the run at once.
     baseline = load_baseline(arguments, project_dir)
     resolved = _load_rules(loaded, config, arguments)
+    config = _selected_on_command_line(config, resolved.rule_set, arguments)
     try:
         prepared = prepare(config, resolved.rule_set)
     except ConfigError as error:
         fail_config(error)
     print_rule_warnings(resolved)
-    adapters = bootstrap(project_dir, no_cache=arguments.no_cache)
-    report = _run_engine(prepared, adapters, named, arguments, project_dir)
+    bar = _progress_bar(arguments)
+    adapters = bootstrap(project_dir, no_cache=arguments.no_cache, progress=bar)
+    if arguments.show_files:
+        show_files(prepared, adapters, named, project_dir)
+    try:
+        report = _run_engine(prepared, adapters, named, arguments, project_dir)
+    finally:
+        if bar is not None:
+            bar.close()
     report = finish_report(report, outside, project_dir, resolved.rule_set, baseline)
     record_rules(resolved, digests=True)
     for warning in getattr(adapters.cache, "warnings", ()):
@@ -111,7 +130,55 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     )
 
 
+def _progress_bar(arguments: CheckArguments) -> ProgressBar | None:
+    """A bar on stderr for a long run, for people only: text or concise, at a terminal,
+    outside CI (see `progress.wanted`)."""
+    if arguments.output_format not in (OutputFormat.text, OutputFormat.concise):
+        return None
+    if arguments.silent or arguments.show_files:
+        return None
+    return progress_bar(sys.stderr)
+
+
+def _selected_on_command_line(
+    config: Config, rule_set: RuleSet, arguments: CheckArguments
+) -> Config:
+    """[tool.inwards.rules] with --select, --extend-select and --ignore applied; a code or
+    name no rule has is a usage error naming the option (exit 2)."""
+    if arguments.select is None and not arguments.extend_select and not arguments.ignore:
+        return config
+    try:
+        rules = override_selection(
+            config.rules,
+            rule_set,
+            select=arguments.select,
+            extend_select=arguments.extend_select,
+            ignore=arguments.ignore,
+        )
+    except SelectionError as error:
+        fail(f"{error.option}: {error.message}")
+    return attrs.evolve(config, rules=rules)
+
+
+def show_files(
+    prepared: Prepared, adapters: Adapters, named: list[str] | None, project_dir: Path
+) -> NoReturn:
+    """`--show-files`: the files the check would read, one a line as findings name them,
+    and exit 0."""
+    try:
+        listed = files_to_check(prepared.config, prepared.rules, files=adapters.files, paths=named)
+    except ConfigError as error:
+        fail_config(error)
+    display = display_from(project_dir)
+    write_standard_output("".join(f"{safe_line(display(file))}\n" for file in listed), "the files")
+    raise SystemExit(0)
+
+
 def _refuse_conflicting_options(arguments: CheckArguments) -> None:
+    if arguments.show_fixes and arguments.no_fixes:
+        fail("--show-fixes and --no-fixes can't be used together; choose one.")
+    if arguments.quiet and arguments.silent:
+        fail("--quiet and --silent can't be used together; choose one.")
     if arguments.output_format is OutputFormat.sarif and arguments.max_diagnostics is not None:
         fail(
             "--max-diagnostics can't be used with --format sarif: code scanning needs every "
@@ -155,9 +222,18 @@ def _run_engine(
             parse_many=adapters.parse_many,
             full_parse=arguments.full_parse,
             verify_cache=arguments.verify_cache,
+            source_lines=shows_frames(arguments),
         )
     except CachedFactsDiffer as differ:
         fail_verification(differ.mismatches, display_from(project_dir))
+    except ConfigError as error:  # the configuration against the tree (a src layout)
+        fail_config(error)
+
+
+def shows_frames(arguments: CheckArguments) -> bool:
+    """Whether the report is text with a frame of source under each finding."""
+    written = not arguments.silent or arguments.output_file is not None
+    return arguments.output_format is OutputFormat.text and written
 
 
 def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaseline | None:
@@ -199,13 +275,28 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
         paths = github_paths(outcome.project_dir, display, os.environ)
         return render_github(report, display=paths, max_diagnostics=limit)
     colour = use_colour(to_terminal, os.environ)
+    fixes = fix_display(arguments)
     if arguments.output_format is OutputFormat.concise:
-        text = render_concise(report, display=display, max_diagnostics=limit, colour=colour)
+        render_findings = render_concise
     else:
-        text = render_text(report, display=display, max_diagnostics=limit, colour=colour)
+        render_findings = render_text
+    text = render_findings(
+        report,
+        display=display,
+        max_diagnostics=limit,
+        colour=colour,
+        fixes=fixes,
+        quiet=arguments.quiet,
+    )
     if arguments.statistics:
         text += render_statistics(report)
     return text
+
+
+def fix_display(arguments: CheckArguments) -> FixDisplay:
+    if arguments.no_fixes:
+        return FixDisplay.NONE
+    return FixDisplay.EVERY_FINDING if arguments.show_fixes else FixDisplay.ONCE_PER_RULE
 
 
 def render_sarif_for(

@@ -98,3 +98,16 @@ def _children(names: Iterable[str]) -> dict[str, set[str]]:
 
 def _name(info: ModuleInfo) -> str:
     return info.name
+
+
+def misplaced_root(entries: Iterable[LayerEntry], tree: ModuleTree) -> str | None:
+    """The directory just under the root that holds the layers' packages when the root
+    itself holds none of them (`src` for a src layout checked from "."), or None. Cheap when
+    the configuration fits the tree: the first plain entry that names a module ends it."""
+    plain = [entry.pattern.text for entry in entries if not entry.pattern.is_selector]
+    if not plain or any(text in tree.prefixes for text in plain):
+        return None
+    for top in sorted(tree.children.get("", ())):
+        if any(f"{top}.{text}" in tree.prefixes for text in plain):
+            return top
+    return None

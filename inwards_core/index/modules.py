@@ -140,6 +140,19 @@ class ModuleIndex:
         """Layers none of whose entries matches a module (including layers without any)."""
         return self._dead_configuration().empty_layers()
 
+    def misplaced_root(self) -> str | None:
+        """The directory below the root that holds the layers' modules when no layer owns
+        a module at the root (a src layout without `root = "src"`), or None."""
+        prefixes = self._tree.prefixes
+        if any(e.pattern.text in prefixes for e in self._entries if not e.pattern.is_selector):
+            return None  # the usual answer, without importing coverage
+        from inwards_core.index.coverage import misplaced_root
+
+        found = misplaced_root(self._entries, self._tree)
+        if found is None or len(self.empty_layers()) < len(self.config.layers):
+            return None
+        return found
+
     def unassigned_packages(self) -> tuple[ModuleInfo, ...]:
         """The highest modules and packages that no layer owns, that are not ignored, and
         that hold no layer-owned module (see `coverage.unassigned_packages`)."""

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from inwards_core.model import diagnostics
+
+if TYPE_CHECKING:
+    from inwards_core.model.source_lines import SourceLine
 
 
 class Severity(enum.Enum):
@@ -165,6 +168,9 @@ class Report:
     # The baseline file the run read (shown as reporters show finding files), or None
     # when no baseline was read: "0 accepted" and "no baseline" are different answers.
     baseline_file: str | None = None
+    # The lines the findings point at, for the text format's frames (only when the run
+    # was asked for them); never part of the JSON document nor of a report's equality.
+    source_lines: tuple[SourceLine, ...] = attrs.field(default=(), eq=False, repr=False)
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+import enum
+from typing import TYPE_CHECKING
+
 from inwards_core.baseline import BASELINE_FILE_NAME
-from inwards_core.model.findings import Finding, Report, RootKind, Severity
+from inwards_core.model.findings import Finding, Report, RootKind, Severity, Span
 from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
 from inwards_core.reporting.escaping import printable, safe_line
+
+if TYPE_CHECKING:
+    from inwards_core.model.source_lines import SourceLine
+
+
+_WHOLE_FILE = Span.start_of_file()
+
+
+class FixDisplay(enum.Enum):
+    """How much of each fix the text format shows: the summary under every finding and
+    the steps under the first finding of each rule (the default: the steps of one rule read
+    alike), the steps under every finding, or no fix at all. `concise` shows its one step
+    unless NONE."""
+
+    ONCE_PER_RULE = "once-per-rule"
+    EVERY_FINDING = "every-finding"
+    NONE = "none"
+
 
 # ANSI SGR sequences; the CLI decides when colour is wanted (a terminal, NO_COLOR, FORCE_COLOR).
 _BOLD, _RED, _YELLOW, _CYAN, _DIM, _RESET = (
@@ -103,26 +124,68 @@ def baseline_lines(report: Report, display: DisplayPath = same_path) -> list[str
     return [safe_line(line) for line in lines]
 
 
+def _frame(
+    finding: Finding, sources: dict[tuple[str, int, int], SourceLine], colour: bool
+) -> list[str]:
+    span = finding.span
+    if span == _WHOLE_FILE:  # a finding about the file, not about its first character
+        return []
+    source = sources.get((finding.file, span.line, span.column))
+    if source is None:
+        return []
+    from inwards_core.reporting.frames import frame  # a clean run draws none
+
+    tint = _RED if finding.severity is Severity.ERROR else _YELLOW
+    return frame(
+        source,
+        span,
+        paint_gutter=_CYAN if colour else "",
+        paint_carets=_BOLD + tint if colour else "",
+    )
+
+
 def render_text(
     report: Report,
     *,
     display: DisplayPath = same_path,
     max_diagnostics: int | None = None,
     colour: bool = False,
+    fixes: FixDisplay = FixDisplay.ONCE_PER_RULE,
+    quiet: bool = False,
 ) -> str:
+    """Each finding: its head line, the frame of the line it points at (when the report
+    kept it), its fix as `fixes` says, its docs pointer. Then, unless `quiet`, the summary
+    and the lines after it."""
     shown = limit(report, max_diagnostics)
+    sources = {(s.file, s.line, s.column): s for s in report.source_lines}
+    stepped: set[str] = set()  # the rules whose steps were shown
+    steps_left_out = False
     out: list[str] = []
     for finding in shown.findings:
         out.append(_head(finding, display, colour))
-        out.append(f"  {_paint('fix:', _CYAN, colour)} {printable(finding.fix.summary)}")
-        out.extend(
-            f"    {number}. {printable(step)}" for number, step in enumerate(finding.fix.steps, 1)
-        )
+        out.extend(_frame(finding, sources, colour))
+        if fixes is not FixDisplay.NONE:
+            out.append(f"  {_paint('fix:', _CYAN, colour)} {printable(finding.fix.summary)}")
+            if fixes is FixDisplay.EVERY_FINDING or finding.code not in stepped:
+                stepped.add(finding.code)
+                out.extend(
+                    f"    {number}. {printable(step)}"
+                    for number, step in enumerate(finding.fix.steps, 1)
+                )
+            elif finding.fix.steps:
+                steps_left_out = True
         if finding.docs:
             out.append(_paint(f"  docs: {printable(finding.docs)}", _DIM, colour))
         out.append("")
+    if quiet:
+        return "\n".join(out) + ("\n" if out else "")
     out.append(summary_line(report))
     extra = trailer(report, shown, display)
+    if steps_left_out:
+        extra.append(
+            "note: the steps of a rule's fix are shown under its first finding; "
+            "--show-fixes shows them under every finding."
+        )
     if extra:
         out.append("")
         out.extend(extra)
@@ -135,12 +198,22 @@ def render_concise(
     display: DisplayPath = same_path,
     max_diagnostics: int | None = None,
     colour: bool = False,
+    fixes: FixDisplay = FixDisplay.ONCE_PER_RULE,
+    quiet: bool = False,
 ) -> str:
+    """One line a finding: its head and its fix's first step (none with FixDisplay.NONE);
+    then, unless `quiet`, the summary and the lines after it."""
     shown = limit(report, max_diagnostics)
     out: list[str] = []
     for finding in shown.findings:
+        head = _head(finding, display, colour)
+        if fixes is FixDisplay.NONE:
+            out.append(head)
+            continue
         first = printable(finding.fix.steps[0] if finding.fix.steps else finding.fix.summary)
-        out.append(f"{_head(finding, display, colour)} {_paint('fix:', _CYAN, colour)} {first}")
+        out.append(f"{head} {_paint('fix:', _CYAN, colour)} {first}")
+    if quiet:
+        return "\n".join(out) + ("\n" if out else "")
     out.append(summary_line(report))
     out.extend(trailer(report, shown, display))
     return "\n".join(out) + "\n"

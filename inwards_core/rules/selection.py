@@ -11,6 +11,7 @@ import attrs
 
 from inwards_core.config.values import ConfigProblem, RuleSettings, TemplateRule
 from inwards_core.model.findings import Severity
+from inwards_core.model.quoting import quoted
 from inwards_core.rules.options import OptionsError, known_options, parse_options
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
@@ -223,3 +224,70 @@ def _enabled(
         return True, "rules.extend-select"
     enabled = rule.definition.default == "on"
     return enabled, "default" if enabled else "opt-in"
+
+
+class SelectionError(Exception):
+    """A rule the command line names that the run can't select; `option` is the option
+    that named it (`--select`, `--extend-select`, `--ignore`)."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option = option
+        self.message = message
+
+
+def _codes_of(option: str, values: Iterable[str], rule_set: RuleSet) -> tuple[str, ...]:
+    """The codes an option names: each value a comma-separated list of codes or names."""
+    codes: list[str] = []
+    for value in values:
+        for item in value.split(","):
+            wanted = item.strip()
+            rule = rule_set.lookup(wanted) if wanted else None
+            if rule is None:
+                from inwards_core.rules.lookup import did_you_mean  # only to say what's wrong
+
+                shown = quoted(wanted)
+                raise SelectionError(
+                    option,
+                    f'"{shown}" is not the code or name of a rule of this project.'
+                    f"{did_you_mean(rule_set, wanted) if wanted else ''} "
+                    "`inwards rules` lists them.",
+                )
+            if rule.code not in codes:
+                codes.append(rule.code)
+    return tuple(codes)
+
+
+def override_selection(
+    settings: RuleSettings,
+    rule_set: RuleSet,
+    *,
+    select: Iterable[str] | None = None,
+    extend_select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+) -> RuleSettings:
+    """`[tool.inwards.rules]` with the command line's selection for one run: `select`
+    replaces the configuration's select, extend-select and ignore (these rules and no
+    others); `extend_select` adds rules, even ones the configuration ignores; `ignore`
+    turns rules off, whatever selects them. Severities, option tables and templates stay.
+    Raises SelectionError for a code or name no rule has, or an always-on rule ignored."""
+    chosen = None if select is None else _codes_of("--select", select, rule_set)
+    extend = _codes_of("--extend-select", extend_select, rule_set)
+    ignored = _codes_of("--ignore", ignore, rule_set)
+    for code in ignored:
+        rule = rule_set.by_code(code)
+        if rule is not None and rule.always_on:
+            raise SelectionError("--ignore", f"{code} is always on; it can't be turned off.")
+    if chosen is not None:
+        base_extend: tuple[str, ...] = ()
+        base_ignore: tuple[str, ...] = ()
+    else:
+        chosen = settings.select
+        base_extend = settings.extend_select
+        base_ignore = tuple(c for c in settings.ignore if c.upper() not in extend)
+    return attrs.evolve(
+        settings,
+        select=chosen,
+        extend_select=base_extend + extend,
+        ignore=base_ignore + ignored,
+    )

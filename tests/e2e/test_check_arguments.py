@@ -35,7 +35,7 @@ OPTIONS = [p for p in CHECK.params if p.param_type_name == "option"]
 def test_the_same_options_take_a_value_or_not() -> None:
     flags = {name: p.name for p in OPTIONS if p.is_flag for name in p.opts}
     values = {p.opts[0]: p.name for p in OPTIONS if not p.is_flag}
-    shorts = {name: p.opts[0] for p in OPTIONS for name in p.opts[1:]}
+    shorts = {name: p.opts[0] for p in OPTIONS if not p.is_flag for name in p.opts[1:]}
     assert (flags, values, shorts) == (FLAGS, VALUE_OPTIONS, SHORT_OPTIONS)
     # The fast parser reads each option with one value, and no --x/--no-x pairs; only the
     # repeatable ones more than once.
@@ -87,6 +87,9 @@ FAST_LINES = [
     ["src", "--statistics", "other", "--isolated"],  # options between paths
     ["--", "-weird.py", "--no-cache"],
     ["-"],
+    ["--select", "INW001", "--select=INW005,layer-dependency", "--ignore", "INW010"],
+    ["--extend-select", "INW003", "-q", "-e", "--show-fixes"],
+    ["-s", "--no-fixes", "--show-files", "--quiet", "--silent", "--exit-zero"],
     ["--disable-plugin", "tidy", "--disable-plugin=a,b"],
 ]
 TYPER_LINES = [
@@ -111,6 +114,10 @@ TYPER_LINES = [
     ["--no-cache=1"],
     ["--bogus"],
     ["-x"],
+    ["-qe"],  # short flags together
+    ["--select"],
+    ["--select="],
+    ["--ignore", "--no-cache"],
 ]
 
 
@@ -134,6 +141,10 @@ TOKENS = [
     *SHORT_OPTIONS,
     *(f"{name}=" for name in VALUE_OPTIONS),
     "--format=json",
+    "--select=INW001",
+    "INW002,INW003",
+    "-q",
+    "-s",
     "--max-diagnostics=2",
     *OutputFormat,
     "XML",

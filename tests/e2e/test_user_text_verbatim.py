@@ -80,7 +80,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_text_quotes_the_projects_text_as_written(project: Path) -> None:
-    run = run_inwards("check", "--no-cache", cwd=project)
+    # Every finding's steps (by default only a rule's first finding shows them).
+    run = run_inwards("check", "--no-cache", "--show-fixes", cwd=project)
     assert (run.code, run.stderr) == (1, ""), run.stdout + run.stderr
     for call in LOADS:
         assert f"`{call}` always loads the same module" in run.stdout, call
