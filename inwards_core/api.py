@@ -110,7 +110,7 @@ def prepare(config: Config, rule_set: RuleSet) -> Prepared:
     if not isinstance(rule_set, RuleSet):
         raise TypeError(f"rule_set must be a RuleSet (from load_rules), not {type_name(rule_set)}")
     blocking = definition_errors(rule_set)
-    problems = [ConfigProblem(p.path, p.line, None, p.key, p.message) for p in blocking]
+    problems = [ConfigProblem(p.path, p.line, p.column, p.key, p.message) for p in blocking]
     problems += validate_rule_settings(config.rules, rule_set, config.file, config.positions)
     if problems:
         raise ConfigError(tuple(problems))

@@ -129,6 +129,7 @@ class DefinitionProblem:
     line: int | None
     key: str = attrs.field(converter=quoted)
     message: str = attrs.field(converter=capped_message)
+    column: int | None = None  # 1-based, of the key (or of a TOML syntax error)
 
     @property
     def blocking(self) -> bool:
@@ -137,4 +138,6 @@ class DefinitionProblem:
 
     def render(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
+        if self.line is not None and self.column is not None:
+            where += f":{self.column}"
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"

@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from inwards_core.config.problems import type_name
+from inwards_core.config.problems import closest, type_name
 
 
 class OptionsError(ValueError):
@@ -166,8 +166,10 @@ def parse_options(
         field = fields.get(name)
         if field is None:
             known = ", ".join(sorted(fields)) or "none"
+            close = closest(name, tuple(sorted(fields)))
+            hint = f' Did you mean "{close}"?' if close else ""
             raise OptionsError(
-                f"{key_prefix}.{name}", f"is not {_article(noun)}. Known {noun}s: {known}."
+                f"{key_prefix}.{name}", f"is not {_article(noun)}.{hint} Known {noun}s: {known}."
             )
         converted = _convert(hints[field.name], value, f"{key_prefix}.{name}")
         validator = field.metadata.get(CHECK)

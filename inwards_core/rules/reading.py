@@ -18,6 +18,7 @@ import attrs
 
 from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions
+from inwards_core.config.problems import closest
 from inwards_core.model.findings import Origin, Severity
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.definitions import (
@@ -122,19 +123,22 @@ def _parsed_table(document: RuleDocument, text: str) -> dict[str, Any] | Definit
         return DefinitionProblem(document.root, document.path, None, "", f"{error}.")
     except tomllib.TOMLDecodeError as error:
         line_match = re.search(r"line (\d+)", str(error))
+        column_match = re.search(r"column (\d+)", str(error))
         return DefinitionProblem(
             document.root,
             document.path,
             int(line_match.group(1)) if line_match else None,
             "",
             f"is not valid TOML: {error}.",
+            int(column_match.group(1)) if line_match and column_match else None,
         )
 
 
 def _problem(document: RuleDocument, text: str, key: str, message: str) -> DefinitionProblem:
     # Key positions are only needed for a message, so the text is scanned only then.
-    line = TomlPositions(text).locate(key) if key else None
-    return DefinitionProblem(document.root, document.path, line[0] if line else None, key, message)
+    where = TomlPositions(text).locate(key) if key else None
+    line, column = where if where else (None, None)
+    return DefinitionProblem(document.root, document.path, line, key, message, column)
 
 
 def _definition(
@@ -216,8 +220,11 @@ def _identity(
     check = data["check"]
     if check not in kinds:
         known = ", ".join(sorted(kinds))
+        close = closest(check, tuple(sorted(kinds)))
+        hint = f' Did you mean "{close}"?' if close else ""
         raise _Invalid(
-            "check", f'"{check}" is not a check kind of any installed family. Known kinds: {known}.'
+            "check",
+            f'"{check}" is not a check kind of any installed family.{hint} Known kinds: {known}.',
         )
     return code, name, check
 

@@ -446,7 +446,7 @@ def test_a_broken_user_definition_warns_and_the_lower_one_stays(
     assert any(message in problem for problem in root_row(status, "user")["problems"])
 
 
-def test_problem_messages_name_the_line_of_the_key(roots: Roots) -> None:
+def test_problem_messages_name_the_line_and_column_of_the_key(roots: Roots) -> None:
     path = roots.add_project("INW011.toml", edited("INW011", severity='"fatal"'))
     line = next(
         number
@@ -454,7 +454,7 @@ def test_problem_messages_name_the_line_of_the_key(roots: Roots) -> None:
         if text.startswith("severity")
     )
     done = roots.run("check", "--no-cache")
-    assert f".inwards/rules/INW011.toml:{line}: severity:" in done.stderr
+    assert f".inwards/rules/INW011.toml:{line}:1: severity:" in done.stderr
 
 
 # -- policy and --isolated ---------------------------------------------------------------

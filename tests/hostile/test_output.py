@@ -240,7 +240,7 @@ def test_a_bad_guidance_template_in_the_project_root_stops_the_run(
     run = run_limited("check", cwd=project, budget=Budget(seconds=20, memory_mb=400))
     assert run.code == 2 and run.stdout == "", run.output
     (line,) = run.stderr.splitlines()
-    assert line.startswith("config error: .inwards/rules/ACME001.toml:15: guidance.steps[2]: ")
+    assert line.startswith("config error: .inwards/rules/ACME001.toml:15:3: guidance.steps[2]: ")
     assert why in line
 
 
@@ -263,7 +263,7 @@ def test_a_bad_guidance_template_in_the_user_root_only_warns(tmp_path: Path) -> 
         env={"XDG_CONFIG_HOME": str(tmp_path / "config")},
     )
     assert run.code == 1, run.output
-    assert "INW001.toml:10: guidance.summary: " in run.stderr
+    assert "INW001.toml:10:1: guidance.summary: " in run.stderr
     assert "(this user definition is not used)" in run.stderr
     assert "Invert the dependency" in run.stdout  # the core guidance stays in force
     assert "Initialize self" not in run.stdout and "__doc__" not in run.stdout

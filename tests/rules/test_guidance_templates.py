@@ -140,7 +140,7 @@ def test_a_bad_template_in_the_user_root_warns_and_the_core_rule_stays() -> None
     rule_set = load_rules(FAMILIES, InMemoryRuleSources(FAMILIES, user={"INW001.toml": shadow}))
     assert rule_set.errors == ()
     (warning,) = rule_set.warnings()
-    assert warning.startswith("<user>/INW001.toml:10: guidance.summary: ")
+    assert warning.startswith("<user>/INW001.toml:10:1: guidance.summary: ")
     assert "has a format spec" in warning and warning.endswith("(this user definition is not used)")
     rule = rule_set.by_code("INW001")
     assert rule is not None and rule.origin.root is RootKind.CORE

@@ -190,7 +190,7 @@ def test_every_kind_rejects_bad_options(kind: str, options: str, key: str, words
 def test_a_project_definition_with_bad_options_stops_the_run() -> None:
     with pytest.raises(ConfigError) as caught:
         run({"shop/a.py": ""}, {"ACME001.toml": definition("ACME001", "inw.forbidden", "")})
-    assert ".inwards/rules/ACME001.toml:6: options: has no `modules`" in str(caught.value)
+    assert ".inwards/rules/ACME001.toml:6:2: options: has no `modules`" in str(caught.value)
 
 
 # -- direct imports ---------------------------------------------------------------------
