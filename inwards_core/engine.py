@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -19,7 +20,6 @@ from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.facts import FileProblemKind, ModuleFacts
 from inwards_core.model.findings import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
-from inwards_core.model.source_lines import SourceLine
 from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.definitions import Guidance, docs_pointer
 from inwards_core.rules.kinds import ReadScope, Scope, Violation
@@ -28,6 +28,9 @@ from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.templates import fill_steps, fill_template
 from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
+
+if TYPE_CHECKING:
+    from inwards_core.model.source_lines import SourceLine
 
 
 @attrs.frozen

@@ -7,12 +7,11 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
-from inwards_cli.adapters.progress import ProgressBar, progress_bar
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import Adapters, bootstrap, cache_disabled
 from inwards_cli.commands.cache_verification import fail_verification
@@ -53,6 +52,9 @@ from inwards_core.reporting.text import (
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, SelectionError, override_selection
 from inwards_core.verification import CachedFactsDiffer
+
+if TYPE_CHECKING:
+    from inwards_cli.adapters.progress import ProgressBar
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -135,8 +137,10 @@ def _progress_bar(arguments: CheckArguments) -> ProgressBar | None:
     outside CI (see `progress.wanted`)."""
     if arguments.output_format not in (OutputFormat.text, OutputFormat.concise):
         return None
-    if arguments.silent or arguments.show_files:
+    if arguments.silent or arguments.show_files or not sys.stderr.isatty():
         return None
+    from inwards_cli.adapters.progress import progress_bar  # at a terminal only
+
     return progress_bar(sys.stderr)
 
 
