@@ -185,9 +185,9 @@ def check_project(
     error that reader meets is reported, one in a function body is not. Files named in
     `paths`, and every file with `full_parse`, are parsed whole, so every syntax error is.
 
-    With `source_lines`, the report keeps the line each finding points at, cut from the
-    bytes read for the check (a file no check read, such as the configuration, is read for
-    it only when a finding points into it).
+    With `source_lines`, the report keeps the line each finding points at: with `paths`,
+    cut from the bytes read for the check; otherwise each file a finding points into is read
+    again (holding every file's bytes through a run would cost megabytes).
     """
     started = clock()
     whole_project = paths is None
@@ -204,7 +204,9 @@ def check_project(
         judges = _listing_judges(enabled, index)
         selected, listed, refused = _named_modules_to_read(paths, config, index, needs, judges)
     check_syntax = full_parse or not whole_project
-    kept: dict[str, bytes] | None = {} if source_lines else None
+    # The bytes of named files stay for the frames (a one-file run reads nothing twice); a
+    # whole-project run reads again the few files with findings rather than hold them all.
+    kept: dict[str, bytes] | None = {} if source_lines and not whole_project else None
     facts, unreadable = _read_facts(
         selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache, kept=kept
     )
@@ -238,7 +240,7 @@ def check_project(
         whole_project=whole_project,
         duration_ms=round((clock() - started) * 1000, 1),
         notes=_notes(skipped, needs.chains_skipped),
-        source_lines=_source_lines(kept_findings, kept, files),
+        source_lines=_source_lines(kept_findings, kept or {}, files) if source_lines else (),
     )
 
 
@@ -285,9 +287,9 @@ def _refuse_misplaced_root(config: Config, index: ModuleIndex) -> None:
 
 
 def _source_lines(
-    findings: Sequence[Finding], kept: Mapping[str, bytes] | None, files: ProjectFiles
+    findings: Sequence[Finding], kept: Mapping[str, bytes], files: ProjectFiles
 ) -> tuple[SourceLine, ...]:
-    if kept is None or not findings:
+    if not findings:
         return ()
     from inwards_core.extraction.finding_lines import finding_lines  # a clean run needs none
 
