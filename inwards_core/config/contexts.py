@@ -15,14 +15,9 @@ from typing import Any
 import attrs
 
 from inwards_core.config.entries import module_entry
+from inwards_core.config.feature_values import Context, PublicEntry
 from inwards_core.config.problems import PREFIX, ProblemCollector, known_keys, sub_key, type_name
-from inwards_core.config.values import (
-    CONTEXT_CYCLES,
-    DEFAULT_CYCLES,
-    MODULE_CYCLES,
-    Context,
-    PublicEntry,
-)
+from inwards_core.config.values import CONTEXT_CYCLES, DEFAULT_CYCLES, MODULE_CYCLES
 
 CONTEXT_KEYS = ("name", "modules", "public", "depends-on", "template")
 CYCLES_VALUES = (MODULE_CYCLES, CONTEXT_CYCLES)

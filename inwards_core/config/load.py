@@ -11,9 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inwards_core.config.contexts import read_contexts, read_cycles
 from inwards_core.config.entries import any_string, dotted_entry, generated_entry, ignore_entry
 from inwards_core.config.layers import read_layers
 from inwards_core.config.problems import (
@@ -24,9 +23,9 @@ from inwards_core.config.problems import (
     sub_key,
     type_name,
 )
-from inwards_core.config.shapes import read_names, read_shapes
-from inwards_core.config.templates import expand_templates
+from inwards_core.config.template_use import uses_templates
 from inwards_core.config.values import (
+    DEFAULT_CYCLES,
     DEFAULT_GENERATED,
     Config,
     ConfigError,
@@ -35,6 +34,9 @@ from inwards_core.config.values import (
 )
 from inwards_core.model.findings import Severity
 from inwards_core.version import inwards_version
+
+if TYPE_CHECKING:
+    from inwards_core.config.values import Context, NameRule, Shape
 
 # The keys `[tool.inwards]` accepts. A new top-level key is one more entry here (and its
 # reading in `build_config`); unknown-key messages list exactly these.
@@ -68,6 +70,13 @@ def build_config(table: Mapping[str, Any], *, file: str, positions: SourcePositi
     `positions` finds each dotted key in it (`NoPositions` for a mapping built in code).
     """
     reader = _Reader(file, positions)
+    if not uses_templates(table):  # most configurations: the expander is not even imported
+        config = reader.read(table)
+        if reader.problems or config is None:
+            raise ConfigError(reader.sorted_problems())
+        return config
+    from inwards_core.config.templates import expand_templates
+
     # Templates first: every reader, and everything after, sees only the expanded form.
     expansion = expand_templates(table, reader)
     reader.key_in_file = expansion.key_in_file
@@ -101,10 +110,8 @@ class _Reader(ProblemCollector):
         required = self.required_version(table.get("required-version"))
         user_rules = self.choice(table, "user-rules", USER_RULES_VALUES, "on")
         rules = self.rules(table.get("rules", {}))
-        contexts = read_contexts(self, table)
-        cycles = read_cycles(self, table)
-        shapes = read_shapes(self, table)
-        names = read_names(self, table)
+        contexts, cycles = self.contexts_and_cycles(table)
+        shapes, names = self.shapes_and_names(table)
         return Config(
             file=self.file,
             root=root,
@@ -121,6 +128,26 @@ class _Reader(ProblemCollector):
             names=names,
             positions=self.positions,
         )
+
+    # Their readers are imported only for a configuration that has the keys: a fast run of
+    # a project without them loads none of that code.
+    def contexts_and_cycles(
+        self, table: Mapping[str, Any]
+    ) -> tuple[tuple[Context, ...], tuple[str, ...]]:
+        if "contexts" not in table and "cycles" not in table:
+            return (), DEFAULT_CYCLES
+        from inwards_core.config.contexts import read_contexts, read_cycles
+
+        return read_contexts(self, table), read_cycles(self, table)
+
+    def shapes_and_names(
+        self, table: Mapping[str, Any]
+    ) -> tuple[tuple[Shape, ...], tuple[NameRule, ...]]:
+        if "shape" not in table and "names" not in table:
+            return (), ()
+        from inwards_core.config.shapes import read_names, read_shapes
+
+        return read_shapes(self, table), read_names(self, table)
 
     def root(self, value: Any) -> str:
         key = f"{PREFIX}.root"

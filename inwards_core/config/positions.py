@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import TYPE_CHECKING
 
 from inwards_core.config.dotted_keys import parse_dotted_key, render_key
-from inwards_core.config.toml_scanner import KeyNode, PositionScanner
+
+if TYPE_CHECKING:
+    from inwards_core.config.toml_scanner import KeyNode
 
 _ERROR_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _ERROR_AT_END = re.compile(r"\(at end of document\)")
@@ -27,15 +30,37 @@ class TomlPositions:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._root = KeyNode(None, "", 0)
-        self._order: list[KeyNode] = []
-        starts = [0]
-        position = text.find("\n")
-        while position >= 0:
-            starts.append(position + 1)
-            position = text.find("\n", position + 1)
-        self._line_starts = starts
-        PositionScanner(text, self._root, self._order).scan()
+        self._scanned: tuple[KeyNode, list[KeyNode], list[int]] | None = None
+
+    def _scan(self) -> tuple[KeyNode, list[KeyNode], list[int]]:
+        # On the first question only: a valid configuration is mostly never asked where a
+        # key is, so a run neither scans the text nor imports the scanner.
+        if self._scanned is None:
+            from inwards_core.config.toml_scanner import KeyNode, PositionScanner
+
+            text = self._text
+            root = KeyNode(None, "", 0)
+            order: list[KeyNode] = []
+            starts = [0]
+            position = text.find("\n")
+            while position >= 0:
+                starts.append(position + 1)
+                position = text.find("\n", position + 1)
+            PositionScanner(text, root, order).scan()
+            self._scanned = (root, order, starts)
+        return self._scanned
+
+    @property
+    def _root(self) -> KeyNode:
+        return self._scan()[0]
+
+    @property
+    def _order(self) -> list[KeyNode]:
+        return self._scan()[1]
+
+    @property
+    def _line_starts(self) -> list[int]:
+        return self._scan()[2]
 
     def locate(self, key: str) -> tuple[int, int] | None:
         """Line and column of `key` (dotted, with `[n]` indices), or of the nearest

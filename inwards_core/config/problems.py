@@ -5,11 +5,9 @@ meant to be."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from inwards_core.config.dotted_keys import key_segment
 from inwards_core.config.values import ConfigProblem, SourcePositions
 
 PREFIX = "tool.inwards"
@@ -38,6 +36,8 @@ def closest(unknown: str, keys: tuple[str, ...]) -> str | None:
     both); difflib took seconds over a key of megabytes."""
     if len(unknown) > 3 * max(map(len, keys), default=0):
         return None
+    import difflib  # only when a key is wrong: not on the path of a valid configuration
+
     close = difflib.get_close_matches(unknown, keys, n=1)
     return close[0] if close else None
 
@@ -50,6 +50,8 @@ def known_keys(keys: tuple[str, ...], unknown: str) -> str:
 
 def sub_key(key: str, name: str) -> str:
     """The key `name` inside `key`, quoted when TOML needs it."""
+    from inwards_core.config.dotted_keys import key_segment  # a problem's key only
+
     return f"{key}.{key_segment(name)}"
 
 

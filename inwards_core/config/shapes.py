@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from inwards_core.config.entries import module_entry
+from inwards_core.config.feature_values import NameRule, Shape
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.config.problems import PREFIX, ProblemCollector, known_keys, sub_key, type_name
-from inwards_core.config.values import NameRule, Shape
 from inwards_core.model.findings import Severity
 
 SHAPE_KEYS = ("packages", "allow", "require", "forbid", "extra", "hints", "template")

@@ -15,9 +15,9 @@ from typing import Any
 
 import attrs
 
+from inwards_core.config.feature_values import TemplateRule
 from inwards_core.config.problems import PREFIX, ProblemCollector, sub_key
 from inwards_core.config.template_reading import RULE_LEVELS, RoleRule
-from inwards_core.config.values import TemplateRule
 from inwards_core.model.findings import Severity
 
 

@@ -26,10 +26,12 @@ from typing import Any
 import attrs
 
 from inwards_core.config.dotted_keys import Path, parse_dotted_key, render_key
+from inwards_core.config.feature_values import TemplateRule
 from inwards_core.config.problems import PREFIX, ProblemCollector, closest, type_name
 from inwards_core.config.template_reading import Template, read_templates
 from inwards_core.config.template_rules import RuleGatherer
-from inwards_core.config.values import Config, SourcePositions, TemplateRule
+from inwards_core.config.template_use import TEMPLATE, uses_templates
+from inwards_core.config.values import Config, SourcePositions
 
 MAX_EXPANDED_ENTRIES = 10_000
 """How many strings (module prefixes of role layers, public modules, shape members, modules
@@ -37,7 +39,6 @@ of template rules) the templates of one configuration may write. A real one writ
 hundred; a template of many roles used by many entries of many modules would otherwise
 multiply into millions."""
 
-TEMPLATE = "template"
 _ROOT: Path = ("tool", "inwards")
 
 
@@ -88,7 +89,7 @@ class ExpandedPositions:
 def expand_templates(table: Any, problems: ProblemCollector) -> Expansion:
     """`table` with its templates expanded (and `templates` removed), every problem added
     to `problems` at the key of the file it is about."""
-    if not isinstance(table, Mapping) or not _uses_templates(table):
+    if not isinstance(table, Mapping) or not uses_templates(table):
         return Expansion(table, problems.positions)
     templates = read_templates(problems, table.get("templates"))
     expander = _Expander(problems, templates, table.get("rules"))
@@ -102,22 +103,6 @@ def expand_templates(table: Any, problems: ProblemCollector) -> Expansion:
     expander.check_unused_rules()
     positions = ExpandedPositions(problems.positions, expander.moves)
     return Expansion(expanded, positions, positions.key_in_file, expander.rules.rules())
-
-
-def _uses_templates(table: Mapping[str, Any]) -> bool:
-    if "templates" in table:
-        return True
-    for name in ("layers", "contexts", "shape"):
-        entries = table.get(name)
-        if isinstance(entries, list | tuple) and any(_names_template(e) for e in entries):
-            return True
-    return False
-
-
-def _names_template(entry: Any) -> bool:
-    if isinstance(entry, list | tuple):
-        return any(isinstance(sibling, Mapping) and TEMPLATE in sibling for sibling in entry)
-    return isinstance(entry, Mapping) and TEMPLATE in entry
 
 
 def _without_template(entry: Mapping[str, Any]) -> dict[str, Any]:

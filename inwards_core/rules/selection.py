@@ -5,15 +5,18 @@ options per rule) applied, after resolution, to the active set. Disabling is not
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from inwards_core.config.values import ConfigProblem, RuleSettings, TemplateRule
+from inwards_core.config.values import ConfigProblem, RuleSettings
 from inwards_core.model.findings import Severity
 from inwards_core.model.quoting import quoted
 from inwards_core.rules.options import OptionsError, known_options, parse_options
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
+
+if TYPE_CHECKING:
+    from inwards_core.config.feature_values import TemplateRule
 
 # The option a template fills with the modules of the roles that turn a rule on.
 TEMPLATE_MODULES = "modules"
