@@ -5,10 +5,13 @@ cross from one context into another (found once per run for the three)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from inwards_core import Context, ImportFact, ModuleInfo, ProjectModel
+from inwards_core import ImportFact, ModuleInfo, ProjectModel
 from inwards_core.families.inw.layering import ScopedOptions
+
+if TYPE_CHECKING:
+    from inwards_core import Context
 
 
 class ContextMap:
@@ -62,7 +65,7 @@ class CrossingImport(NamedTuple):
 
 # One crossing import of a module: its fact, what it reaches, the context that owns that.
 # A plain tuple: one is made for each such import of the project.
-Crossing = tuple[ImportFact, str, Context]
+Crossing = tuple[ImportFact, str, "Context"]
 
 
 class ModuleCrossings(NamedTuple):

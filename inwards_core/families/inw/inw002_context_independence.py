@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
-from inwards_core.families.inw.contexts import crossing_imports
 from inwards_core.families.inw.layering import ScopedOptions, imported_name
 
 DOCS = KindDocs(
@@ -53,6 +52,9 @@ GUIDANCE_PARAMS = {
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if not model.config.contexts:
         return
+    # Imported here: a project without contexts never loads the context helpers.
+    from inwards_core.families.inw.contexts import crossing_imports
+
     # Per context, the contexts it may import from: itself and its depends-on.
     allowed = {
         context.name: {context.name, *context.depends_on} for context in model.config.contexts

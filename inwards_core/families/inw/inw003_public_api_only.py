@@ -4,11 +4,11 @@ public."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from inwards_core import (
     LIST_LIMIT,
     CheckKind,
-    Context,
     Example,
     ImportStyle,
     KindDocs,
@@ -17,15 +17,14 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_core.families.inw.contexts import (
-    ContextMap,
-    CrossingImport,
-    context_imports,
-    crossing_imports,
-    is_public,
-    undeclared,
-)
 from inwards_core.families.inw.layering import ScopedOptions, imported_name
+
+if TYPE_CHECKING:
+    from inwards_core import Context
+    from inwards_core.families.inw.contexts import ContextMap, CrossingImport
+
+# The context helpers are imported by the functions that use them: a project without
+# contexts never loads them.
 
 DOCS = KindDocs(
     what_it_does="""
@@ -79,6 +78,14 @@ _LISTED = 5  # public modules named in a fix
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     if not model.config.contexts:
         return
+    from inwards_core.families.inw.contexts import (
+        CrossingImport,
+        context_imports,
+        crossing_imports,
+        is_public,
+        undeclared,
+    )
+
     public = _PublicModules(model, model.shared(context_imports).contexts)
     private: dict[str, bool] = {}  # per name reached: not one of its context's public modules
     for info, source, crossings in crossing_imports(model, options):
@@ -160,6 +167,8 @@ class _PublicModules:
 
     def of(self, context: Context) -> tuple[ModuleInfo, ...]:
         if self._found is None:
+            from inwards_core.families.inw.contexts import is_public
+
             found: dict[str, list[ModuleInfo]] = {}
             for name, info in sorted(self._model.index.modules.items()):
                 owner = self._contexts.owner(name)

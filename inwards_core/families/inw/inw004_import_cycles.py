@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from inwards_core import (
     LIST_LIMIT,
@@ -16,18 +17,14 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_core.families.inw.contexts import context_imports
-from inwards_core.families.inw.cycle_graph import (
-    Graph,
-    component_links,
-    components,
-    context_graph,
-    links_hash,
-    module_graph,
-    shortest_cycle,
-)
 from inwards_core.families.inw.import_chains import chain_files, chain_modules
 from inwards_core.families.inw.layering import ScopedOptions
+
+if TYPE_CHECKING:
+    from inwards_core.families.inw.cycle_graph import Graph
+
+# The graph helpers are imported by `check`: a project that looks for no cycle (no contexts,
+# no `cycles = ["modules"]`) never loads them.
 
 MODULE_CYCLES, CONTEXT_CYCLES = "modules", "contexts"
 
@@ -89,6 +86,11 @@ def applies(config: Config) -> bool:
 
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    if not applies(model.config):
+        return
+    from inwards_core.families.inw.contexts import context_imports
+    from inwards_core.families.inw.cycle_graph import context_graph, module_graph
+
     cycles = model.config.cycles
     if MODULE_CYCLES in cycles:
         yield from _reports(model, options, module_graph(model), "modules", "")
@@ -100,6 +102,13 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
 def _reports(
     model: ProjectModel, options: ScopedOptions, graph: Graph, nodes: str, variant: str
 ) -> Iterator[Violation]:
+    from inwards_core.families.inw.cycle_graph import (
+        component_links,
+        components,
+        links_hash,
+        shortest_cycle,
+    )
+
     for members in components(graph):
         cycle = shortest_cycle(graph, members)
         steps = tuple(

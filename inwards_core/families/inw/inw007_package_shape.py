@@ -13,26 +13,20 @@ from inwards_core import (
     KindDocs,
     ModuleIndex,
     ModuleInfo,
-    NameRule,
     ProjectModel,
     Severity,
-    Shape,
     Span,
     Violation,
     quoted,
 )
 from inwards_core.families.inw.layering import ScopedOptions
-from inwards_core.families.inw.shapes import (
-    MemberPatterns,
-    Shapes,
-    first_match,
-    listed,
-    package_dir,
-    selector_matches,
-)
 
 if TYPE_CHECKING:  # the index's members module is loaded when a shape is first checked
-    from inwards_core import PackageMember
+    from inwards_core import NameRule, PackageMember, Shape
+    from inwards_core.families.inw.shapes import Shapes
+
+# The shape helpers (`families/inw/shapes.py`) are imported by the functions that use them:
+# a project without shapes or names rules never loads them.
 
 DOCS = KindDocs(
     what_it_does="""
@@ -149,6 +143,8 @@ def judges_listed(
     config = index.config
     if not config.shapes and not config.names:
         return None
+    from inwards_core.families.inw.shapes import Shapes
+
     shapes = Shapes(config)
     every_package = bool(config.names)
 
@@ -171,12 +167,16 @@ class _Judge:
     """Judges one member against its package's shape and the names rules."""
 
     def __init__(self, config: Config, index: ModuleIndex) -> None:
+        from inwards_core.families.inw.shapes import MemberPatterns, Shapes
+
         self.config = config
         self.index = index
         self.shapes = Shapes(config)
         self.names = tuple((rule, MemberPatterns((rule.pattern,))) for rule in config.names)
 
     def judge(self, member: PackageMember) -> Violation | None:
+        from inwards_core.families.inw.shapes import selector_matches
+
         name, is_package = member.name, member.is_package
         rule = self.shapes.of(member.package)
         forbid = None if rule is None else rule.forbid
@@ -202,6 +202,7 @@ class _Judge:
         """A member that its shape forbids or does not allow, with where its code goes."""
         # Loaded here: a run without such a member never pays for the synonym table.
         from inwards_core.families.inw.shape_targets import likely_target
+        from inwards_core.families.inw.shapes import package_dir
 
         directory = package_dir(self.config, member.package)
         target = likely_target(member, self._candidates(member, shape), shape.hints)
@@ -230,6 +231,8 @@ class _Judge:
     def _candidates(self, member: PackageMember, shape: Shape) -> Sequence[str]:
         """The members the code could move into: those the shape names, or with no
         `allow`, the package's other members that it does not forbid."""
+        from inwards_core.families.inw.shapes import first_match
+
         if shape.allow is not None:
             return (*shape.allow, *shape.require)
         return [
@@ -240,6 +243,8 @@ class _Judge:
 
     def _misnamed(self, member: PackageMember, rule: NameRule) -> Violation:
         """A member named like a names rule's pattern outside the packages it lists."""
+        from inwards_core.families.inw.shapes import listed, package_dir
+
         stable = f'"{quoted(member.shown)}" in package "{quoted(member.package)}" has a name that [tool.inwards.names] keeps to other packages.'
         places = listed(rule.only_in)
         return Violation(
@@ -261,6 +266,8 @@ class _Judge:
 
 
 def _allowed(shape: Shape) -> str:
+    from inwards_core.families.inw.shapes import listed
+
     if shape.allow is None:
         return "any member but " + listed(shape.forbid)
     entries = list(dict.fromkeys((*shape.allow, *shape.require)))

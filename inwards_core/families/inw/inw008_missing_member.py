@@ -16,12 +16,8 @@ from inwards_core import (
     quoted,
 )
 from inwards_core.families.inw.layering import ScopedOptions
-from inwards_core.families.inw.shapes import (
-    Shapes,
-    is_literal,
-    package_dir,
-    split_pattern,
-)
+
+# The shape helpers are imported on first need: a project without shapes never loads them.
 
 DOCS = KindDocs(
     what_it_does="""
@@ -67,6 +63,8 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     config = model.config
     if not applies(config):
         return
+    from inwards_core.families.inw.shapes import Shapes
+
     shapes = Shapes(config)
     index = model.index
     for package in index.packages():
@@ -85,6 +83,8 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
 
 
 def _missing(config: Config, package: str, file: str, requirement: str, key: str) -> Violation:
+    from inwards_core.families.inw.shapes import is_literal, package_dir
+
     shown = quoted(requirement)
     what = "no member" if is_literal(requirement) else "no member matching"
     directory = package_dir(config, package)
@@ -105,6 +105,8 @@ def _missing(config: Config, package: str, file: str, requirement: str, key: str
 
 def _path_of(requirement: str) -> str:
     """Where a member meeting `requirement` would be, below its package's directory."""
+    from inwards_core.families.inw.shapes import split_pattern
+
     stem, is_package = split_pattern(requirement)
     if is_package:
         return f"{stem}/__init__.py"

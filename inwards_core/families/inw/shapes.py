@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from inwards_core import LIST_LIMIT, Config, Shape, quoted
+from inwards_core import LIST_LIMIT, Config, quoted
 from inwards_core.families.inw.module_entries import pattern_of
 
 if TYPE_CHECKING:  # the index's members module is loaded when a shape is first checked
-    from inwards_core import PackageMember
+    from inwards_core import PackageMember, Shape
 
 GLOB_CHARACTERS = frozenset("*?[")
 MODULE_SUFFIXES = (".py", ".pyi")
