@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
-
-import attrs
+from typing import NamedTuple
 
 from inwards_core.extraction.dynamic_folding import ConstantFolder, Folded, Unreadable
 from inwards_core.extraction.dynamic_sources import (
@@ -108,9 +107,9 @@ def has_dynamic_hint(text: str, *, is_package: bool = False) -> bool:
 _Found = tuple[str | None, str | None, str | None]
 
 
-@attrs.frozen
-class DynamicReading:
-    """What `read_dynamic` finds in one tree (see `ModuleFacts`)."""
+class DynamicReading(NamedTuple):
+    """What `read_dynamic` finds in one tree (see `ModuleFacts`). A NamedTuple: built
+    for each file, never crossing a port, and no attrs class to create at start-up."""
 
     imports: tuple[DynamicImportFact, ...] = ()
     extends_path: bool = False

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import enum
 import math
-
-import attrs
+from typing import NamedTuple
 
 from inwards_core.model.facts import FileProblem, FileProblemKind
 from inwards_core.model.findings import Span
@@ -30,9 +29,9 @@ MAX_SECONDS = 60.0
 MAX_MEMORY_MB = 4096
 
 
-@attrs.frozen
-class ReadBudget:
-    """How much CPU time and memory reading one file may take."""
+class ReadBudget(NamedTuple):
+    """How much CPU time and memory reading one file may take (a NamedTuple: no attrs
+    class to create on start-up)."""
 
     seconds: float
     memory_mb: int

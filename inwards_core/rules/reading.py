@@ -12,9 +12,7 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import Any
-
-import attrs
+from typing import Any, NamedTuple
 
 from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions
@@ -51,8 +49,7 @@ class _Invalid(Exception):
         self.message = message
 
 
-@attrs.frozen
-class _Read:
+class _Read(NamedTuple):
     """What parsing learnt of the file besides its table."""
 
     text: str

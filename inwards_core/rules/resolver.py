@@ -84,14 +84,16 @@ def resolve(
     )
 
 
-@attrs.define
 class _Resolution:
     """What the phases learn on the way: problems, void definitions, ignored ones."""
 
-    user_rules: str
-    problems: list[DefinitionProblem] = attrs.field(factory=list)
-    ignored: list[RuleDefinition] = attrs.field(factory=list)
-    void: set[tuple[RootKind, str]] = attrs.field(factory=set)
+    __slots__ = ("ignored", "problems", "user_rules", "void")
+
+    def __init__(self, user_rules: str) -> None:
+        self.user_rules = user_rules
+        self.problems: list[DefinitionProblem] = []
+        self.ignored: list[RuleDefinition] = []
+        self.void: set[tuple[RootKind, str]] = set()
 
     def discard(self, definition: RuleDefinition, key: str, message: str) -> None:
         """Make `definition` void: the definition below it (if any) stays in force."""
