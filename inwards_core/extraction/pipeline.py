@@ -26,7 +26,6 @@ from inwards_core.extraction.static import (
 )
 from inwards_core.extraction.suppression_comments import suppression_comments
 from inwards_core.extraction.text import SourceLines, by_position, count_lines
-from inwards_core.extraction.top_names import names_from_concrete, names_from_tree
 from inwards_core.model.facts import (
     FileProblem,
     FileProblemKind,
@@ -135,6 +134,9 @@ def _read_full(
 ) -> _FullRead:
     """CPython's parser first; then (when it fails) the same without PEP 810 `lazy`
     keywords, libcst for newer syntax, and last the recovery of the import statements."""
+    # Imported here: a file the skeleton reads (most of them) never needs it.
+    from inwards_core.extraction.top_names import names_from_tree
+
     try:
         tree = _parse_python(text, grammars, module)
         imports = imports_from_tree(
@@ -160,6 +162,8 @@ def _read_without_lazy(
 ) -> _FullRead | None:
     """CPython's parser on the text with each `lazy` keyword cut out (3.11 can't read
     them); None when it still fails."""
+    from inwards_core.extraction.top_names import names_from_tree
+
     lazy = cut_lazy_keywords(text)
     try:
         tree = _parse_python(lazy.text, grammars, module)
@@ -195,6 +199,7 @@ def _read_newer_syntax(
     import libcst
 
     from inwards_core.extraction.concrete import imports_from_concrete
+    from inwards_core.extraction.top_names import names_from_concrete
 
     try:
         concrete = parse_concrete_with_room(text, grammars)

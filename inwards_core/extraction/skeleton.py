@@ -22,12 +22,17 @@ import ast
 import re
 from collections.abc import Mapping
 
-from inwards_core.extraction.skeleton_blocks import Header, Refused, classify, header_snippet
+from inwards_core.extraction.skeleton_blocks import (
+    Header,
+    NotPlain,
+    Refused,
+    classify,
+    header_snippet,
+)
 from inwards_core.extraction.skeleton_plain import Plain, plain_facts, read_plain
 from inwards_core.extraction.skeleton_scan import Skeleton, Statement, context_of
 from inwards_core.extraction.static import facts_of_statement
 from inwards_core.extraction.text import LineColumns
-from inwards_core.extraction.top_names import NotPlain, import_bindings, names_from_text
 from inwards_core.model.facts import ImportFact
 from inwards_core.ports import GrammarBinaries
 
@@ -126,6 +131,8 @@ def read_skeleton_facts(
         return None
     if "\t" in text and _TAB_INDENT.search(text):
         return None
+    if names:  # imported on first need: only a run asking for names pays for the module
+        from inwards_core.extraction.top_names import import_bindings, names_from_text
     skeleton = Skeleton(text, strict=True)
     try:
         skeleton.scan()

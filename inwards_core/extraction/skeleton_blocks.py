@@ -50,6 +50,11 @@ class Refused(Exception):
     """The skeleton can't vouch for this file."""
 
 
+class NotPlain(Exception):
+    """The text holds a column-0 binding the skeleton can't vouch for (raised by
+    `top_names`; here so that the skeleton catches it without importing that module)."""
+
+
 def end_of(pattern: re.Pattern[str], text: str, position: int) -> int:
     """Where `pattern` stops matching at `position` (`position` when it doesn't match)."""
     found = pattern.match(text, position)

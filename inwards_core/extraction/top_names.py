@@ -20,6 +20,8 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from inwards_core.extraction.skeleton_blocks import NotPlain
+
 if TYPE_CHECKING:
     import libcst as cst
 
@@ -120,10 +122,6 @@ _FIRST_BINDING = re.compile(_BINDING)
 # The end of a line after which a column-0 `name=` or `name:` may continue an expression
 # (a keyword argument, a dict entry, a parameter) instead of starting a statement.
 _OPEN_ENDINGS = frozenset(",([{\\+-*/%&|^<>=.@~:")
-
-
-class NotPlain(Exception):
-    """The text holds a column-0 binding the skeleton can't vouch for."""
 
 
 def names_from_text(
