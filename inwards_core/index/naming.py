@@ -95,11 +95,21 @@ class ModuleTree:
         prefix = _root_prefix(root)
         chosen: dict[str, tuple[int, str]] = {}
         module_files: set[str] = set()
+        # Many files share a directory: its segments are judged once.
+        folders_of: dict[str, list[str] | None] = {}
         for path in listing.files:
             if not path.startswith(prefix):
                 continue
-            *folders, filename = path[len(prefix) :].split("/")
-            if not all(_is_segment(folder) for folder in folders):
+            directory, slash, filename = path[len(prefix) :].rpartition("/")
+            if directory in folders_of and slash:
+                folders = folders_of[directory]
+            elif slash:
+                split = directory.split("/")
+                valid = all(_is_segment(folder) for folder in split)
+                folders = folders_of[directory] = split if valid else None
+            else:
+                folders = []
+            if folders is None:
                 continue
             parsed = _module_stem(filename)
             if parsed is None:
