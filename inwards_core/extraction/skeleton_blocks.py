@@ -12,8 +12,6 @@ import ast
 import bisect
 import re
 
-import attrs
-
 from inwards_core.extraction.static import is_type_checking_test
 from inwards_core.extraction.text import STRING_BODY
 
@@ -61,15 +59,30 @@ def end_of(pattern: re.Pattern[str], text: str, position: int) -> int:
     return found.end() if found else position
 
 
-@attrs.define
 class Header:
-    start: int  # offset of the keyword
-    end: int  # offset of the end of the header's last line
-    line_start: int
-    indent: int
-    word: str
-    type_checking: bool = False
-    function: bool = False
+    """One block header above an import. A slots class, not attrs: built per header and
+    known by identity (the skeleton keeps one per header), no class to create on start-up."""
+
+    __slots__ = ("end", "function", "indent", "line_start", "start", "type_checking", "word")
+
+    def __init__(
+        self,
+        *,
+        start: int,  # offset of the keyword
+        end: int,  # offset of the end of the header's last line
+        line_start: int,
+        indent: int,
+        word: str,
+        type_checking: bool = False,
+        function: bool = False,
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.line_start = line_start
+        self.indent = indent
+        self.word = word
+        self.type_checking = type_checking
+        self.function = function
 
 
 class Blocks:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-import attrs
-
 from inwards_core.extraction.skeleton_blocks import Blocks, Header, Refused, end_of
 from inwards_core.extraction.static import ImportContext
 from inwards_core.extraction.text import STRING_BODY
@@ -43,15 +41,30 @@ _PARENTHESIZED = re.compile(r"\((?:[^()#'\"\\;]++|#[^\n]*+)*+\)")
 _SPACES = re.compile(r"[ \t]*")
 
 
-@attrs.define
 class Statement:
-    start: int  # offset of `import` / `from` / `lazy`
-    keyword: int  # offset of `import` / `from`
-    end: int  # offset after the last token
-    line: int
-    column: int  # 0-based character column of `keyword`
-    lazy: bool
-    headers: list[Header]
+    """One import statement the scan found. A slots class, not attrs: built per statement
+    and known by identity, and no class to create on start-up."""
+
+    __slots__ = ("column", "end", "headers", "keyword", "lazy", "line", "start")
+
+    def __init__(
+        self,
+        *,
+        start: int,  # offset of `import` / `from` / `lazy`
+        keyword: int,  # offset of `import` / `from`
+        end: int,  # offset after the last token
+        line: int,
+        column: int,  # 0-based character column of `keyword`
+        lazy: bool,
+        headers: list[Header],
+    ) -> None:
+        self.start = start
+        self.keyword = keyword
+        self.end = end
+        self.line = line
+        self.column = column
+        self.lazy = lazy
+        self.headers = headers
 
 
 def context_of(statement: Statement) -> ImportContext:
