@@ -1,0 +1,54 @@
+"""`inwards explain-module MODULE`: which layer and context own a module, which entry matched
+and why, and what the module may import (computed in the INW family's `module_explanation`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from inwards_cli.adapters.local_files import LocalProjectFiles
+from inwards_cli.commands.console import fail, write_text
+from inwards_cli.commands.loading import build_config, locate_config
+from inwards_cli.commands.options import ConfigOption
+from inwards_core import ModuleIndex
+from inwards_core.families.inw.module_explanation import explain_module
+
+
+def explain_module_command(
+    module: Annotated[
+        str, typer.Argument(help="A dotted module or package name (shop.adapters.outbound).")
+    ],
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print a JSON object with the keys module, file, is_package, layer (name, "
+            "key, entry, kind, why, also_matching), context (name, key, prefix, public, "
+            "public_entry), ignored, generated, shapes (as_member, as_package: key and package) and may_import (layers, libraries "
+            "with allow and deny, contexts); null where nothing applies.",
+        ),
+    ] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Explain a module: the layer that owns it and the entry that won (and why), its
+    context and whether it is public there, whether `ignore` or `generated` cover it, the
+    shapes over it, and what it may import (layers, libraries per INW005, contexts). Never
+    imports the project's code. Exit status 0, or 2 for a name that is no module of the
+    project or a configuration problem."""
+    loaded = locate_config(config)
+    built = build_config(loaded)
+    listing = LocalProjectFiles(loaded.project_dir).listing(built.root)
+    index = ModuleIndex.build(built, listing)
+    name = module.strip()
+    if name not in index.modules:
+        close = index.closest_modules(name)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        fail(f'"{name}" is not a module of this project (under root "{built.root}").{hint}')
+    explanation = explain_module(built, index, name)
+    if as_json:
+        sys.stdout.write(json.dumps(explanation.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        write_text(explanation.render())
