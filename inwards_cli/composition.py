@@ -30,11 +30,18 @@ from inwards_core.adapters.entry_points import (
     installed_entry_points,
     without_disabled,
 )
-from inwards_core.api import ConfigNotFoundError, InwardsWarning, load_rules, prepare
+from inwards_core.api import (
+    ConfigNotFoundError,
+    InwardsWarning,
+    load_rules,
+    prepare,
+    whole_config_error,
+)
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, Baseline, BaselineError
 from inwards_core.baseline.matching import apply_baseline
 from inwards_core.baseline.reading import parse_baseline
-from inwards_core.config.values import Config
+from inwards_core.config.load import read_rule_settings
+from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model.findings import NotChecked, Report
 from inwards_core.plugins import PluginHost
@@ -78,7 +85,7 @@ def check_directory(
     outside: list[str] = []
     if paths is not None:
         named, outside = split_paths(tuple(start / path for path in paths), project_dir)
-    config = loaded.build()
+    config = build_whole_config(loaded, isolated=isolated)
     accepted = None
     if baseline:
         accepted = find_baseline(project_dir, shown=lambda relative: str(project_dir / relative))
@@ -118,6 +125,29 @@ def split_paths(paths: Sequence[Path], project_dir: Path) -> tuple[list[str], li
     return inside, outside
 
 
+def build_whole_config(
+    loaded: LoadedConfig,
+    *,
+    isolated: bool,
+    resolve: Callable[..., ResolvedRules] | None = None,
+) -> Config:
+    """`loaded.build()`; when it fails, the rules are resolved anyway so that the
+    `ConfigError` also lists the rule-definition and `[tool.inwards.rules]` problems:
+    one run shows everything wrong with the file. `resolve` is `resolve_rule_roots` or a
+    command's wrapper of it."""
+    try:
+        return loaded.build()
+    except ConfigError as error:
+        file, positions = loaded.path.name, loaded.positions
+        _, policy = read_rule_settings(loaded.table, file=file, positions=positions)
+        resolved = (resolve or resolve_rule_roots)(
+            loaded, None, isolated=isolated, user_rules=policy
+        )
+        raise whole_config_error(
+            error, loaded.table, resolved.rule_set, file=file, positions=positions
+        ) from None
+
+
 @attrs.frozen
 class ResolvedRules:
     """The rule set a command works with, and the sources it came from."""
@@ -140,8 +170,10 @@ def resolve_rule_roots(
     use_cache: bool | None = None,
     verify_cache: bool = False,
     disabled: Sequence[str] = (),
+    user_rules: str | None = None,
 ) -> ResolvedRules:
-    """Resolve core, user and project definitions with the project's `user-rules` policy.
+    """Resolve core, user and project definitions with the project's `user-rules` policy
+    (`config`'s, else `user_rules`, else "on").
     A family that fails to load raises `FamilyLoadError`; definition problems are left in
     the rule set (errors stop a check, warnings don't). With `use_cache` (by default unless
     INWARDS_NO_CACHE is set), the parsed definitions kept in the project's cache directory
@@ -152,7 +184,7 @@ def resolve_rule_roots(
     project_dir = loaded.project_dir if loaded is not None else None
     families, unknown = load_families(project_dir, disabled)
     left_out = [name for name in disabled_names(disabled) if name not in unknown]
-    policy = config.user_rules if config is not None else "on"
+    policy = config.user_rules if config is not None else (user_rules or "on")
     sources = rule_sources(families, project_dir=project_dir, user_rules=policy, isolated=isolated)
     if use_cache is None:
         use_cache = not cache_disabled(False)

@@ -18,7 +18,7 @@ from inwards_core.adapters.entry_points import EntryPoint, installed_entry_point
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.packaged_rules import PackagedRuleSources
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
-from inwards_core.config.load import build_config
+from inwards_core.config.load import build_config, read_rule_settings
 from inwards_core.config.positions import TomlPositions
 from inwards_core.config.values import Config, ConfigError, ConfigProblem, SourcePositions
 from inwards_core.engine import ParseMany, check_project, parse_serially
@@ -91,6 +91,33 @@ def load_rules(
 def definition_errors(rule_set: RuleSet) -> tuple[DefinitionProblem, ...]:
     """Problems that stop a run: any in the core or project root (user-root problems warn)."""
     return rule_set.errors
+
+
+def whole_config_error(
+    error: ConfigError,
+    table: Mapping[str, Any],
+    rule_set: RuleSet,
+    *,
+    file: str,
+    positions: SourcePositions,
+) -> ConfigError:
+    """`error` (the configuration build failed) with every other problem `prepare` would
+    have reported: the blocking rule-definition problems and the `[tool.inwards.rules]`
+    problems, the table read from the raw mapping as far as it can be. One run lists all
+    of them, sorted by file, line and column, instead of one stage per run."""
+    settings, _ = read_rule_settings(table, file=file, positions=positions)
+    problems = list(error.problems)
+    problems += [
+        ConfigProblem(p.path, p.line, p.column, p.key, p.message)
+        for p in definition_errors(rule_set)
+    ]
+    problems += validate_rule_settings(settings, rule_set, file, positions)
+    unique = list(dict.fromkeys(problems))
+
+    def order(problem: ConfigProblem) -> tuple[str, int, int]:
+        return (problem.file, problem.line or 0, problem.column or 0)
+
+    return ConfigError(tuple(sorted(unique, key=order)))
 
 
 @attrs.frozen

@@ -59,6 +59,7 @@ def resolve_rules(
     use_cache: bool = True,
     verify_cache: bool = False,
     disabled: Sequence[str] | None = (),
+    user_rules: str | None = None,
 ) -> ResolvedRules:
     """Resolve core, user and project definitions (`resolve_rule_roots`); a family that
     fails to load is exit 2."""
@@ -70,6 +71,7 @@ def resolve_rules(
             use_cache=use_cache,
             verify_cache=verify_cache,
             disabled=tuple(disabled or ()),
+            user_rules=user_rules,
         )
     except FamilyLoadError as error:
         fail(f"error: {error}")

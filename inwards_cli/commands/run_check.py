@@ -3,6 +3,7 @@ start-up path of `inwards_cli.main.main` calls it directly)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -19,7 +20,6 @@ from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.console import display_from, fail, fail_config, warn
 from inwards_cli.commands.loading import (
     ResolvedRules,
-    build_config,
     locate_config,
     print_rule_warnings,
     resolve_rules,
@@ -28,6 +28,7 @@ from inwards_cli.commands.loading import (
 from inwards_cli.composition import (
     LoadedBaseline,
     UnreadableBaselineError,
+    build_whole_config,
     find_baseline,
     finish_report,
     read_baseline,
@@ -100,7 +101,7 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     outside: list[str] = []
     if arguments.paths:
         named, outside = project_paths(arguments.paths, project_dir)
-    config = build_config(loaded)
+    config = _whole_config(loaded, arguments)
     # Read before checking: a broken baseline stops the run at once.
     baseline = load_baseline(arguments, project_dir)
     resolved = _load_rules(loaded, config, arguments)
@@ -188,6 +189,20 @@ def _refuse_conflicting_options(arguments: CheckArguments) -> None:
             "--max-diagnostics can't be used with --format sarif: code scanning needs every "
             "finding to track its alerts. Leave the option out, or use another format."
         )
+
+
+def _whole_config(loaded: LoadedConfig, arguments: CheckArguments) -> Config:
+    """The configuration; when it can't be built, exit 2 listing every problem of the
+    file and of the rule definitions at once (`build_whole_config`)."""
+    resolve = functools.partial(
+        resolve_rules,
+        use_cache=not cache_disabled(arguments.no_cache),
+        disabled=arguments.disable_plugin,
+    )
+    try:
+        return build_whole_config(loaded, isolated=arguments.isolated, resolve=resolve)
+    except ConfigError as error:
+        fail_config(error)
 
 
 def _load_rules(loaded: LoadedConfig, config: Config, arguments: CheckArguments) -> ResolvedRules:

@@ -86,6 +86,21 @@ def build_config(table: Mapping[str, Any], *, file: str, positions: SourcePositi
     return expansion.applied_to(config)
 
 
+def read_rule_settings(
+    table: Any, *, file: str, positions: SourcePositions
+) -> tuple[RuleSettings, str]:
+    """`[tool.inwards.rules]` and the `user-rules` policy read from the raw table, as far
+    as they can be: what `build_config` would keep, and defaults where it would refuse.
+    Used when the build fails elsewhere (a broken layer), so that the rules table is still
+    checked against the rule set and one run reports every problem of the file; the
+    shape problems found here are `build_config`'s too, so they are dropped."""
+    if not isinstance(table, Mapping):
+        return RuleSettings(), "on"
+    reader = _Reader(file, positions)
+    policy = table.get("user-rules", "on")
+    return reader.rules(table.get("rules", {})), (policy if policy in USER_RULES_VALUES else "on")
+
+
 class _Reader(ProblemCollector):
     """Reads the table key by key; the layers are read by `inwards_core.config.layers`."""
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from inwards_core.config.problems import closest
 from inwards_core.config.values import ConfigProblem, RuleSettings
 from inwards_core.model.findings import Severity
 from inwards_core.model.quoting import quoted
@@ -75,8 +76,14 @@ def validate_rule_settings(
         key = f"tool.inwards.rules.{name}"
         rule = rule_set.by_name(name)
         if rule is None:
-            known = ", ".join(sorted(r.name for r in rule_set.rules))
-            add(key, f'"{name}" is not a rule name or a rules key. Known rule names: {known}.')
+            names = tuple(sorted(r.name for r in rule_set.rules))
+            close = closest(name, names)
+            hint = f' Did you mean "{close}"?' if close else ""
+            add(
+                key,
+                f'"{name}" is not a rule name or a rules key.{hint} '
+                f"Known rule names: {', '.join(names)}.",
+            )
         elif rule.always_on:
             add(key, f"can't be set: {rule.code} is always on and can't be configured.")
         else:

@@ -49,3 +49,48 @@ def test_a_toml_syntax_error_in_a_definition_has_a_column(shop: Path) -> None:
     done = run_inwards("check", cwd=shop)
     assert done.code == 2
     assert "config error: .inwards/rules/ACME001.toml:2:9: is not valid TOML" in done.stderr
+
+
+BROKEN_EVERYWHERE = """\
+[tool.inwards]
+root = "src"
+layers = [
+  { name = "domain", modules = ["shop.domain"], colour = "red" },
+  { name = "application", modules = ["shop.application"] },
+  { name = "bootstrap", modules = ["shop.bootstrap", "shop.adapters"] },
+]
+
+[tool.inwards.rules]
+ignore = ["INW999"]
+
+[tool.inwards.rules.layer-dependency]
+exclude_modules = ["x"]
+"""
+
+
+def test_one_run_lists_every_problem_of_every_stage(shop: Path) -> None:
+    # A broken layer used to stop the run alone; the rules table and the definitions
+    # came in the next run. All four come at once now.
+    write_tree(
+        shop,
+        {
+            "pyproject.toml": BROKEN_EVERYWHERE,
+            ".inwards/rules/ACME001.toml": definition("inw.forbiden", "forbidden"),
+        },
+    )
+    done = run_inwards("check", cwd=shop)
+    assert done.code == 2
+    assert done.stdout == ""
+    located = [
+        line.split(": ")[1] for line in done.stderr.splitlines() if line.startswith("config error")
+    ]
+    assert located == [
+        ".inwards/rules/ACME001.toml:3:1",
+        "pyproject.toml:4:49",
+        "pyproject.toml:10:11",
+        "pyproject.toml:13:1",
+    ]
+    assert "tool.inwards.layers[0].colour: is not a layer key" in done.stderr
+    assert 'tool.inwards.rules.ignore[0]: "INW999" is not a rule code' in done.stderr
+    assert 'exclude_modules: is not an option. Did you mean "modules"?' in done.stderr
+    assert 'Did you mean "inw.forbidden"?' in done.stderr
