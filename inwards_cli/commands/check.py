@@ -191,6 +191,16 @@ def check_command(
             "checking them.",
         ),
     ] = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Check, then check again whenever a Python file, the configuration or a "
+            "rule definition is saved, printing only the findings that appeared or went "
+            "away and a summary; Ctrl-C stops (exit 0). Text, concise or github output. "
+            'Needs watchfiles: pip install "inwards-lint[watch]".',
+        ),
+    ] = False,
 ) -> None:
     """Check every import of the project against the architecture in [tool.inwards].
 
@@ -224,6 +234,7 @@ def check_command(
                 show_fixes=show_fixes,
                 no_fixes=no_fixes,
                 show_files=show_files,
+                watch=watch,
             )
         )
     )

@@ -55,6 +55,7 @@ class CheckArguments:
     show_fixes: bool = False  # the steps of every finding's fix, not once per rule
     no_fixes: bool = False
     show_files: bool = False  # list the files a check would read, and stop
+    watch: bool = False  # check again on every save, printing what changed
 
 
 # Option -> the CheckArguments field it sets.
@@ -74,6 +75,7 @@ FLAGS = {
     "--show-fixes": "show_fixes",
     "--no-fixes": "no_fixes",
     "--show-files": "show_files",
+    "--watch": "watch",
 }
 VALUE_OPTIONS = {
     "--format": "output_format",
@@ -178,6 +180,7 @@ def _check_arguments(
         show_fixes="show_fixes" in flags,
         no_fixes="no_fixes" in flags,
         show_files="show_files" in flags,
+        watch="watch" in flags,
     )
 
 

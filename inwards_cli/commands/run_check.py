@@ -82,7 +82,12 @@ class CheckOutcome:
 
 def run_check(arguments: CheckArguments) -> int:
     """Check, write the report (to stdout or `--output-file`), and return the exit status
-    (with --exit-zero, errors found are 0; anything else stays what it was)."""
+    (with --exit-zero, errors found are 0; anything else stays what it was). With --watch,
+    check again on every save until Ctrl-C (see `watch.py`)."""
+    if arguments.watch:
+        from inwards_cli.commands.watch import run_watch  # imports watchfiles
+
+        return run_watch(arguments)
     outcome = check(arguments)
     text = render(outcome, arguments)
     if not arguments.silent or arguments.output_file is not None:

@@ -1,0 +1,150 @@
+"""`inwards check --watch`: check once, then again after each batch of saved changes, and
+print only what changed (findings that appeared, findings that are gone, one summary line).
+
+watchfiles is an optional extra (`inwards-lint[watch]`), imported here only when --watch is
+given: a one-shot check (CI, pre-commit, the fast path) never loads it.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+import attrs
+
+from inwards_cli.adapters.standard_output import write_standard_output
+from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
+from inwards_cli.commands.console import display_from, fail
+from inwards_cli.commands.loading import locate_config
+from inwards_cli.commands.run_check import CheckOutcome, check, render, use_colour
+from inwards_core.model.findings import Finding, Report
+from inwards_core.reporting.text import FixDisplay, render_concise, summary_line
+
+# What a save can change the verdict through: code, the configuration, rule definitions.
+WATCHED_SUFFIXES = (".py", ".pyi", ".toml")
+# Never woken by our own writes (the cache) or by tools' directories.
+IGNORED_DIRECTORIES = frozenset({".inwards", ".ruff_cache", "build", "dist"})
+INSTALL_HINT = 'pip install "inwards-lint[watch]"'
+
+# A finding is the same across runs when its rule, file and message are: an edit above it
+# moves its line, and that is no news.
+FindingKey = tuple[str, str, str]
+Changes = Callable[[Path], Iterator[object]]
+
+
+def run_watch(arguments: CheckArguments) -> int:
+    """Check, then re-check on every batch of changes until Ctrl-C, which is exit 0."""
+    _refuse_unwatchable(arguments)
+    changes = _watcher()
+    # The fast path turns the cyclic collector off for a short run; a long one needs it.
+    gc.enable()
+    try:
+        _watch(arguments, changes)
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+    return 0
+
+
+def _refuse_unwatchable(arguments: CheckArguments) -> None:
+    if arguments.output_format in (OutputFormat.json, OutputFormat.sarif):
+        fail(
+            f"--watch can't be used with --format {arguments.output_format}: it prints what "
+            "changed between runs, which is no document. Use text, concise or github."
+        )
+    if arguments.output_file is not None:
+        fail("--watch can't be used with --output-file: it prints to the terminal.")
+    if arguments.show_files:
+        fail("--watch can't be used with --show-files, which checks nothing.")
+
+
+def _watcher() -> Changes:
+    try:
+        import watchfiles
+    except ImportError:
+        fail(f"--watch needs the watchfiles package: {INSTALL_HINT}")
+
+    class Saved(watchfiles.DefaultFilter):
+        ignore_dirs = (*watchfiles.DefaultFilter.ignore_dirs, *sorted(IGNORED_DIRECTORIES))
+
+        def __call__(self, change: watchfiles.Change, path: str) -> bool:
+            return path.endswith(WATCHED_SUFFIXES) and super().__call__(change, path)
+
+    def changes(project_dir: Path) -> Iterator[object]:
+        return iter(watchfiles.watch(project_dir, watch_filter=Saved(), debounce=400))
+
+    return changes
+
+
+def _watch(arguments: CheckArguments, changes: Changes) -> None:
+    project_dir = locate_config(arguments.config).project_dir  # none: exit 2, nothing to watch
+    previous = _checked(arguments)
+    if previous is not None:
+        _print(render(previous, arguments))
+    _print(f"Watching {project_dir} for changes (Ctrl-C stops).\n")
+    for _batch in changes(project_dir):
+        current = _checked(arguments)
+        if current is None:
+            continue  # the error is on stderr; the next save may fix it
+        shown = None if previous is None else previous.report
+        _print(difference(shown, current.report, arguments, current.project_dir))
+        previous = current
+
+
+def _checked(arguments: CheckArguments) -> CheckOutcome | None:
+    """A whole check, or None when it stopped with a usage or configuration error (already
+    printed on stderr)."""
+    try:
+        return check(arguments)
+    except SystemExit:
+        sys.stderr.flush()
+        return None
+
+
+def difference(
+    before: Report | None, after: Report, arguments: CheckArguments, project_dir: Path
+) -> str:
+    """The findings of `after` not in `before` (+), those of `before` gone (-), and a line:
+    how many of each, and the summary of `after`."""
+    old = Counter(_keys(before.findings if before is not None else ()))
+    new = Counter(_keys(after.findings))
+    appeared = _pick(after.findings, new - old)
+    gone = _pick(before.findings if before is not None else (), old - new)
+    colour = use_colour(sys.stdout.isatty(), os.environ)
+    lines = [f"+ {line}" for line in _heads(after, appeared, project_dir, colour)]
+    lines += [f"- {line}" for line in _heads(after, gone, project_dir, colour)]
+    lines.append(f"{len(appeared)} new, {len(gone)} gone. {summary_line(after)}")
+    return "\n".join(lines) + "\n"
+
+
+def _keys(findings: Iterable[Finding]) -> Iterator[FindingKey]:
+    for finding in findings:
+        yield (finding.code, finding.file, finding.stable_message or finding.message)
+
+
+def _pick(findings: Sequence[Finding], wanted: Counter[FindingKey]) -> list[Finding]:
+    left = Counter(wanted)
+    picked: list[Finding] = []
+    for finding, key in zip(findings, _keys(findings), strict=False):
+        if left[key] > 0:
+            left[key] -= 1
+            picked.append(finding)
+    return picked
+
+
+def _heads(report: Report, findings: list[Finding], project_dir: Path, colour: bool) -> list[str]:
+    if not findings:
+        return []
+    only = attrs.evolve(report, findings=tuple(findings))
+    text = render_concise(
+        only, display=display_from(project_dir), colour=colour, fixes=FixDisplay.NONE, quiet=True
+    )
+    return text.splitlines()
+
+
+def _print(text: str) -> None:
+    write_standard_output(text, "the report")
+    sys.stdout.flush()

@@ -1,0 +1,108 @@
+"""`inwards check --watch`: a first check, then only what a save changed; Ctrl-C is exit 0."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
+from inwards_cli.commands.watch import run_watch
+from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable, run_inwards
+
+WAIT = 20.0  # seconds for a line the watcher should print
+
+
+def _lines(stream: object, into: queue.Queue[str]) -> None:
+    for line in stream:  # type: ignore[attr-defined]
+        into.put(line)
+
+
+def _until(
+    lines: queue.Queue[str], wanted: str, poke: Callable[[], object] = lambda: None
+) -> list[str]:
+    """The lines read up to the first holding `wanted`, calling `poke` every second while
+    none comes; fails after WAIT seconds."""
+    seen: list[str] = []
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1.0)
+        except queue.Empty:
+            poke()
+            continue
+        seen.append(line)
+        if wanted in line:
+            return seen
+    pytest.fail(f"no line with {wanted!r} within {WAIT} s; read: {seen}")
+
+
+def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) -> None:
+    shop = tmp_path / "shop"
+    shutil.copytree(EXAMPLES / "shop", shop)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
+    environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
+    process = subprocess.Popen(
+        [*inwards_executable(), "check", "--watch"],
+        cwd=shop,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
+        first = _until(lines, "Watching")
+        assert any(line.startswith("All clear") for line in first)
+        pricing = shop / "src/shop/domain/pricing.py"
+        edited = pricing.read_text() + "import shop.adapters.outbound\n"
+        pricing.write_text(edited)
+        # The watcher starts just after it says so: a save before then is saved again.
+        changed = _until(lines, " new, ", poke=lambda: pricing.write_text(edited))
+        assert any(
+            line.startswith("+ src/shop/domain/pricing.py:") and "INW001" in line
+            for line in changed
+        )
+        assert changed[-1].startswith("2 new, 0 gone. Found 2 errors")
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=WAIT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (["--format", "json"], "--format json"),
+        (["--format", "sarif"], "--format sarif"),
+        (["-o", "report.txt"], "--output-file"),
+    ],
+)
+def test_watch_with_a_document_or_a_file_is_a_usage_error(options: list[str], named: str) -> None:
+    run = run_inwards("check", "--watch", *options, cwd=EXAMPLES / "shop")
+    assert run.code == 2
+    assert f"--watch can't be used with {named}" in run.stderr
+    assert run.stdout == ""
+
+
+def test_without_watchfiles_watch_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "watchfiles", None)  # import fails
+    with pytest.raises(SystemExit) as stopped:
+        run_watch(CheckArguments(output_format=OutputFormat.text, watch=True))
+    assert stopped.value.code == 2
+    assert 'pip install "inwards-lint[watch]"' in capsys.readouterr().err
