@@ -21,6 +21,10 @@ from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable, run_
 WAIT = 20.0  # seconds for a line the watcher should print
 
 
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _lines(stream: object, into: queue.Queue[str]) -> None:
     for line in stream:  # type: ignore[attr-defined]
         into.put(line)
@@ -57,6 +61,10 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A runner that starts tests in the background (a shell's `&`) hands its children
+        # SIGINT ignored, and Python then never raises KeyboardInterrupt: Ctrl-C as a
+        # terminal gives it needs the default disposition.
+        preexec_fn=_interruptible,
     )
     try:
         lines: queue.Queue[str] = queue.Queue()
