@@ -15,7 +15,7 @@ from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
-from inwards_core.engine import ParseMany, extractor_key
+from inwards_core.extraction.facts_reading import ParseMany, extractor_key
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import Family
 

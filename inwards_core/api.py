@@ -21,7 +21,8 @@ from inwards_core.arguments import path_sequence, require_mapping, require_str, 
 from inwards_core.config.load import build_config, read_rule_settings
 from inwards_core.config.positions import TomlPositions
 from inwards_core.config.values import Config, ConfigError, ConfigProblem, SourcePositions
-from inwards_core.engine import ParseMany, check_project, parse_serially
+from inwards_core.engine import check_project
+from inwards_core.extraction.facts_reading import ParseMany, parse_serially
 from inwards_core.model.findings import Report
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RuleSources

@@ -6,73 +6,32 @@ The engine decides everything on one thread. Only parsing may fan out, through t
 
 from __future__ import annotations
 
-import hashlib
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.config.values import Config, ConfigError, ConfigProblem
-from inwards_core.extraction import EXTRACTOR_ID
+from inwards_core.extraction.facts_reading import (
+    ParseMany,
+    more_reader,
+    names_reader,
+    parse_serially,
+    read_facts,
+)
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
-from inwards_core.model.facts import FileProblemKind, ModuleFacts
-from inwards_core.model.findings import Finding, Fix, NotChecked, Origin, Report, RootKind, Span
-from inwards_core.model.quoting import MESSAGE_LIMIT, capped_message, quoted
-from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
-from inwards_core.rules.definitions import Guidance, docs_pointer
-from inwards_core.rules.kinds import ReadScope, Scope, Violation
+from inwards_core.model.findings import Finding, NotChecked, Report
+from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.rules.kinds import ReadScope, Scope
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
-from inwards_core.rules.templates import fill_steps, fill_template
+from inwards_core.rules.violations import to_finding
 from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
-from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
 if TYPE_CHECKING:
     from inwards_core.model.source_lines import SourceLine
-
-
-@attrs.frozen
-class ParseJob:
-    """One file to extract: everything `extract` needs, picklable."""
-
-    file: str
-    data: bytes
-    module: str
-    is_package: bool
-    check_syntax: bool = True
-    names: bool = False  # read ModuleFacts.names too (`ProjectModel.top_names` asks)
-
-
-ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
-
-
-def parse_job(job: ParseJob, grammars: GrammarBinaries) -> ModuleFacts:
-    from inwards_core.extraction.pipeline import extract  # only when something is parsed
-
-    return extract(
-        job.data,
-        module=job.module,
-        is_package=job.is_package,
-        grammars=grammars,
-        check_syntax=job.check_syntax,
-        names=job.names,
-    )
-
-
-def parse_serially(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
-    return [parse_job(job, grammars) for job in jobs]
-
-
-def extractor_key(
-    grammars: GrammarBinaries, *, check_syntax: bool = True, names: bool = False
-) -> str:
-    """Goes into every cache key: a new extractor or grammar never reads old facts, and
-    facts read without the whole-file syntax check (or without the top-level names) never
-    stand in for checked ones (or ones with names)."""
-    mode = ("checked" if check_syntax else "imports-only") + ("+names" if names else "")
-    return "|".join((EXTRACTOR_ID, mode, *grammars.grammar_ids))
 
 
 def _normalise_root(root: str) -> str:
@@ -82,79 +41,6 @@ def _normalise_root(root: str) -> str:
 
 def _under(path: str, prefix: str) -> bool:
     return prefix == "" or path == prefix or path.startswith(prefix + "/")
-
-
-def definition_file(origin: Origin) -> str:
-    """Where problems with a definition's own options are reported: for the project root
-    the path relative to the project directory (`.inwards/rules/ACME001.toml`), for the
-    other roots the path the rule sources show."""
-    marker = "/.inwards/rules/"
-    if origin.root is RootKind.PROJECT:
-        at = origin.path.rfind(marker)
-        if at >= 0:
-            return origin.path[at + 1 :]
-    return origin.path
-
-
-def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -> Finding:
-    definition = rule.rule.definition
-    if rule.severity_decided_by != "default":
-        severity = rule.severity
-    else:
-        severity = violation.severity or rule.severity
-    file, span = violation.file, violation.span
-    if violation.in_definition:
-        file, span, whole_project = definition_file(definition.origin), Span.start_of_file(), True
-    # Every text is capped (`inwards_core.model.quoting`), whatever a kind quoted into it: a
-    # report repeats these once per finding.
-    given = {"file": file, "module": violation.module or "", **violation.params}
-    params = {name: quoted(str(value), MESSAGE_LIMIT) for name, value in given.items()}
-    guidance = definition.guidance
-    return Finding(
-        code=definition.code,
-        rule=definition.name,
-        severity=severity,
-        file=file,
-        module=violation.module,
-        span=span,
-        message=capped_message(violation.message),
-        fix=_fix(guidance, violation, params),
-        docs=docs_pointer(definition.code, guidance.docs),
-        origin=definition.origin.root,
-        suppressible=definition.suppressible,
-        whole_project=whole_project,
-        stable_message=capped_message(violation.stable_message or violation.message),
-    )
-
-
-def _fix(guidance: Guidance, violation: Violation, params: Mapping[str, str]) -> Fix:
-    """A finding's fix: the variant the violation names if the definition words it; else
-    the main guidance, except for a problem with the rule's own options (not what its
-    guidance is about) or when the definition words none, where the kind's fallback stands
-    in.
-
-    Only a definition's texts are templates (checked when it was read), and only they are
-    filled, once, with the parameters as values: the project's text (module and file names,
-    statements, option entries) reaches a fix as a value and is never read as a template.
-    A fallback is finished text, the project's text already in it, so it is never filled,
-    nor are the items of `Violation.step_lists` (each becomes a step as written).
-    """
-    texts = guidance.texts(violation.variant)
-    fallback = violation.fallback
-    if (
-        texts is None
-        and fallback is not None
-        and (violation.in_definition or not (guidance.summary or guidance.steps))
-    ):
-        return Fix(
-            capped_message(fallback.summary),
-            tuple(capped_message(step) for step in fallback.steps),
-        )
-    summary, steps = texts if texts is not None else (guidance.summary, guidance.steps)
-    return Fix(
-        capped_message(fill_template(summary, params)),
-        tuple(capped_message(step) for step in fill_steps(steps, params, violation.step_lists)),
-    )
 
 
 def check_project(
@@ -207,11 +93,11 @@ def check_project(
     # The bytes of named files stay for the frames (a one-file run reads nothing twice); a
     # whole-project run reads again the few files with findings rather than hold them all.
     kept: dict[str, bytes] | None = {} if source_lines and not whole_project else None
-    facts, unreadable = _read_facts(
+    facts, unreadable = read_facts(
         selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache, kept=kept
     )
     checked = tuple(info for info in selected if info.file in facts)
-    read_more = _more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache)
+    read_more = more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache)
     model = ProjectModel(
         config,
         index,
@@ -222,8 +108,8 @@ def check_project(
         read_more=read_more,
         # The top-level names are for public-api-only's fix naming a public module: read
         # for the few modules it asks about, not for every file.
-        read_names=_names_reader(
-            _more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache, names=True)
+        read_names=names_reader(
+            more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache, names=True)
         ),
     )
     findings, skipped = _run_checks(model, enabled)
@@ -485,98 +371,3 @@ class _ReadNeeds:
         if any(pattern.matches(info.name) for pattern in self.patterns):
             return True
         return self.every_module and not index.is_ignored(info.name)
-
-
-def _more_reader(
-    files: ProjectFiles,
-    cache: ExtractionCache,
-    grammars: GrammarBinaries,
-    parse_many: ParseMany,
-    check_syntax: bool,
-    verify: bool,
-    *,
-    names: bool = False,
-) -> Callable[[ModuleInfo], ModuleFacts | None]:
-    """Reads one more module's facts, as the run read the others, when a kind asks
-    (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns; with
-    `names`, `ProjectModel.top_names` reads a module again with its top-level names)."""
-
-    def read_more(info: ModuleInfo) -> ModuleFacts | None:
-        more, _ = _read_facts(
-            [info], files, cache, grammars, parse_many, check_syntax, verify=verify, names=names
-        )
-        return more.get(info.file)
-
-    return read_more
-
-
-def _names_reader(
-    read: Callable[[ModuleInfo], ModuleFacts | None],
-) -> Callable[[ModuleInfo], tuple[str, ...] | None]:
-    def read_names(info: ModuleInfo) -> tuple[str, ...] | None:
-        facts = read(info)
-        return None if facts is None else facts.names
-
-    return read_names
-
-
-def _read_facts(
-    selected: Iterable[ModuleInfo],
-    files: ProjectFiles,
-    cache: ExtractionCache,
-    grammars: GrammarBinaries,
-    parse_many: ParseMany,
-    check_syntax: bool,
-    *,
-    verify: bool = False,
-    names: bool = False,
-    kept: dict[str, bytes] | None = None,
-) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
-    """The facts of the selected modules, from the cache or parsed; with `kept`, each
-    file's bytes are left there too (the frames of the findings are cut from them)."""
-    extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
-    facts: dict[str, ModuleFacts] = {}
-    unreadable: list[NotChecked] = []
-    misses: list[tuple[ParseJob, CacheKey]] = []
-    from_cache: dict[str, ModuleFacts] = {}  # to verify: file -> what the cache holds
-    for info in selected:
-        try:
-            data = files.read_bytes(info.file)
-        except OSError as error:
-            reason = error.strerror or type(error).__name__
-            unreadable.append(
-                NotChecked(
-                    info.file, f"{info.file} could not be read ({reason}), so it was not checked."
-                )
-            )
-            continue
-        if kept is not None:
-            kept[info.file] = data
-        key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
-        cached = cache.get(key)
-        if cached is not None and not verify:
-            facts[info.file] = cached
-        else:
-            if cached is not None:
-                from_cache[info.file] = cached
-            job = ParseJob(info.file, data, info.name, info.is_package, check_syntax, names)
-            misses.append((job, key))
-    if misses:
-        parsed = parse_many([job for job, _ in misses], grammars)
-        for (job, key), result in zip(misses, parsed, strict=True):
-            facts[job.file] = result
-            if from_cache.get(job.file) == result:
-                continue  # verified: the entry stands as it is
-            # A file stopped by a limit is tried again next run (the limit may have been
-            # the machine's load, not the file).
-            if result.problem is None or result.problem.kind is not FileProblemKind.LIMIT:
-                cache.put(key, result)
-    differ = [
-        CacheMismatch(file, facts_difference(cached, facts[file]))
-        for file, cached in sorted(from_cache.items())
-        if cached != facts[file]
-    ]
-    if differ:
-        cache.flush(prune=False)  # the fresh facts replace the entries that differed
-        raise CachedFactsDiffer(differ)
-    return facts, unreadable

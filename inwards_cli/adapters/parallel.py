@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from inwards_core.engine import ParseJob, parse_job, parse_serially
+from inwards_core.extraction.facts_reading import ParseJob, parse_job, parse_serially
 from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import GrammarBinaries, ParserRefused
 

@@ -13,7 +13,7 @@ import struct
 import sys
 from typing import Any, NoReturn
 
-from inwards_core.engine import ParseJob, parse_job
+from inwards_core.extraction.facts_reading import ParseJob, parse_job
 from inwards_core.extraction.limits import ReadBudget, budget_for
 from inwards_core.model.facts import facts_to_data
 from inwards_core.ports import GrammarBinaries

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from inwards_cli.adapters.worker_process import FRAME_HEADER, frame, worker_main
-from inwards_core.engine import ParseJob, parse_serially
+from inwards_core.extraction.facts_reading import ParseJob, parse_serially
 from inwards_core.extraction.limits import LimitReason, ReadBudget, budget_for, limit_problem
 from inwards_core.model.facts import ModuleFacts, facts_from_data
 from inwards_core.ports import GrammarBinaries

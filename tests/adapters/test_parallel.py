@@ -10,7 +10,7 @@ import pytest
 
 from inwards_cli.adapters.parallel import IN_PROCESS_MAX_BYTES, parse_in_processes
 from inwards_core.adapters.grammars import StandardGrammars
-from inwards_core.engine import ParseJob, parse_serially
+from inwards_core.extraction.facts_reading import ParseJob, parse_serially
 from inwards_core.model.facts import FileProblemKind
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="workers need fork")

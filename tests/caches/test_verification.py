@@ -14,7 +14,8 @@ from inwards_core.adapters.caches import DictExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
-from inwards_core.engine import check_project, extractor_key
+from inwards_core.engine import check_project
+from inwards_core.extraction.facts_reading import extractor_key
 from inwards_core.model.facts import (
     FileProblem,
     FileProblemKind,

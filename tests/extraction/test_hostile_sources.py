@@ -14,7 +14,7 @@ import pytest
 
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.workers import WALL_CLOCK_FACTOR
-from inwards_core.engine import ParseJob
+from inwards_core.extraction.facts_reading import ParseJob
 from inwards_core.extraction.limits import budget_for
 from inwards_core.model.facts import FileProblemKind, ModuleFacts
 

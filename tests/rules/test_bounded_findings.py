@@ -9,11 +9,11 @@ import time
 import attrs
 
 from inwards_core.api import check_sources, load_config_text, load_rules, prepare
-from inwards_core.engine import to_finding
 from inwards_core.model.findings import Finding, RootKind, Span
 from inwards_core.model.quoting import MESSAGE_LIMIT, QUOTE_LIMIT
 from inwards_core.rules.definitions import DefinitionProblem, GuidanceVariant
 from inwards_core.rules.kinds import Violation
+from inwards_core.rules.violations import to_finding
 
 LONG = "l" * 100_000
 

@@ -1,0 +1,156 @@
+"""Reading the facts of the modules a check needs: from the extraction cache by content key,
+or parsed (in this process or, through `ParseMany`, in workers) and put in the cache. The
+engine decides which modules; this module reads them, the same way for the first pass and for
+a kind that asks for one more module (`ProjectModel.extended_at`, `ProjectModel.top_names`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from inwards_core.extraction import EXTRACTOR_ID
+from inwards_core.index.naming import ModuleInfo
+from inwards_core.model.facts import FileProblemKind, ModuleFacts
+from inwards_core.model.findings import NotChecked
+from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
+
+
+@attrs.frozen
+class ParseJob:
+    """One file to extract: everything `extract` needs, picklable."""
+
+    file: str
+    data: bytes
+    module: str
+    is_package: bool
+    check_syntax: bool = True
+    names: bool = False  # read ModuleFacts.names too (`ProjectModel.top_names` asks)
+
+
+ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
+
+
+def parse_job(job: ParseJob, grammars: GrammarBinaries) -> ModuleFacts:
+    from inwards_core.extraction.pipeline import extract  # only when something is parsed
+
+    return extract(
+        job.data,
+        module=job.module,
+        is_package=job.is_package,
+        grammars=grammars,
+        check_syntax=job.check_syntax,
+        names=job.names,
+    )
+
+
+def parse_serially(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
+    return [parse_job(job, grammars) for job in jobs]
+
+
+def extractor_key(
+    grammars: GrammarBinaries, *, check_syntax: bool = True, names: bool = False
+) -> str:
+    """Goes into every cache key: a new extractor or grammar never reads old facts, and
+    facts read without the whole-file syntax check (or without the top-level names) never
+    stand in for checked ones (or ones with names)."""
+    mode = ("checked" if check_syntax else "imports-only") + ("+names" if names else "")
+    return "|".join((EXTRACTOR_ID, mode, *grammars.grammar_ids))
+
+
+def more_reader(
+    files: ProjectFiles,
+    cache: ExtractionCache,
+    grammars: GrammarBinaries,
+    parse_many: ParseMany,
+    check_syntax: bool,
+    verify: bool,
+    *,
+    names: bool = False,
+) -> Callable[[ModuleInfo], ModuleFacts | None]:
+    """Reads one more module's facts, as the run read the others, when a kind asks
+    (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns; with
+    `names`, `ProjectModel.top_names` reads a module again with its top-level names)."""
+
+    def read_more(info: ModuleInfo) -> ModuleFacts | None:
+        more, _ = read_facts(
+            [info], files, cache, grammars, parse_many, check_syntax, verify=verify, names=names
+        )
+        return more.get(info.file)
+
+    return read_more
+
+
+def names_reader(
+    read: Callable[[ModuleInfo], ModuleFacts | None],
+) -> Callable[[ModuleInfo], tuple[str, ...] | None]:
+    def read_names(info: ModuleInfo) -> tuple[str, ...] | None:
+        facts = read(info)
+        return None if facts is None else facts.names
+
+    return read_names
+
+
+def read_facts(
+    selected: Iterable[ModuleInfo],
+    files: ProjectFiles,
+    cache: ExtractionCache,
+    grammars: GrammarBinaries,
+    parse_many: ParseMany,
+    check_syntax: bool,
+    *,
+    verify: bool = False,
+    names: bool = False,
+    kept: dict[str, bytes] | None = None,
+) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
+    """The facts of the selected modules, from the cache or parsed; with `kept`, each
+    file's bytes are left there too (the frames of the findings are cut from them)."""
+    extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
+    facts: dict[str, ModuleFacts] = {}
+    unreadable: list[NotChecked] = []
+    misses: list[tuple[ParseJob, CacheKey]] = []
+    from_cache: dict[str, ModuleFacts] = {}  # to verify: file -> what the cache holds
+    for info in selected:
+        try:
+            data = files.read_bytes(info.file)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            unreadable.append(
+                NotChecked(
+                    info.file, f"{info.file} could not be read ({reason}), so it was not checked."
+                )
+            )
+            continue
+        if kept is not None:
+            kept[info.file] = data
+        key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
+        cached = cache.get(key)
+        if cached is not None and not verify:
+            facts[info.file] = cached
+        else:
+            if cached is not None:
+                from_cache[info.file] = cached
+            job = ParseJob(info.file, data, info.name, info.is_package, check_syntax, names)
+            misses.append((job, key))
+    if misses:
+        parsed = parse_many([job for job, _ in misses], grammars)
+        for (job, key), result in zip(misses, parsed, strict=True):
+            facts[job.file] = result
+            if from_cache.get(job.file) == result:
+                continue  # verified: the entry stands as it is
+            # A file stopped by a limit is tried again next run (the limit may have been
+            # the machine's load, not the file).
+            if result.problem is None or result.problem.kind is not FileProblemKind.LIMIT:
+                cache.put(key, result)
+    differ = [
+        CacheMismatch(file, facts_difference(cached, facts[file]))
+        for file, cached in sorted(from_cache.items())
+        if cached != facts[file]
+    ]
+    if differ:
+        cache.flush(prune=False)  # the fresh facts replace the entries that differed
+        raise CachedFactsDiffer(differ)
+    return facts, unreadable
