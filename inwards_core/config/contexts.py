@@ -68,22 +68,7 @@ class _Draft:
 
 def read_contexts(problems: ProblemCollector, table: Mapping[str, Any]) -> tuple[Context, ...]:
     """The contexts of `table` (none when the key is absent), every problem added."""
-    if "contexts" not in table:
-        return ()
-    key = f"{PREFIX}.contexts"
-    value = table["contexts"]
-    if not isinstance(value, list | tuple):
-        problems.add(key, f"must be an array of context tables, not {type_name(value)}.")
-        return ()
-    drafts: list[_Draft] = []
-    for index, element in enumerate(value):
-        element_key = f"{key}[{index}]"
-        if not isinstance(element, Mapping):
-            problems.add(element_key, f"must be a context table, not {type_name(element)}.")
-            continue
-        draft = _context(problems, element, element_key)
-        if draft is not None:
-            drafts.append(draft)
+    drafts = list(problems.table_array(table, "contexts", "context", _context))
     owners = _check_names_and_modules(problems, drafts)
     return tuple(_finished(problems, draft, owners, drafts) for draft in drafts)
 

@@ -6,9 +6,11 @@ meant to be."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from inwards_core.config.values import ConfigProblem, SourcePositions
+
+_Read = TypeVar("_Read")
 
 PREFIX = "tool.inwards"
 
@@ -88,6 +90,33 @@ class ProblemCollector:
             return (problem.line or 0, problem.column or 0)
 
         return tuple(sorted(self.problems, key=order))
+
+    def table_array(
+        self,
+        table: Mapping[str, Any],
+        name: str,
+        what: str,
+        read: Callable[[ProblemCollector, Mapping[str, Any], str], _Read | None],
+    ) -> tuple[_Read, ...]:
+        """What `read` makes of each table of the array of tables `name` (`[[tool.inwards.<name>]]`,
+        each a `what` table), given the table's dotted key; none when the key is absent."""
+        if name not in table:
+            return ()
+        key = sub_key(PREFIX, name)
+        value = table[name]
+        if not isinstance(value, list | tuple):
+            self.add(key, f"must be an array of {what} tables, not {type_name(value)}.")
+            return ()
+        read_ones: list[_Read] = []
+        for index, element in enumerate(value):
+            element_key = f"{key}[{index}]"
+            if not isinstance(element, Mapping):
+                self.add(element_key, f"must be a {what} table, not {type_name(element)}.")
+                continue
+            one = read(self, element, element_key)
+            if one is not None:
+                read_ones.append(one)
+        return tuple(read_ones)
 
     def string_list(
         self,

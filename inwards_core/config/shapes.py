@@ -13,13 +13,13 @@ shape: templates are expanded into the raw tables before this module reads them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from inwards_core.config.entries import module_entry
 from inwards_core.config.feature_values import NameRule, Shape
 from inwards_core.config.patterns import ModulePattern, parse_module_pattern
-from inwards_core.config.problems import PREFIX, ProblemCollector, known_keys, sub_key, type_name
+from inwards_core.config.problems import ProblemCollector, known_keys, sub_key, type_name
 from inwards_core.model.findings import Severity
 
 SHAPE_KEYS = ("packages", "allow", "require", "forbid", "extra", "hints", "template")
@@ -28,7 +28,6 @@ EXTRA_VALUES = tuple(level.value for level in Severity)
 MEMBER_SUFFIXES = ("/", ".py", ".pyi")
 
 _GLOB_CHARACTERS = "*?["
-_Read = TypeVar("_Read")
 # A selector with more `**` than this is not compared with the others (none is real).
 _MOST_DEEP_WILDCARDS = 3
 
@@ -83,39 +82,13 @@ def member_name_problem(text: str) -> str | None:
 
 
 def read_shapes(problems: ProblemCollector, table: Mapping[str, Any]) -> tuple[Shape, ...]:
-    shapes = _tables(problems, table, "shape", "shape", _shape)
+    shapes = problems.table_array(table, "shape", "shape", _shape)
     _check_shadowed(problems, shapes)
     return shapes
 
 
 def read_names(problems: ProblemCollector, table: Mapping[str, Any]) -> tuple[NameRule, ...]:
-    return _tables(problems, table, "names", "names", _name_rule)
-
-
-def _tables(
-    problems: ProblemCollector,
-    table: Mapping[str, Any],
-    name: str,
-    what: str,
-    read: Callable[[ProblemCollector, Mapping[str, Any], str], _Read | None],
-) -> tuple[_Read, ...]:
-    if name not in table:
-        return ()
-    key = sub_key(PREFIX, name)
-    value = table[name]
-    if not isinstance(value, list | tuple):
-        problems.add(key, f"must be an array of {what} tables, not {type_name(value)}.")
-        return ()
-    read_ones: list[_Read] = []
-    for index, element in enumerate(value):
-        element_key = f"{key}[{index}]"
-        if not isinstance(element, Mapping):
-            problems.add(element_key, f"must be a {what} table, not {type_name(element)}.")
-            continue
-        one = read(problems, element, element_key)
-        if one is not None:
-            read_ones.append(one)
-    return tuple(read_ones)
+    return problems.table_array(table, "names", "names", _name_rule)
 
 
 def _unknown_keys(
