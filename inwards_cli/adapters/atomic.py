@@ -13,7 +13,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import stat
 import sys
 from pathlib import Path
@@ -28,7 +27,8 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 def write_atomically(target: Path, payload: bytes, *, mode: int = 0o600) -> None:
     """Write a sibling temp file (created with `mode` less the umask, never an existing
     file), then rename it over `target`."""
-    temp = target.with_name(f"{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    # os.urandom, not `secrets`: the same bytes, without its imports on every start-up.
+    temp = target.with_name(f"{target.name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY
     descriptor = os.open(temp, flags, mode)
     try:

@@ -42,8 +42,6 @@ from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project, files_to_check
 from inwards_core.model.findings import Report
 from inwards_core.reporting.escaping import safe_line
-from inwards_core.reporting.github import render_github
-from inwards_core.reporting.json import render_json
 from inwards_core.reporting.text import (
     FixDisplay,
     render_concise,
@@ -291,11 +289,17 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     display = display_from(outcome.project_dir)
     limit = arguments.max_diagnostics
     to_terminal = arguments.output_file is None and sys.stdout.isatty()
+    # The machine formats' renderers are imported only for them: a text report is what a
+    # one-file check in an editor or a hook prints, and its start-up is the budget.
     if arguments.output_format is OutputFormat.json:
+        from inwards_core.reporting.json import render_json
+
         return render_json(report, display=display, max_diagnostics=limit, pretty=to_terminal)
     if arguments.output_format is OutputFormat.sarif:
         return render_sarif_for(outcome, os.environ, pretty=to_terminal)
     if arguments.output_format is OutputFormat.github:
+        from inwards_core.reporting.github import render_github
+
         paths = github_paths(outcome.project_dir, display, os.environ)
         return render_github(report, display=paths, max_diagnostics=limit)
     colour = use_colour(to_terminal, os.environ)

@@ -7,6 +7,7 @@ comment. A directive may follow another tool's comment on the same line
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -20,13 +21,13 @@ if TYPE_CHECKING:
     import libcst as cst
 
 HINT = "inwards:"
-_DIRECTIVE = re.compile(r"#[ \t]*(inwards:)")
+_DIRECTIVE_SOURCE = r"#[ \t]*(inwards:)"
 _CODE = r"[A-Za-z]{2,6}[0-9]{3}"
-_IGNORE = re.compile(
+_IGNORE_SOURCE = (
     r"[ \t]*ignore\[[ \t]*(" + _CODE + r"(?:[ \t]*,[ \t]*" + _CODE + r")*)[ \t]*,?[ \t]*\]"
 )
-_REASON = re.compile(r'[ \t]+reason[ \t]*=[ \t]*"([^"]*)"')
-_CLEAN_TAIL = re.compile(r"[ \t]*(?:#.*)?")
+_REASON_SOURCE = r'[ \t]+reason[ \t]*=[ \t]*"([^"]*)"'
+_CLEAN_TAIL_SOURCE = r"[ \t]*(?:#.*)?"
 # Code and whole string literals, up to the next `#` (or a quote that opens no string).
 # Three quotes open a long string or nothing: never an empty string and a quote.
 _LONG_STRING = (
@@ -34,22 +35,40 @@ _LONG_STRING = (
     r'|"""[^"\\]*+(?:(?:\\.|"(?!""))[^"\\]*+)*+"""'
 )
 _SHORT_STRING = r"'(?!'')[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'" r'|"(?!"")[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
-_CODE_AND_STRINGS = re.compile(r"(?:[^#'\"]++|" + _LONG_STRING + "|" + _SHORT_STRING + r")*+", re.S)
+_CODE_AND_STRINGS_SOURCE = r"(?:[^#'\"]++|" + _LONG_STRING + "|" + _SHORT_STRING + r")*+"
+
+
+class _Patterns:
+    """The patterns, compiled on first need: most files hold no directive, and compiling
+    these costs a one-file check several milliseconds of start-up."""
+
+    def __init__(self) -> None:
+        self.directive = re.compile(_DIRECTIVE_SOURCE)
+        self.ignore = re.compile(_IGNORE_SOURCE)
+        self.reason = re.compile(_REASON_SOURCE)
+        self.clean_tail = re.compile(_CLEAN_TAIL_SOURCE)
+        self.code_and_strings = re.compile(_CODE_AND_STRINGS_SOURCE, re.S)
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    return _Patterns()
 
 
 def parse_directive(comment: str, line: int, column: int) -> SuppressionComment | None:
     """The directive in one comment token (`comment` starts with `#` at the 1-based
     `column` of `line`), or None when the comment holds no `inwards:` directive."""
-    found = _DIRECTIVE.search(comment)
+    patterns = _patterns()
+    found = patterns.directive.search(comment)
     if found is None:
         return None
     start = found.start(1)
     position = found.end(1)
-    second = _DIRECTIVE.search(comment, position)
+    second = patterns.directive.search(comment, position)
     codes: tuple[str, ...] = ()
     reason: str | None = None
     problem: SuppressionProblem | None = None
-    ignore = _IGNORE.match(comment, position)
+    ignore = patterns.ignore.match(comment, position)
     if ignore is None:
         problem = SuppressionProblem.MALFORMED
         end = second.start() if second else len(comment)
@@ -57,12 +76,12 @@ def parse_directive(comment: str, line: int, column: int) -> SuppressionComment 
     else:
         codes = tuple(code.strip().upper() for code in ignore.group(1).split(","))
         position = ignore.end()
-        given = _REASON.match(comment, position)
+        given = patterns.reason.match(comment, position)
         if given is not None:
             reason = given.group(1)
             position = given.end()
         end = position
-        if not _CLEAN_TAIL.fullmatch(comment, position):
+        if not patterns.clean_tail.fullmatch(comment, position):
             problem = SuppressionProblem.MALFORMED
             tail_end = second.start() if second else len(comment)
             end = position + len(comment[position:tail_end].rstrip())
@@ -85,12 +104,13 @@ def _comments_of_read(text: str) -> list[tuple[str, int, int]] | None:
     from one comment to the next. The tokenizer made a Python object of every token: a
     10 MB line of code took 15 s. None when the scan meets a quote that opens no string
     (the tokenizer then decides)."""
+    code_and_strings = _patterns().code_and_strings
     found: list[tuple[str, int, int]] = []
     position = 0
     line = 1
     counted = 0
     while True:
-        position = _CODE_AND_STRINGS.match(text, position).end()  # type: ignore[union-attr]
+        position = code_and_strings.match(text, position).end()  # type: ignore[union-attr]
         if position >= len(text):
             return found
         if text[position] != "#":
