@@ -81,8 +81,10 @@ _CALLEE_NAMES = (
 )
 # exec or eval as a name (called or aliased: `run = exec`), no method (`node.eval`) nor
 # `def`; or `builtins`, through which they may be imported. Searched only when a word is
-# there.
-_SOURCE_CALL = re.compile(r"(?<![\w.])(?<!def )(?:exec|eval)\b|\bbuiltins\b")
+# there. The words come first and the checks look back from their end: a pattern that
+# starts with a look-behind is tried at every position of the text (about ten times
+# slower: 75 ms on Django, where "eval" stands in words like "retrieval").
+_SOURCE_CALL = re.compile(r"(?:exec|eval)(?<![\w.]....)(?<!def ....)\b|builtins(?<!\w........)\b")
 # Only from the start of a word, possessively: trying from inside each word took time
 # quadratic in its length.
 _CALL_WORD = re.compile(r"(?<!\w)(\w++)\s*+\(")

@@ -212,6 +212,15 @@ def test_new_facts_survive_the_cache() -> None:
         ("run = exec\n", True),
         ("from builtins import exec as run\n", True),
         ("builtins.eval(x)\n", True),
+        # The look-backs of the search, at the start of the text and beside other words.
+        ("eval(x)", True),
+        ("(exec)(code)\n", True),
+        ("def eval(self):\n    pass\n", False),
+        ("retrieval = evaluate(executed)\n", False),
+        ("\u00e9exec(code)\n", False),
+        ("mybuiltins = 1\nexec_mode = eval_ = 2\n", False),
+        ("x = builtins_\nexec\n", True),
+        ("x = mybuiltins.eval\nbuiltins = 1\n", True),
     ],
 )
 def test_which_files_leave_the_skeleton(text: str, hinted: bool) -> None:
