@@ -12,8 +12,9 @@ budget of time and memory `inwards_core.extraction.limits` sets for its size:
 - Every other file is read in a forked worker under the budget (`workers.py`): a file over
   256 KB, or one that needs libcst (syntax newer than Python 3.11): reading it here stops
   with `ParserRefused` and it goes to a worker.
-- A run with enough files for two workers or more reads everything in workers, in
-  parallel.
+- A run with enough files for two readers or more reads them in parallel: forked workers
+  and this process, which reads the files it may read (as above) between two looks at
+  its workers, so one reader fewer is forked and its facts cross no pipe.
 
 Where fork is missing (Windows) files are parsed in a process pool for big runs and in this
 process otherwise, without limits.
@@ -22,7 +23,7 @@ process otherwise, without limits.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inwards_core.extraction.facts_reading import ParseJob, parse_job, parse_serially
@@ -65,22 +66,18 @@ def parse_in_processes(
         return []
     if not _CAN_FORK:
         return _parse_without_limits(jobs, grammars)
+    read_here = _reader_here(grammars)
     # Imported only when used: the in-process path needs no pipes, signals or pickles.
-    workers = min(worker_count(), len(jobs) // FILES_PER_WORKER)
-    if workers >= 2:
+    readers = min(worker_count(), len(jobs) // FILES_PER_WORKER)
+    if readers >= 2:
         from inwards_cli.adapters.workers import parse_in_workers
 
-        return parse_in_workers(jobs, grammars, workers, progress)
+        return parse_in_workers(jobs, grammars, readers - 1, progress, read_here)
     results: list[ModuleFacts | None] = [None] * len(jobs)
     elsewhere: list[int] = []
-    here = _WithoutNativeParser(grammars)
     for index, job in enumerate(jobs):
-        if len(job.data) > IN_PROCESS_MAX_BYTES:
-            elsewhere.append(index)
-            continue
-        try:
-            results[index] = parse_job(job, here)
-        except ParserRefused:
+        results[index] = read_here(job)
+        if results[index] is None:
             elsewhere.append(index)
         if progress is not None:
             progress(index + 1 - len(elsewhere), len(jobs))
@@ -93,6 +90,22 @@ def parse_in_processes(
     if progress is not None:
         progress(len(jobs), len(jobs))
     return [facts if facts is not None else ModuleFacts() for facts in results]
+
+
+def _reader_here(grammars: GrammarBinaries) -> Callable[[ParseJob], ModuleFacts | None]:
+    """Reads a job in this process, or returns None for a job a worker must read: a big
+    file, or one that needs libcst's native parser."""
+    here = _WithoutNativeParser(grammars)
+
+    def read_here(job: ParseJob) -> ModuleFacts | None:
+        if len(job.data) > IN_PROCESS_MAX_BYTES:
+            return None
+        try:
+            return parse_job(job, here)
+        except ParserRefused:
+            return None
+
+    return read_here
 
 
 class _WithoutNativeParser(GrammarBinaries):

@@ -15,7 +15,14 @@ from typing import Any, NoReturn
 
 from inwards_core.extraction.facts_reading import ParseJob, parse_job
 from inwards_core.extraction.limits import ReadBudget, budget_for
-from inwards_core.model.facts import facts_to_data
+from inwards_core.model.facts import (
+    ImportFact,
+    ImportStyle,
+    ModuleFacts,
+    facts_from_data,
+    facts_to_data,
+)
+from inwards_core.model.findings import Span
 from inwards_core.ports import GrammarBinaries
 
 # Room in a worker's address space beyond a file's memory budget, for what parsing maps
@@ -61,6 +68,89 @@ def _read_frame(descriptor: int) -> bytes | None:
     return _read_exactly(descriptor, FRAME_HEADER.unpack(header)[0])
 
 
+# -- facts on pipes -------------------------------------------------------------------
+
+# A file's facts as a worker sends them: its imports as flat rows, then the grammar, the
+# line count, the names, and the cache's plain data of the facts when they hold more than
+# that (dynamic imports, suppressions, a problem, `__path__` facts; rare). Flat tuples
+# pickle and load several times faster than the cache's dictionaries and lists, and the
+# parent builds the facts without checking every value again: the data is our worker's,
+# not a file's that may have been tampered with.
+_STYLES = {style.value: style for style in ImportStyle}
+
+
+def facts_to_wire(facts: ModuleFacts) -> tuple[Any, ...]:
+    if (
+        facts.dynamic_imports
+        or facts.suppressions
+        or facts.problem is not None
+        or facts.extends_path
+        or facts.registers
+    ):
+        return ((), "", 0, (), facts_to_data(facts))
+    rows = [
+        (
+            fact.style.value,
+            fact.module,
+            fact.name,
+            fact.target,
+            fact.level,
+            fact.span.line,
+            fact.span.column,
+            fact.span.end_line,
+            fact.span.end_column,
+            fact.statement,
+            fact.type_checking,
+            fact.in_function,
+            fact.lazy,
+            fact.raw_module,
+        )
+        for fact in facts.imports
+    ]
+    return (rows, facts.grammar, facts.line_count, facts.names, None)
+
+
+def facts_from_wire(wire: tuple[Any, ...]) -> ModuleFacts:
+    rows, grammar, line_count, names, data = wire
+    if data is not None:
+        return facts_from_data(data)
+    styles = _STYLES
+    imports = tuple(
+        [
+            ImportFact(
+                styles[style],
+                module,
+                name,
+                target,
+                level,
+                Span(line, column, end_line, end_column),
+                statement,
+                type_checking,
+                in_function,
+                lazy,
+                raw_module,
+            )
+            for (
+                style,
+                module,
+                name,
+                target,
+                level,
+                line,
+                column,
+                end_line,
+                end_column,
+                statement,
+                type_checking,
+                in_function,
+                lazy,
+                raw_module,
+            ) in rows
+        ]
+    )
+    return ModuleFacts(imports=imports, grammar=grammar, line_count=line_count, names=names)
+
+
 # -- the worker -----------------------------------------------------------------------
 
 
@@ -78,7 +168,7 @@ def worker_main(requests: int, results: int, grammars: GrammarBinaries, parent: 
                 _limit_next_file(budget_for(len(job.data)))
                 facts = parse_job(job, grammars)
                 signal.setitimer(signal.ITIMER_PROF, 0)
-                payload = pickle.dumps((index, facts_to_data(facts)), protocol=5)
+                payload = pickle.dumps((index, facts_to_wire(facts)), protocol=5)
                 _write_frame(results, payload)
     finally:
         os._exit(0)  # never run the parent's exit handlers or flush its buffers

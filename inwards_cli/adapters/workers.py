@@ -17,6 +17,11 @@ on Linux the kernel also kills them when the parent dies (PR_SET_PDEATHSIG). The
 write to the terminal or the report (standard output and error point at /dev/null) and
 never dump core into the project.
 
+The parent may read files too (`read_here`): between two looks at its workers it takes
+the next file a worker has not taken, when it is one the caller lets this process read
+(see `parallel.py`). On two cores one worker and the parent then read in parallel, and
+only the worker's half of the facts crosses a pipe.
+
 This module is the parent's side (`_Supervisor`); what a worker runs is `worker_process.py`.
 """
 
@@ -30,15 +35,20 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 
-from inwards_cli.adapters.worker_process import FRAME_HEADER, frame, worker_main
+from inwards_cli.adapters.worker_process import (
+    FRAME_HEADER,
+    facts_from_wire,
+    frame,
+    worker_main,
+)
 from inwards_core.extraction.facts_reading import ParseJob, parse_serially
 from inwards_core.extraction.limits import LimitReason, ReadBudget, budget_for, limit_problem
-from inwards_core.model.facts import ModuleFacts, facts_from_data
+from inwards_core.model.facts import ModuleFacts
 from inwards_core.ports import GrammarBinaries
 
 if TYPE_CHECKING:
@@ -48,19 +58,24 @@ MAX_BATCH = 32
 # A worker that stalls without using CPU is killed after this many times its CPU budget.
 WALL_CLOCK_FACTOR = 3.0
 
+# Reads one job in this process, or returns None when a worker must read it.
+ReadHere = Callable[[ParseJob], ModuleFacts | None]
+
 
 def parse_in_workers(
     jobs: Sequence[ParseJob],
     grammars: GrammarBinaries,
     workers: int,
     progress: Progress | None = None,
+    read_here: ReadHere | None = None,
 ) -> list[ModuleFacts]:
-    """Facts for every job, in order, parsed by up to `workers` forked workers; a file that
-    exceeds its budget or crashes its worker gets a LIMIT problem instead."""
+    """Facts for every job, in order, parsed by up to `workers` forked workers, and by this
+    process too with `read_here`; a file that exceeds its budget or crashes its worker gets
+    a LIMIT problem instead."""
     # Imported before forking, so that workers share it instead of each importing it.
     import inwards_core.extraction.pipeline  # noqa: F401
 
-    return _Supervisor(jobs, grammars, max(1, workers), progress).run()
+    return _Supervisor(jobs, grammars, max(1, workers), progress, read_here).run()
 
 
 @attrs.define
@@ -82,23 +97,33 @@ class _Supervisor:
         grammars: GrammarBinaries,
         workers: int,
         progress: Progress | None = None,
+        read_here: ReadHere | None = None,
     ) -> None:
         self._jobs = jobs
         self._progress = progress
         self._done = 0  # results taken
         self._grammars = grammars
         self._target = workers
+        self._read_here = read_here
         self._pending: deque[int] = deque(range(len(jobs)))
+        # Jobs this process may not read: workers take them before the others.
+        self._workers_only: deque[int] = deque()
         self._results: list[ModuleFacts | None] = [None] * len(jobs)
         self._workers: dict[int, _Worker] = {}  # by result descriptor
 
     def run(self) -> list[ModuleFacts]:
         try:
-            while self._pending or any(w.batch for w in self._workers.values()):
+            while (
+                self._pending or self._workers_only or any(w.batch for w in self._workers.values())
+            ):
                 if not self._dispatch():
                     self._parse_rest_here()
                     break
-                self._wait()
+                if self._read_here is not None and self._pending:
+                    self._read_one_here(self._read_here)
+                    self._wait(block=False)
+                else:
+                    self._wait()
                 if self._progress is not None:
                     self._progress(self._done, len(self._jobs))
         finally:
@@ -107,26 +132,48 @@ class _Supervisor:
 
     # -- giving out work --
 
+    def _read_one_here(self, read_here: ReadHere) -> None:
+        """Read the last job no worker has taken in this process (workers take from the
+        front), or leave it to the workers when this process may not read it."""
+        index = self._pending.pop()
+        facts = read_here(self._jobs[index])
+        if facts is None:
+            self._workers_only.append(index)
+            return
+        self._results[index] = facts
+        self._done += 1
+
+    def _take(self, count: int) -> list[int]:
+        """Up to `count` jobs for a worker, those only a worker may read first."""
+        taken: list[int] = []
+        for queue in (self._workers_only, self._pending):
+            while queue and len(taken) < count:
+                taken.append(queue.popleft())
+        return taken
+
     def _dispatch(self) -> bool:
         """Start workers and hand idle ones a batch; False when no worker can start."""
-        while self._pending and len(self._workers) < self._target:
+        while (self._pending or self._workers_only) and len(self._workers) < self._target:
             try:
                 self._spawn()
             except OSError:
                 if not self._workers:
                     return False
                 break  # out of processes or descriptors: go on with those running
+        queued = len(self._pending) + len(self._workers_only)
         for worker in list(self._workers.values()):
-            if not worker.batch and not self._pending:
+            if not worker.batch and not queued:
                 self._retire(worker)
                 continue
             # Two batches in flight: a worker finds its next batch waiting in its pipe
             # the moment it finishes one, instead of idling until this process is
-            # scheduled to send one.
-            size = max(1, min(MAX_BATCH, len(self._pending) // (self._target * 4)))
-            if not self._pending or len(worker.batch) >= size:
+            # scheduled to send one. This process, reading too, counts as one more.
+            readers = self._target + (self._read_here is not None)
+            size = max(1, min(MAX_BATCH, queued // (readers * 4)))
+            if not queued or len(worker.batch) >= size:
                 continue
-            indexes = [self._pending.popleft() for _ in range(min(size, len(self._pending)))]
+            indexes = self._take(size)
+            queued -= len(indexes)
             batch = [(index, _fields(self._jobs[index])) for index in indexes]
             idle = not worker.batch
             worker.batch.extend(indexes)
@@ -170,7 +217,9 @@ class _Supervisor:
 
     # -- collecting results --
 
-    def _wait(self) -> None:
+    def _wait(self, *, block: bool = True) -> None:
+        """Take what workers have written and send what they may read, waiting for the
+        first of them (or a deadline) with `block`; kill workers past their deadline."""
         busy = [w for w in self._workers.values() if w.batch]
         if not busy:
             return
@@ -178,7 +227,10 @@ class _Supervisor:
         deadline = min(w.deadline for w in busy)
         sending = {w.requests: w for w in busy if w.outgoing}
         readable, writable, _ = select.select(
-            [w.results for w in busy], list(sending), [], max(0.0, deadline - now)
+            [w.results for w in busy],
+            list(sending),
+            [],
+            max(0.0, deadline - now) if block else 0.0,
         )
         for descriptor in writable:
             if sending[descriptor].results in self._workers:
@@ -212,9 +264,9 @@ class _Supervisor:
             end = FRAME_HEADER.size + size
             if len(worker.received) < end:
                 break
-            index, data = pickle.loads(worker.received[FRAME_HEADER.size : end])
+            index, wire = pickle.loads(worker.received[FRAME_HEADER.size : end])
             del worker.received[:end]
-            self._results[index] = facts_from_data(data)
+            self._results[index] = facts_from_wire(wire)
             self._done += 1
             if worker.batch and worker.batch[0] == index:
                 worker.batch.popleft()
@@ -256,8 +308,9 @@ class _Supervisor:
 
     def _parse_rest_here(self) -> None:
         """No worker could be started at all: parse in this process, without limits."""
-        rest = list(self._pending)
+        rest = [*self._workers_only, *self._pending]
         self._pending.clear()
+        self._workers_only.clear()
         for index, facts in zip(
             rest, parse_serially([self._jobs[i] for i in rest], self._grammars), strict=True
         ):

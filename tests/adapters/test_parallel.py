@@ -1,17 +1,20 @@
 """parse_in_processes gives the facts parse_serially gives, wherever it reads a file: small
 plain files in this process, libcst's files and big ones in a worker, big runs in several
-workers; and a file that kills its worker costs only itself."""
+workers beside this process; and a file that kills its worker costs only itself."""
 
 from __future__ import annotations
 
+import pickle
 import sys
 
 import pytest
 
 from inwards_cli.adapters.parallel import IN_PROCESS_MAX_BYTES, parse_in_processes
+from inwards_cli.adapters.worker_process import facts_from_wire, facts_to_wire
+from inwards_cli.adapters.workers import parse_in_workers
 from inwards_core.adapters.grammars import StandardGrammars
-from inwards_core.extraction.facts_reading import ParseJob, parse_serially
-from inwards_core.model.facts import FileProblemKind
+from inwards_core.extraction.facts_reading import ParseJob, parse_job, parse_serially
+from inwards_core.model.facts import FileProblemKind, ModuleFacts
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="workers need fork")
 
@@ -54,3 +57,28 @@ def test_a_file_that_kills_its_worker_costs_only_itself(
     assert "ran out of memory" in problem.message
     others = [f for i, f in enumerate(facts) if i != 1]
     assert others == parse_serially([j for i, j in enumerate(jobs) if i != 1], GRAMMARS)
+
+
+def test_this_process_reads_beside_its_workers() -> None:
+    jobs = [job(f"m{i}", PLAIN if i % 5 else NEWER) for i in range(400)]
+    read_here: list[str] = []
+
+    def here(one: ParseJob) -> ModuleFacts | None:
+        if one.data is NEWER:
+            return None  # only a worker may read it
+        read_here.append(one.module)
+        return parse_job(one, GRAMMARS)
+
+    facts = parse_in_workers(jobs, GRAMMARS, 1, read_here=here)
+    assert facts == parse_serially(jobs, GRAMMARS)
+    # Both sides read: this process some of the plain files, the worker the rest.
+    assert 0 < len(read_here) < 320
+    assert not {j.module for j in jobs if j.data is NEWER} & set(read_here)
+
+
+def test_facts_cross_the_pipe_unchanged() -> None:
+    sources = [PLAIN, NEWER, KILLER[:40], b"import os\n# inwards: ignore[INW001]\n", b"x = (\n"]
+    for data in sources:
+        for names in (False, True):
+            facts = parse_job(ParseJob("shop/m.py", data, "shop.m", False, names=names), GRAMMARS)
+            assert facts_from_wire(pickle.loads(pickle.dumps(facts_to_wire(facts)))) == facts
