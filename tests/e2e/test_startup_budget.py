@@ -1,0 +1,92 @@
+"""The start-up budget of `inwards check FILE`, the command an editor or a hook runs after
+every edit: what it must not import. Each entry is a library or a module of ours that a
+plain text-format check never uses and that costs milliseconds to import (measured with
+`python bench/startup.py`); the time itself is measured in `bench/`, never here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import NO_USER_CONFIG, write_tree
+
+PROJECT = {
+    "pyproject.toml": (
+        "[tool.inwards]\n"
+        'root = "src"\n'
+        "layers = [\n"
+        '  { name = "domain", modules = ["shop.domain"] },\n'
+        '  { name = "adapters", modules = ["shop.adapters"] },\n'
+        "]\n"
+    ),
+    "src/shop/__init__.py": "",
+    "src/shop/domain/__init__.py": "",
+    "src/shop/domain/order.py": "from shop.adapters import db\n",
+    "src/shop/adapters/__init__.py": "",
+    "src/shop/adapters/db.py": "import json\n",
+}
+
+# Libraries and modules the one-file text check must leave alone, with what they cost.
+NOT_ON_THE_FAST_PATH = {
+    "typer": "the CLI framework: every other command pays for it",
+    "click": "typer's parser",
+    "rich": "typer's help formatting",
+    "pydantic": "typer 0.29's parameter adapters",
+    "tomlkit": "TOML editing (rules shadow, baseline), not reading",
+    "libcst": "the parser of files CPython's parser can't read, in a worker",
+    "sarif_om": "the SARIF format",
+    "secrets": "random, hmac and base64 for a temp-file name",
+    "importlib.resources": "tempfile, shutil and zipfile to list a package folder",
+    "concurrent.futures": "the pool used only where fork is missing",
+    "inwards_core.reporting.sarif": "the SARIF format",
+    "inwards_core.reporting.json": "the JSON format",
+    "inwards_core.reporting.github": "the github format",
+    "inwards_core.authoring": "rule documentation and schemas",
+    "inwards_cli.typer_app": "the typer application",
+    "inwards_cli.adapters.workers": "the supervised workers of a whole-project run",
+}
+
+
+def imported_modules(*args: str, cwd: Path) -> set[str]:
+    """The modules a run of `python -X importtime -m inwards_cli ARGS` imported."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "inwards_cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"XDG_CONFIG_HOME": str(NO_USER_CONFIG), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    names = set()
+    for line in run.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "imported package":
+                names.add(name)
+    assert "inwards_cli.commands.run_check" in names, "the importtime report was not read"
+    return names
+
+
+@pytest.mark.parametrize("cache", [["--no-cache"], []], ids=["no-cache", "cache"])
+def test_one_file_check_imports_nothing_it_does_not_use(tmp_path: Path, cache: list[str]) -> None:
+    project = write_tree(tmp_path, PROJECT)
+    imported = imported_modules("check", "src/shop/domain/order.py", *cache, cwd=project)
+    found = {
+        name: why
+        for name, why in NOT_ON_THE_FAST_PATH.items()
+        if name in imported or any(module.startswith(name + ".") for module in imported)
+    }
+    assert not found, f"a one-file check imported: {found}"
+
+
+def test_the_budget_can_fail(tmp_path: Path) -> None:
+    """The same reading sees a module a format does import: the check above can fail."""
+    project = write_tree(tmp_path, PROJECT)
+    imported = imported_modules(
+        "check", "src/shop/domain/order.py", "--no-cache", "--format", "json", cwd=project
+    )
+    assert "inwards_core.reporting.json" in imported
