@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 from pathlib import Path
@@ -23,6 +24,13 @@ def _load(name: str) -> ModuleType:
     return module
 
 
+def _helper(name: str) -> ModuleType:
+    """A module run.py imports by its plain name: the same object the harness uses."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module(name)
+
+
 @pytest.fixture(scope="session")
 def generate() -> ModuleType:
     return _load("generate")
@@ -31,3 +39,33 @@ def generate() -> ModuleType:
 @pytest.fixture(scope="session")
 def bench_run() -> ModuleType:
     return _load("run")
+
+
+@pytest.fixture(scope="session")
+def bench_corpora() -> ModuleType:
+    return _helper("corpora")
+
+
+@pytest.fixture(scope="session")
+def bench_measure() -> ModuleType:
+    return _helper("measure")
+
+
+@pytest.fixture(scope="session")
+def bench_report() -> ModuleType:
+    return _helper("report")
+
+
+@pytest.fixture(scope="session")
+def bench_trees() -> ModuleType:
+    return _helper("trees")
+
+
+@pytest.fixture(scope="session")
+def bench_scaling() -> ModuleType:
+    return _helper("scaling")
+
+
+@pytest.fixture(scope="session")
+def bench_startup() -> ModuleType:
+    return _helper("startup")

@@ -1,4 +1,4 @@
-"""The benchmark harness's own logic: configs it writes, how it judges runs, and the targets.
+"""The benchmark harness's own logic: configs it writes, how it runs and judges a process.
 
 No timing is asserted: only that the harness measures, classifies and compares correctly.
 """
@@ -26,16 +26,16 @@ def _fake_django(root: Path) -> Path:
 
 
 def test_django_layering_puts_contrib_above_every_other_entry(
-    bench_run: ModuleType, tmp_path: Path
+    bench_corpora: ModuleType, tmp_path: Path
 ) -> None:
-    inner, outer = bench_run.django_layering(_fake_django(tmp_path))
+    inner, outer = bench_corpora.django_layering(_fake_django(tmp_path))
     assert outer == ["django.contrib"]
     assert inner == ["django.apps", "django.db", "django.shortcuts", "django.utils"]
 
 
-def test_django_configs_say_the_same_thing_to_both_tools(bench_run: ModuleType) -> None:
+def test_django_configs_say_the_same_thing_to_both_tools(bench_corpora: ModuleType) -> None:
     inner = ["django.apps", "django.db", "django.shortcuts"]
-    pyproject, importlinter = bench_run.django_configs(inner, ["django.contrib"])
+    pyproject, importlinter = bench_corpora.django_configs(inner, ["django.contrib"])
     layers = tomllib.loads(pyproject)["tool"]["inwards"]["layers"]
     assert [layer["modules"] for layer in layers] == [inner, ["django.contrib"]]
 
@@ -48,8 +48,8 @@ def test_django_configs_say_the_same_thing_to_both_tools(bench_run: ModuleType) 
     assert rows == ["django.contrib", "django.apps : django.db : django.shortcuts"]
 
 
-def test_prepare_django_reports_a_missing_corpus(bench_run: ModuleType, tmp_path: Path) -> None:
-    corpus = bench_run.prepare_django(tmp_path / "nowhere")
+def test_prepare_django_reports_a_missing_corpus(bench_corpora: ModuleType, tmp_path: Path) -> None:
+    corpus = bench_corpora.prepare_django(tmp_path / "nowhere")
     assert corpus.source is None
     assert "get-corpora.sh" in corpus.unavailable
 
@@ -67,16 +67,16 @@ def test_prepare_django_reports_a_missing_corpus(bench_run: ModuleType, tmp_path
     ],
 )
 def test_commands_per_tool_and_scenario(
-    bench_run: ModuleType, tool: str, scenario: str, expected: list[str] | None
+    bench_measure: ModuleType, tool: str, scenario: str, expected: list[str] | None
 ) -> None:
-    assert bench_run.Tool(tool, Path("X")).command(scenario, "a/b.py") == expected
+    assert bench_measure.Tool(tool, Path("X")).command(scenario, "a/b.py") == expected
 
 
 def test_measure_runs_a_whole_process_and_keeps_its_exit_code(
-    bench_run: ModuleType, tmp_path: Path
+    bench_measure: ModuleType, tmp_path: Path
 ) -> None:
     command = [sys.executable, "-c", "import sys; print('hi'); sys.exit(3)"]
-    run, stdout, stderr = bench_run.measure(command, tmp_path, {}, tmp_path)
+    run, stdout, stderr = bench_measure.measure(command, tmp_path, {}, tmp_path)
     assert run.exit_code == 3
     assert stdout.strip() == "hi"
     assert stderr == ""
@@ -97,66 +97,84 @@ def test_measure_runs_a_whole_process_and_keeps_its_exit_code(
     ],
 )
 def test_failure_tells_normal_exits_from_broken_runs(
-    bench_run: ModuleType, tool: str, scenario: str, code: int, stdout: str, fails: bool
+    bench_measure: ModuleType, tool: str, scenario: str, code: int, stdout: str, fails: bool
 ) -> None:
-    run = bench_run.Run(0.1, 0.05, 0.01, 1000, code)
-    why = bench_run.failure(tool, scenario, run, stdout, "Traceback: boom")
+    run = bench_measure.Run(0.1, 0.05, 0.01, 1000, code)
+    why = bench_measure.failure(tool, scenario, run, stdout, "Traceback: boom")
     assert bool(why) is fails
     if fails and code not in (-9, 0):
         assert "boom" in why
 
 
-def test_reported_summarises_what_each_tool_found(bench_run: ModuleType) -> None:
+def test_reported_summarises_what_each_tool_found(bench_measure: ModuleType) -> None:
     ours = "a.py:1:1: INW001 x\n\nFound 5 violations in 2105 files (40 ms).\n"
-    assert bench_run.reported("ours", "cold", ours) == "Found 5 violations in 2105 files (40 ms)."
+    assert (
+        bench_measure.reported("ours", "cold", ours) == "Found 5 violations in 2105 files (40 ms)."
+    )
     linter = "Analyzed 9 files, 3 dependencies.\nContracts: 0 kept, 1 broken.\n- a -> b (l.1)\n"
-    summary = bench_run.reported("import-linter", "cold", linter)
+    summary = bench_measure.reported("import-linter", "cold", linter)
     assert summary.startswith("Analyzed 9 files, 3 dependencies. Contracts: 0 kept, 1 broken.")
     assert "(1 broken imports listed)" in summary
 
 
-def _result(bench_run: ModuleType, corpus: str, scenario: str, tool: str, wall: float) -> object:
-    result = bench_run.Result(corpus, scenario, tool, ["x"], ".")
-    result.runs.extend(bench_run.Run(wall, wall, 0.0, 1024, 1) for _ in range(3))
-    return result
+def test_reported_takes_a_warnings_only_summary(bench_measure: ModuleType) -> None:
+    ours = "a.py:1:1: INW006 (warning) x\n\nNo errors, 2 warnings in 9 files (4.0 ms).\n"
+    assert bench_measure.reported("ours", "cold", ours).startswith("No errors, 2 warnings")
 
 
-def test_targets_compare_medians(bench_run: ModuleType) -> None:
-    results = [
-        _result(bench_run, "synthetic", "cold", "ours", 0.9),
-        _result(bench_run, "synthetic", "cold", "reference", 1.0),
-        _result(bench_run, "synthetic", "cold", "import-linter", 0.5),
-        _result(bench_run, "synthetic", "warm", "ours", 0.4),
-        _result(bench_run, "synthetic", "one-file", "ours", 0.081),
+def _fake_package(root: Path, name: str, entries: list[str]) -> Path:
+    package = root / name
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    for entry in entries:
+        if entry.endswith(".py"):
+            (package / entry).write_text("", encoding="utf-8")
+        else:
+            (package / entry).mkdir()
+            (package / entry / "__init__.py").write_text("", encoding="utf-8")
+    return package
+
+
+def test_sympy_gets_physics_above_the_rest_for_every_tool(
+    bench_corpora: ModuleType, tmp_path: Path
+) -> None:
+    package = _fake_package(tmp_path, "sympy", ["core", "physics", "abc.py", "_private.py"])
+    inner, outer = bench_corpora.outer_layering(package, "physics")
+    assert (inner, outer) == (["sympy.abc", "sympy.core"], ["sympy.physics"])
+    pyproject, importlinter = bench_corpora.two_layer_configs("sympy", inner, outer)
+    layers = tomllib.loads(pyproject)["tool"]["inwards"]["layers"]
+    assert [(layer["name"], layer["modules"]) for layer in layers] == [
+        ("framework", inner),
+        ("physics", ["sympy.physics"]),
     ]
-    verdicts = {t.text: t.verdict for t in bench_run.targets(results, ["synthetic"])}
-    assert verdicts == {
-        "cold <= reference cold": "met",
-        "cold <= 1.5x import-linter cold": "NOT met",
-        "warm <= 0.5x our cold": "met",
-        "one-file < 80 ms": "NOT met",
-    }
+    parser = configparser.ConfigParser()
+    parser.read_string(importlinter)
+    assert parser["importlinter"]["root_package"] == "sympy"
+    rows = parser["importlinter:contract:clean"]["layers"].strip().splitlines()
+    assert [row.strip() for row in rows] == ["sympy.physics", "sympy.abc : sympy.core"]
 
 
-def test_targets_without_our_numbers_are_not_applicable(bench_run: ModuleType) -> None:
-    missing = bench_run.Result("django", "cold", "ours", ["x"], ".", "n/a", "no inwards")
-    results = [missing, _result(bench_run, "django", "cold", "reference", 1.0)]
-    verdicts = {t.verdict for t in bench_run.targets(results, ["django"])}
-    assert verdicts == {"n/a"}
-    assert bench_run.ratios(results, ["django"]) == ["n/a: ours has no numbers yet"]
+def test_prepare_real_copies_the_package_and_writes_both_configs(
+    bench_corpora: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_package(tmp_path / "corpus", "sympy", ["core", "physics"])
+    (tmp_path / "corpus" / "sympy" / "physics" / "units.py").write_text("", encoding="utf-8")
+    monkeypatch.setattr(bench_corpora, "OUT_DIR", tmp_path / "out")
+    real = bench_corpora.RealPackage(
+        "sympy", Path("x"), "sympy", "physics", "sympy/physics/units.py"
+    )
+    corpus = bench_corpora.prepare_real(real, tmp_path / "corpus")
+    assert corpus.unavailable == ""
+    assert corpus.source == tmp_path / "out" / "sympy"
+    assert (corpus.source / corpus.one_file).is_file()
+    assert (corpus.source / "pyproject.toml").is_file()
+    assert (corpus.source / ".importlinter").is_file()
 
 
-def test_ratios_divide_our_median_by_the_peers(bench_run: ModuleType) -> None:
-    results = [
-        _result(bench_run, "django", "warm", "ours", 0.3),
-        _result(bench_run, "django", "warm", "import-linter", 0.6),
-    ]
-    (line,) = bench_run.ratios(results, ["django"])
-    assert "ours / import-linter" in line and "wall 0.50x" in line
-
-
-def test_table_shows_unavailable_tools_with_their_reason(bench_run: ModuleType) -> None:
-    missing = bench_run.Result("synthetic", "cold", "reference", ["x"], ".", "n/a", "no venv")
-    text = bench_run.table([missing, _result(bench_run, "synthetic", "cold", "ours", 0.25)], {})
-    assert "n/a: no venv" in text
-    assert "250" in text  # 0.25 s shown as milliseconds
+def test_the_run_accepts_no_warmups_and_names_every_corpus(bench_run: ModuleType) -> None:
+    args = bench_run.parse_arguments(["--warmups", "0", "--corpora", "trees,sympy"])
+    assert args.warmups == 0
+    assert args.corpora == ["sympy", "trees"]  # in the harness's order
+    assert set(bench_run.CORPORA) >= {"synthetic", "synthetic-9000", "django", "sympy", "trees"}
+    with pytest.raises(SystemExit):
+        bench_run.parse_arguments(["--corpora", "numpy"])
