@@ -3,6 +3,9 @@ once more per file with findings in a whole-project run, and drawn in terminal c
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
@@ -10,6 +13,7 @@ from inwards_core.api import load_config_text, load_rules, prepare
 from inwards_core.engine import check_project
 from inwards_core.model.findings import Span
 from inwards_core.model.source_lines import source_line
+from inwards_core.reporting import frames
 from inwards_core.reporting.frames import MAX_WIDTH, frame_parts
 
 CONFIG = """\
@@ -99,3 +103,34 @@ def test_a_long_line_is_cut_around_the_finding() -> None:
 
 def test_a_span_past_the_line_has_no_frame() -> None:
     assert frame_parts(source_line("f.py", 1, 1, "abc"), Span(1, 9, 1, 10)) is None
+
+
+_ASCII = st.characters(min_codepoint=32, max_codepoint=126)
+_SIZES = st.integers(min_value=0, max_value=600)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    line=st.one_of(
+        st.text(alphabet=_ASCII, max_size=600),
+        # Long lines too (cut on one side or both), which plain text() seldom draws.
+        st.builds(lambda unit, size: (unit * size)[:size], st.text(_ASCII, min_size=1), _SIZES),
+    ),
+    column=st.integers(min_value=1, max_value=620),
+    length=st.integers(min_value=0, max_value=200),
+    multiline=st.booleans(),
+)
+def test_printable_ascii_lines_take_the_shortcut_to_the_same_frame(
+    line: str, column: int, length: int, multiline: bool
+) -> None:
+    """Lines of printable ASCII (most lines) skip the per-character pieces: the frame is
+    the one the general drawing gives, cut or not, wherever the span falls."""
+    source = source_line("f.py", 1, column, line)
+    span = Span(1, column, 2 if multiline else 1, column + length)
+    start = span.column - 1 - source.offset
+    if start < 0 or start > len(source.text):
+        assert frame_parts(source, span) is None
+        return
+    end = span.end_column - 1 - source.offset if not multiline else len(source.text)
+    end = min(max(end, start + 1), len(source.text))
+    assert frame_parts(source, span) == frames._drawn_parts(source, start, end)
