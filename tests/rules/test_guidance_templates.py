@@ -3,6 +3,7 @@ is read; filling only substitutes names."""
 
 from __future__ import annotations
 
+import re
 import time
 import tomllib
 from collections.abc import Iterator
@@ -10,6 +11,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import inwards_core.engine as engine
 from inwards_cli.definition_files import new_definition_text
@@ -291,3 +294,27 @@ def test_a_bad_variant_is_a_problem_naming_its_key(table: str, key: str, why: st
     assert isinstance(parsed, DefinitionProblem)
     assert parsed.key == key and why in parsed.message, parsed.render()
     assert parsed.line is not None
+
+
+def _filled_token_by_token(template: str, params: dict[str, str]) -> str:
+    """fill_template as first written: one substitution per token, no parts kept."""
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            return token[0]
+        name = match.group(1)
+        return str(params[name]) if name is not None and name in params else token
+
+    return re.sub(r"\{\{|\}\}|\{([^{}]*)\}|[{}]", replace, template)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    template=st.text(alphabet="{}ab_x .:!", max_size=40),
+    values=st.dictionaries(st.sampled_from(["a", "b", "ab", "x_"]), st.text("{}ab", max_size=5)),
+)
+def test_filling_from_kept_parts_is_filling_token_by_token(
+    template: str, values: dict[str, str]
+) -> None:
+    assert fill_template(template, values) == _filled_token_by_token(template, values)
