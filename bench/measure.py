@@ -179,25 +179,49 @@ def child_environment(tool: str, project: Path, corpus: Corpus) -> dict[str, str
     return env
 
 
+# The measured process is started by a small launcher (a bare interpreter), not by this
+# process: on Linux a child's ru_maxrss starts at the peak RSS of the process that forked it
+# (exec keeps the old memory's high-water mark), and the harness itself can grow past 200 MB
+# (generating the 9,000-module project). The launcher's floor is about 10 MB, below any tool.
+LAUNCHER = """\
+import os, sys, time
+report, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.posix_spawnp(argv[0], argv, os.environ)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+code = os.waitstatus_to_exitcode(status)
+with open(report, "w", encoding="ascii") as handle:
+    handle.write(f"{wall!r} {usage.ru_utime!r} {usage.ru_stime!r} {usage.ru_maxrss} {code}")
+"""
+LAUNCH_FAILED = 127  # the exit code of a command the launcher could not start
+
+
 def measure(
     command: Sequence[str], cwd: Path, env: dict[str, str], log_dir: Path
 ) -> tuple[Run, str, str]:
-    """Run one whole process; return its costs and its stdout and stderr."""
+    """Run one whole process; return its costs and its stdout and stderr.
+
+    Wall time is taken by the launcher around starting and reaping the process; CPU and
+    peak RSS come from its ``wait4``."""
     stdout_path, stderr_path = log_dir / "stdout", log_dir / "stderr"
+    report_path = log_dir / "launcher-report"
+    report_path.unlink(missing_ok=True)
+    launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER, str(report_path), *command]
     with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
         start = time.perf_counter()
-        process = subprocess.Popen(
-            list(command), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr
+        subprocess.call(
+            launcher, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-    exit_code = os.waitstatus_to_exitcode(status)
-    process.returncode = exit_code  # already reaped: keep Popen from waiting again
-    rss_kib = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
-    run = Run(wall, usage.ru_utime, usage.ru_stime, rss_kib, exit_code)
+        outer_wall = time.perf_counter() - start
     out = stdout_path.read_text(encoding="utf-8", errors="replace")
     err = stderr_path.read_text(encoding="utf-8", errors="replace")
-    return run, out, err
+    if not report_path.is_file():  # the command could not be started
+        return Run(outer_wall, 0.0, 0.0, 0, LAUNCH_FAILED), out, err
+    wall, user, system, max_rss, exit_code = report_path.read_text(encoding="ascii").split()
+    rss = int(max_rss)
+    rss_kib = rss // 1024 if sys.platform == "darwin" else rss
+    return Run(float(wall), float(user), float(system), rss_kib, int(exit_code)), out, err
 
 
 def failure(tool: str, scenario: str, run: Run, stdout: str, stderr: str) -> str:

@@ -178,3 +178,23 @@ def test_the_run_accepts_no_warmups_and_names_every_corpus(bench_run: ModuleType
     assert set(bench_run.CORPORA) >= {"synthetic", "synthetic-9000", "django", "sympy", "trees"}
     with pytest.raises(SystemExit):
         bench_run.parse_arguments(["--corpora", "numpy"])
+
+
+def test_measure_counts_the_memory_of_the_process_not_of_the_harness(
+    bench_measure: ModuleType, tmp_path: Path
+) -> None:
+    # A child's peak RSS on Linux starts at its parent's: the launcher keeps the harness out.
+    ballast = bytearray(150 * 1024 * 1024)
+    ballast[::4096] = b"\x01" * len(ballast[::4096])
+    run, _, _ = bench_measure.measure([sys.executable, "-I", "-c", "pass"], tmp_path, {}, tmp_path)
+    assert 0 < run.max_rss_kib < 100 * 1024
+    del ballast
+
+
+def test_measure_says_when_a_command_could_not_start(
+    bench_measure: ModuleType, tmp_path: Path
+) -> None:
+    run, _, stderr = bench_measure.measure([str(tmp_path / "missing")], tmp_path, {}, tmp_path)
+    assert run.exit_code == bench_measure.LAUNCH_FAILED
+    assert "FileNotFoundError" in stderr
+    assert bench_measure.failure("ours", "cold", run, "", stderr).startswith("exit 127")
