@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from inwards_core.extraction.skeleton_blocks import Blocks, Header, Refused, end_of
-from inwards_core.extraction.static import ImportContext
+from inwards_core.extraction.static import MODULE_LEVEL, ImportContext
 from inwards_core.extraction.text import STRING_BODY
 
 # One match per thing the skeleton must look at: a run of uninteresting text (code,
@@ -68,6 +68,8 @@ class Statement:
 
 
 def context_of(statement: Statement) -> ImportContext:
+    if not statement.headers:  # most statements: one value for all, not one each
+        return MODULE_LEVEL
     return ImportContext(
         type_checking=any(h.type_checking for h in statement.headers),
         in_function=any(h.function for h in statement.headers),
