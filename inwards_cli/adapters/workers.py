@@ -57,6 +57,9 @@ if TYPE_CHECKING:
 MAX_BATCH = 32
 # A worker that stalls without using CPU is killed after this many times its CPU budget.
 WALL_CLOCK_FACTOR = 3.0
+# Seconds this process reads between two looks at its workers: each look costs system
+# calls, and a worker has two batches waiting (tens of files), far more than this.
+READ_HERE_SLICE = 0.002
 
 # Reads one job in this process, or returns None when a worker must read it.
 ReadHere = Callable[[ParseJob], ModuleFacts | None]
@@ -120,7 +123,7 @@ class _Supervisor:
                     self._parse_rest_here()
                     break
                 if self._read_here is not None and self._pending:
-                    self._read_one_here(self._read_here)
+                    self._read_some_here(self._read_here)
                     self._wait(block=False)
                 else:
                     self._wait()
@@ -132,16 +135,21 @@ class _Supervisor:
 
     # -- giving out work --
 
-    def _read_one_here(self, read_here: ReadHere) -> None:
-        """Read the last job no worker has taken in this process (workers take from the
-        front), or leave it to the workers when this process may not read it."""
-        index = self._pending.pop()
-        facts = read_here(self._jobs[index])
-        if facts is None:
-            self._workers_only.append(index)
-            return
-        self._results[index] = facts
-        self._done += 1
+    def _read_some_here(self, read_here: ReadHere) -> None:
+        """Read jobs no worker has taken in this process for about `READ_HERE_SLICE`, from
+        the back (workers take from the front); a job this process may not read is left to
+        the workers."""
+        until = time.monotonic() + READ_HERE_SLICE
+        while self._pending:
+            index = self._pending.pop()
+            facts = read_here(self._jobs[index])
+            if facts is None:
+                self._workers_only.append(index)
+            else:
+                self._results[index] = facts
+                self._done += 1
+            if time.monotonic() >= until:
+                return
 
     def _take(self, count: int) -> list[int]:
         """Up to `count` jobs for a worker, those only a worker may read first."""
