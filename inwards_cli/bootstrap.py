@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING
 import attrs
 
 from inwards_cli.adapters.disk_cache import DiskExtractionCache
+from inwards_cli.adapters.file_stamps import FileStamps, StampedProjectFiles
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
+from inwards_cli.adapters.run_memo import DiskRunMemo
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction.facts_reading import ParseMany, extractor_key
@@ -35,19 +37,34 @@ class Adapters:
     cache: ExtractionCache
     grammars: GrammarBinaries
     parse_many: ParseMany
+    memo: DiskRunMemo | None = None  # with the files' stamps: a whole-project `check`
 
 
 def bootstrap(
-    project_dir: Path, *, no_cache: bool = False, progress: Progress | None = None
+    project_dir: Path,
+    *,
+    no_cache: bool = False,
+    progress: Progress | None = None,
+    memo_context: str | None = None,
+    verify: bool = False,
 ) -> Adapters:
+    """With `memo_context` (see `run_memo.memo_context`) and the cache on, the files'
+    digests come from their stamps where they can, and the run's report is remembered."""
     grammars = StandardGrammars()
     cache: ExtractionCache
+    files: ProjectFiles = LocalProjectFiles(project_dir)
+    memo = None
     if cache_disabled(no_cache):
         cache = NullExtractionCache()
     else:
         cache = DiskExtractionCache(project_dir / CACHE_DIR, extractor_key(grammars))
+        if memo_context is not None:
+            stamps = FileStamps(project_dir / CACHE_DIR)
+            files = StampedProjectFiles(project_dir, stamps, verify=verify)
+            memo = DiskRunMemo(project_dir / CACHE_DIR, memo_context, extractor_key(grammars))
     return Adapters(
-        files=LocalProjectFiles(project_dir),
+        files=files,
+        memo=memo,
         cache=cache,
         grammars=grammars,
         parse_many=(

@@ -21,9 +21,16 @@ from inwards_core.extraction.facts_reading import (
     parse_serially,
     read_facts,
 )
+from inwards_core.extraction.remembered_runs import (
+    memorable,
+    remember,
+    run_inputs,
+    source_digests,
+    watched,
+)
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.findings import Finding, NotChecked, Report
-from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RunMemo
 from inwards_core.rules.kinds import ReadScope, Scope
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
@@ -56,6 +63,7 @@ def check_project(
     clock: Callable[[], float] = time.perf_counter,
     verify_cache: bool = False,
     source_lines: bool = False,
+    memo: RunMemo | None = None,
 ) -> Report:
     """Run every enabled rule and return the report.
 
@@ -74,10 +82,27 @@ def check_project(
     With `source_lines`, the report keeps the line each finding points at: with `paths`,
     cut from the bytes read for the check; otherwise each file a finding points into is read
     again (holding every file's bytes through a run would cost megabytes).
+
+    With `memo`, a whole-project run whose inputs (`run_inputs`) are those of a run the
+    memo kept returns that run's report without reading a file; `verify_cache` checks the
+    kept report against this run's instead.
     """
     started = clock()
     whole_project = paths is None
     listing = files.listing(_normalise_root(config.root))
+    check_syntax = full_parse or not whole_project
+    inputs, digests, held = None, None, None
+    if memo is not None and whole_project:
+        digests = source_digests(listing, files)
+        if digests is not None:
+            inputs = run_inputs(
+                listing, digests, check_syntax=check_syntax, source_lines=source_lines
+            )
+            held = memo.recall(inputs)
+            if held is not None and not verify_cache:
+                return attrs.evolve(held, duration_ms=round((clock() - started) * 1000, 1))
+            if verify_cache:
+                memo.forget()  # what it holds may come from forged facts found below
     index = ModuleIndex.build(config, listing)
     _refuse_misplaced_root(config, index)
     enabled = [rule for rule in rules if rule.enabled]
@@ -89,15 +114,31 @@ def check_project(
     else:
         judges = _listing_judges(enabled, index)
         selected, listed, refused = _named_modules_to_read(paths, config, index, needs, judges)
-    check_syntax = full_parse or not whole_project
     # The bytes of named files stay for the frames (a one-file run reads nothing twice); a
     # whole-project run reads again the few files with findings rather than hold them all.
     kept: dict[str, bytes] | None = {} if source_lines and not whole_project else None
     facts, unreadable = read_facts(
-        selected, files, cache, grammars, parse_many, check_syntax, verify=verify_cache, kept=kept
+        selected,
+        files,
+        cache,
+        grammars,
+        parse_many,
+        check_syntax,
+        verify=verify_cache,
+        kept=kept,
+        digests=digests,
     )
     checked = tuple(info for info in selected if info.file in facts)
-    read_more = more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache)
+    # What makes a run not worth remembering: a file read beyond the digested ones, a file
+    # that could not be read or was stopped by a limit (both may pass by the next run).
+    spoilt: list[str] = []
+    if unreadable or listing.problems or not memorable(selected, facts, digests or {}):
+        spoilt.append("")
+    read_more = watched(
+        more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache),
+        digests or {},
+        spoilt,
+    )
     model = ProjectModel(
         config,
         index,
@@ -109,7 +150,13 @@ def check_project(
         # The top-level names are for public-api-only's fix naming a public module: read
         # for the few modules it asks about, not for every file.
         read_names=names_reader(
-            more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache, names=True)
+            watched(
+                more_reader(
+                    files, cache, grammars, parse_many, check_syntax, verify_cache, names=True
+                ),
+                digests or {},
+                spoilt,
+            )
         ),
     )
     findings, skipped = _run_checks(model, enabled)
@@ -118,7 +165,7 @@ def check_project(
     not_checked = [NotChecked(problem.path, problem.message) for problem in listing.problems]
     not_checked += refused + unreadable
     kept_findings = tuple(sorted(set(verdicts.kept), key=Finding.sort_key))
-    return Report(
+    report = Report(
         findings=kept_findings,
         files_checked=len(checked) + len(listed),
         suppressed=tuple(sorted(verdicts.suppressed, key=lambda s: s.finding.sort_key())),
@@ -128,6 +175,9 @@ def check_project(
         notes=_notes(skipped, needs.chains_skipped),
         source_lines=_source_lines(kept_findings, kept or {}, files) if source_lines else (),
     )
+    if memo is not None and inputs is not None and not spoilt:
+        remember(memo, inputs, report, held=held if verify_cache else None)
+    return report
 
 
 def files_to_check(

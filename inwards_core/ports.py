@@ -1,4 +1,4 @@
-"""The four ports through which everything outside reaches the core.
+"""The five ports through which everything outside reaches the core.
 
 Adapters in this repository subclass the Protocol they implement, so mypy checks them
 where they are defined. Data members are read-only properties.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import ast
 import enum
+import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
 from inwards_core.model.facts import ModuleFacts
-from inwards_core.model.findings import RootKind
+from inwards_core.model.findings import Report, RootKind
 
 if TYPE_CHECKING:
     import libcst
@@ -75,6 +76,12 @@ class ProjectFiles(Protocol):
         """The bytes of one listed file. Raises OSError when it can't be read."""
         ...
 
+    def digest(self, path: str) -> str:
+        """The sha256 (hex) of one listed file's bytes. An adapter may answer from what it
+        recorded of the file (its size, times and inode) without reading it again; this
+        default reads it. Raises OSError when it can't be read."""
+        return hashlib.sha256(self.read_bytes(path)).hexdigest()
+
 
 # -- ExtractionCache ---------------------------------------------------------------------
 
@@ -98,6 +105,32 @@ class ExtractionCache(Protocol):
 
     def flush(self, *, prune: bool) -> None:
         """Persist what was put. With `prune`, keep only the entries used by this run."""
+        ...
+
+
+# -- RunMemo -----------------------------------------------------------------------------
+
+
+class RunMemo(Protocol):
+    """The report of a whole-project check kept under everything it was made from. The
+    engine gives `inputs`, a digest of the listing and every source file's digest; the
+    adapter adds what the engine can't see (inwards' code, the configuration, the rule
+    set, the options). A damaged entry, or one made for other inputs, is a miss."""
+
+    def recall(self, inputs: str) -> Report | None:
+        """The report kept for `inputs`; None on a miss."""
+        ...
+
+    def keep(self, inputs: str, report: Report) -> None: ...
+
+    def forget(self) -> None:
+        """Drop what is kept (`--verify-cache` does before it runs afresh: a report made
+        from forged facts must not outlive them if the run stops at the first difference)."""
+        ...
+
+    @property
+    def entry_name(self) -> str:
+        """How `--verify-cache` names the entry when it differs from a fresh run."""
         ...
 
 

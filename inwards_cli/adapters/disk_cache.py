@@ -47,6 +47,7 @@ __all__ = [
     "CACHEDIR_TAG",
     "PACK_FORMAT",
     "DiskExtractionCache",
+    "locked",
     "namespace_folder",
     "symlinked_component",
 ]
@@ -179,7 +180,7 @@ class DiskExtractionCache(ExtractionCache):
             self._check_not_symlinks()
             self._make_directories()
             self._remove_stale_temp_files()
-            with _locked(self._folder):
+            with locked(self._folder):
                 if prune:
                     kept = {
                         name: self._added.get(name, self._on_disk.get(name))
@@ -326,7 +327,7 @@ def _load_json(raw: bytes) -> Any:
 
 
 @contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
+def locked(folder: Path) -> Iterator[None]:
     """Hold an exclusive lock on the namespace folder while reading, merging and
     replacing the pack, so two runs flushing at once don't drop each other's entries.
 

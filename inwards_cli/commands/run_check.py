@@ -115,7 +115,13 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         fail_config(error)
     print_rule_warnings(resolved)
     bar = _progress_bar(arguments)
-    adapters = bootstrap(project_dir, no_cache=arguments.no_cache, progress=bar)
+    adapters = bootstrap(
+        project_dir,
+        no_cache=arguments.no_cache,
+        progress=bar,
+        memo_context=_memo_context(loaded, resolved, arguments, named),
+        verify=arguments.verify_cache,
+    )
     if arguments.show_files:
         show_files(prepared, adapters, named, project_dir)
     try:
@@ -123,10 +129,12 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     finally:
         if bar is not None:
             bar.close()
+    _save_stamps(adapters, project_dir)
     report = finish_report(report, outside, project_dir, resolved.rule_set, baseline)
     record_rules(resolved, digests=True)
-    for warning in getattr(adapters.cache, "warnings", ()):
-        warn(warning)
+    for source in (adapters.cache, adapters.files, adapters.memo):
+        for warning in getattr(source, "warnings", ()):
+            warn(warning)
     return CheckOutcome(
         report,
         prepared.rules,
@@ -134,6 +142,40 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         project_dir,
         rule_warnings=tuple(rule_warnings(resolved)),
     )
+
+
+def _memo_context(
+    loaded: LoadedConfig,
+    resolved: ResolvedRules,
+    arguments: CheckArguments,
+    named: list[str] | None,
+) -> str | None:
+    """What a whole-project check's report depends on besides the tree (`memo_context`);
+    None for a check of named paths, --show-files or without the cache."""
+    if named is not None or arguments.show_files or cache_disabled(arguments.no_cache):
+        return None
+    from inwards_cli.adapters.run_memo import memo_context
+
+    options = (
+        arguments.select,
+        arguments.extend_select,
+        arguments.ignore,
+        arguments.isolated,
+        arguments.disable_plugin,
+        str(loaded.project_dir),
+    )
+    return memo_context(loaded.path, loaded.text, resolved.rule_set, options)
+
+
+def _save_stamps(adapters: Adapters, project_dir: Path) -> None:
+    """Write the files' stamps; with --verify-cache, a stamp that disagreed with its file's
+    bytes is exit 2 (once the stamps are corrected)."""
+    from inwards_cli.adapters.file_stamps import StampedProjectFiles
+
+    if isinstance(adapters.files, StampedProjectFiles):
+        adapters.files.stamps.flush()
+        if adapters.files.mismatches:
+            fail_verification(adapters.files.mismatches, display_from(project_dir))
 
 
 def _progress_bar(arguments: CheckArguments) -> ProgressBar | None:
@@ -245,6 +287,7 @@ def _run_engine(
             full_parse=arguments.full_parse,
             verify_cache=arguments.verify_cache,
             source_lines=shows_frames(arguments),
+            memo=adapters.memo,
         )
     except CachedFactsDiffer as differ:
         fail_verification(differ.mismatches, display_from(project_dir))

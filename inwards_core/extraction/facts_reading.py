@@ -7,7 +7,7 @@ a kind that asks for one more module (`ProjectModel.extended_at`, `ProjectModel.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -15,7 +15,12 @@ from inwards_core.extraction import EXTRACTOR_ID
 from inwards_core.index.naming import ModuleInfo
 from inwards_core.model.facts import FileProblemKind, ModuleFacts
 from inwards_core.model.findings import NotChecked
-from inwards_core.ports import CacheKey, ExtractionCache, GrammarBinaries, ProjectFiles
+from inwards_core.ports import (
+    CacheKey,
+    ExtractionCache,
+    GrammarBinaries,
+    ProjectFiles,
+)
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
 
@@ -105,15 +110,27 @@ def read_facts(
     verify: bool = False,
     names: bool = False,
     kept: dict[str, bytes] | None = None,
+    digests: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
     """The facts of the selected modules, from the cache or parsed; with `kept`, each
-    file's bytes are left there too (the frames of the findings are cut from them)."""
+    file's bytes are left there too (the frames of the findings are cut from them).
+
+    `digests` are the files' digests as the run already knows them (`source_digests`): a
+    file whose cached facts are found under its digest is not read at all. A file that
+    must be parsed is read, and the digest of the bytes read decides its key."""
     extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
     misses: list[tuple[ParseJob, CacheKey]] = []
     from_cache: dict[str, ModuleFacts] = {}  # to verify: file -> what the cache holds
+    known = {} if verify or kept is not None or digests is None else digests
     for info in selected:
+        digest = known.get(info.file)
+        if digest is not None:
+            cached = cache.get(CacheKey(digest, info.name, info.is_package, extractor))
+            if cached is not None:
+                facts[info.file] = cached
+                continue
         try:
             data = files.read_bytes(info.file)
         except OSError as error:

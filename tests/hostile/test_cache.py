@@ -57,6 +57,17 @@ def pack_of(project: Path) -> Path:
     return pack
 
 
+def memos_of(project: Path) -> list[Path]:
+    return sorted(cache_dir(project).glob("findings-*.json"))
+
+
+def forget_memos(project: Path) -> None:
+    """Remove the remembered reports: a run of the unchanged tree would take one and read
+    neither the pack nor the files, while these tests are about the pack."""
+    for memo in memos_of(project):
+        memo.unlink()
+
+
 def edit_json(path: Path, change: Callable[[Any], None]) -> None:
     document = json.loads(path.read_bytes())
     change(document)
@@ -96,6 +107,7 @@ def test_verify_cache_names_a_file_whose_cached_facts_were_swapped(project: Path
         entries[names["shop.domain.model"]]["facts"] = entries[names["shop.domain.clean"]]["facts"]
 
     edit_json(pack_of(project), swap_facts)
+    forget_memos(project)
     # The key still matches, so only re-deriving the facts can tell: without the flag the
     # forged facts stand (which is why a cache must come from a run you trust).
     assert run("check", cwd=project).code == 0
@@ -193,6 +205,7 @@ def test_fifos_in_place_of_every_cache_file_are_misses_and_nothing_hangs(project
         manifest_of(project),
         cache_dir(project) / "CACHEDIR.TAG",
         cache_dir(project) / ".gitignore",
+        *memos_of(project),
     ]
     for path in cache_files:
         path.unlink()
@@ -214,11 +227,13 @@ def test_a_device_or_directory_in_place_of_the_pack_is_a_miss(project: Path) -> 
         os.mknod(pack, stat.S_IFCHR | 0o600, os.makedev(1, 5))  # a twin of /dev/zero
     except PermissionError:
         pytest.skip("making a device node needs root")
+    forget_memos(project)
     done = run("check", cwd=project)
     assert done.code == 1 and done.stderr == "", done.output
     assert stat.S_ISREG(os.lstat(pack).st_mode)
     pack.unlink()
     pack.mkdir()
+    forget_memos(project)
     done = run("check", cwd=project)
     assert done.code == 1, done.output
     assert done.stderr.startswith("warning: the extraction cache was not saved: ")
@@ -243,6 +258,7 @@ def test_nothing_is_written_through_a_symlinked_cache_directory(
         folder.rmdir()
         folder.symlink_to(elsewhere)
         (cache_dir(root) / "rule-roots.json").unlink()
+        forget_memos(root)
     else:
         (root / linked).parent.mkdir(parents=True, exist_ok=True)
         (root / linked).symlink_to(elsewhere)
