@@ -128,6 +128,8 @@ class TreeTotals:
     reference_s: float
     ours_findings: int | None
     reference_findings: int | None
+    ours_cpu_s: float = 0.0
+    reference_cpu_s: float = 0.0
 
     @property
     def ratio(self) -> float | None:
@@ -136,7 +138,7 @@ class TreeTotals:
 
 def tree_totals(results: Sequence[Result], names: Sequence[str]) -> TreeTotals:
     """Sums of the median cold wall times and of the findings each tool reported."""
-    ours_s = reference_s = 0.0
+    ours_s = reference_s = ours_cpu_s = reference_cpu_s = 0.0
     missing: list[str] = []
     counts: dict[str, list[int | None]] = {OURS: [], REFERENCE: []}
     for name in names:
@@ -148,6 +150,8 @@ def tree_totals(results: Sequence[Result], names: Sequence[str]) -> TreeTotals:
             continue
         ours_s += ours.median(_wall)
         reference_s += reference.median(_wall)
+        ours_cpu_s += ours.median(_cpu)
+        reference_cpu_s += reference.median(_cpu)
         counts[OURS].append(findings_count(ours.reported))
         counts[REFERENCE].append(findings_count(reference.reported))
     return TreeTotals(
@@ -157,6 +161,8 @@ def tree_totals(results: Sequence[Result], names: Sequence[str]) -> TreeTotals:
         reference_s,
         total_findings(counts[OURS]),
         total_findings(counts[REFERENCE]),
+        ours_cpu_s,
+        reference_cpu_s,
     )
 
 
@@ -197,6 +203,12 @@ def tree_table(results: Sequence[Result], names: Sequence[str]) -> str:
         f"{ms(totals.reference_s):>8} {ratio:>8} {_count(totals.ours_findings):>13} "
         f"{_count(totals.reference_findings):>12}"
     )
+    if totals.trees and totals.reference_cpu_s > 0:
+        cpu_ratio = totals.ours_cpu_s / totals.reference_cpu_s
+        rows.append(
+            f"{'  CPU (user + sys)':<24} {ms(totals.ours_cpu_s):>8} "
+            f"{ms(totals.reference_cpu_s):>8} {cpu_ratio:>7.2f}x"
+        )
     return "\n".join(rows)
 
 

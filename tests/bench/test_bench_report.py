@@ -130,6 +130,8 @@ def test_the_trees_are_judged_in_total(bench_measure: ModuleType, bench_report: 
     assert (totals.trees, totals.missing) == (2, ())
     assert totals.ours_s == pytest.approx(0.5) and totals.reference_s == pytest.approx(2.0)
     assert (totals.ours_findings, totals.reference_findings) == (4, 4)
+    assert totals.ours_cpu_s == pytest.approx(0.5)  # the made-up runs spend wall as CPU
+    assert "CPU (user + sys)" in bench_report.tree_table(results, ["a", "b"])
     (target,) = bench_report.targets(results, [], ["a", "b"])
     assert (target.corpus, target.verdict) == ("trees", "met")
     assert "0.25x" in target.detail
