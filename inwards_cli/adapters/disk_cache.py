@@ -10,6 +10,10 @@ The pack is `{"format": 2, "entries": {"<sha256 of the key>": {"key": [digest, m
 is_package, extractor], "facts": <facts data>}}}`: each entry records the key it was made
 for, and is a miss for any other (facts copied under another file's name are not trusted).
 One file per namespace, because opening two thousand small files costs more than reading one.
+It is written one entry a line, so a run reads the entries as bytes and decodes only those
+it asks for, and a flush writes the entries it did not change as the bytes it read (a run
+after editing one file re-encodes one entry, not thousands). A pack of any other layout
+that is the same JSON document (written by hand, or by an older inwards) is read whole.
 
 The cache never makes a run fail: anything it can't read is a miss, anything it can't
 write becomes a line in `warnings`. It reads only regular files and never waits on one (a
@@ -28,6 +32,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import stat
 import sys
 import time
@@ -67,6 +72,12 @@ _GITIGNORE = "# Created by inwards: the cache is never committed.\n*\n"
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
+# The layout `_write_pack` gives: the document's head, one `"<name>":<entry>` a line, its
+# tail. Entry names are 64 hex digits; an entry is a JSON object.
+_HEAD = b'{"entries":{\n'
+_TAIL = b'\n},"format":2}\n'
+_LINE = re.compile(rb'"([0-9a-f]{64})":(\{.*\})')
+
 
 def namespace_folder(namespace: str) -> str:
     """The folder name of a namespace: `extraction-` and 16 hex digits of its sha256."""
@@ -93,6 +104,10 @@ def _key_fields(key: CacheKey) -> list[Any]:
 
 def _entry_name(key: CacheKey) -> str:
     return hashlib.sha256(json.dumps(_key_fields(key)).encode("utf-8")).hexdigest()
+
+
+def _encoded(entry: Any) -> bytes:
+    return json.dumps(entry, separators=(",", ":"), sort_keys=True).encode("ascii")
 
 
 def _made_for(entry: Any, key: CacheKey) -> bool:
@@ -132,9 +147,10 @@ class DiskExtractionCache(ExtractionCache):
         self._loaded = False
         self._refused = False
         self._rewrite = False  # the pack on disk is unusable: replace it at the next flush
-        self._on_disk: dict[str, Any] = {}  # entry name -> entry, as last read or written
+        # entry name -> the entry's JSON (bytes), as last read or written
+        self._on_disk: dict[str, bytes] = {}
         self._decoded: dict[str, ModuleFacts] = {}
-        self._added: dict[str, Any] = {}  # put since the last flush
+        self._added: dict[str, bytes] = {}  # put since the last flush
         self._used: set[str] = set()  # gotten or put since the last flush
 
     @property
@@ -148,12 +164,15 @@ class DiskExtractionCache(ExtractionCache):
         name = _entry_name(key)
         facts = self._decoded.get(name)
         if facts is None:
-            entry: Any = self._added.get(name, self._on_disk.get(name))
-            if not _made_for(entry, key):
-                return None  # absent, or made for another key: the engine puts fresh facts
+            raw = self._added.get(name, self._on_disk.get(name))
+            if raw is None:
+                return None
             try:
-                facts = facts_from_data(entry["facts"])
-            except ValueError:
+                entry = json.loads(raw)
+                if not _made_for(entry, key):
+                    return None  # made for another key: the engine puts fresh facts
+                facts = facts_from_data(entry.get("facts"))
+            except (ValueError, RecursionError):
                 return None  # a corrupt entry is a miss too
             self._decoded[name] = facts
         self._used.add(name)
@@ -162,7 +181,7 @@ class DiskExtractionCache(ExtractionCache):
     def put(self, key: CacheKey, facts: ModuleFacts) -> None:
         self._load()
         name = _entry_name(key)
-        entry = {"key": _key_fields(key), "facts": facts_to_data(facts)}
+        entry = _encoded({"key": _key_fields(key), "facts": facts_to_data(facts)})
         self._used.add(name)
         self._decoded[name] = facts
         if self._on_disk.get(name) != entry:
@@ -182,11 +201,8 @@ class DiskExtractionCache(ExtractionCache):
             self._remove_stale_temp_files()
             with locked(self._folder):
                 if prune:
-                    kept = {
-                        name: self._added.get(name, self._on_disk.get(name))
-                        for name in sorted(used)
-                        if name in self._added or name in self._on_disk
-                    }
+                    known = {**self._on_disk, **self._added}
+                    kept = {name: known[name] for name in sorted(used) if name in known}
                 else:
                     # Another run may have written since we read: keep its entries too.
                     kept = {**self._read_pack(), **self._added}
@@ -224,9 +240,9 @@ class DiskExtractionCache(ExtractionCache):
             )
             raise _Refused
 
-    def _read_pack(self) -> dict[str, Any]:
-        """The entries of the pack on disk; {} (and a rewrite at the next flush) when it
-        is absent or unusable."""
+    def _read_pack(self) -> dict[str, bytes]:
+        """The entries of the pack on disk (name -> the entry's JSON); {} (and a rewrite at
+        the next flush) when it is absent or unusable."""
         self._check_not_symlinks()
         try:
             raw = read_regular_file(self._pack, follow_symlinks=False, max_bytes=MAX_PACK_BYTES)
@@ -242,6 +258,9 @@ class DiskExtractionCache(ExtractionCache):
                     f"the extraction cache pack {self._pack} is larger than 512 MiB and was ignored"
                 )
             return {}
+        lines = _entry_lines(raw)
+        if lines is not None:
+            return lines
         try:
             document = _load_json(raw)
         except (ValueError, RecursionError):  # not JSON, truncated, not UTF-8, too deep
@@ -255,15 +274,15 @@ class DiskExtractionCache(ExtractionCache):
         ):
             self._rewrite = True
             return {}
-        entries: dict[str, Any] = document["entries"]
-        return entries
+        self._rewrite = True  # another layout: written again in ours at the next flush
+        return {str(name): _encoded(entry) for name, entry in document["entries"].items()}
 
     # -- writing -----------------------------------------------------------------------
 
-    def _write_pack(self, entries: dict[str, Any]) -> None:
-        document = {"format": PACK_FORMAT, "entries": entries}
-        payload = json.dumps(document, separators=(",", ":"), sort_keys=True).encode("ascii")
-        write_atomically(self._pack, payload)
+    def _write_pack(self, entries: dict[str, bytes]) -> None:
+        """One entry a line, in name order (see the module docstring)."""
+        lines = b",\n".join(b'"%s":%s' % (name.encode(), entries[name]) for name in sorted(entries))
+        write_atomically(self._pack, _HEAD + lines + _TAIL)
 
     def _make_directories(self) -> None:
         self._cache_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -312,6 +331,26 @@ def _missing_or_special(path: Path) -> bool:
     except FileNotFoundError:
         return True
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
+def _entry_lines(raw: bytes) -> dict[str, bytes] | None:
+    """The entries of a pack in the layout `_write_pack` gives, as bytes; None for any
+    other layout. Each entry is parsed only when asked for (a damaged one is a miss then)."""
+    if not (raw.startswith(_HEAD) and raw.endswith(_TAIL)):
+        return None
+    body = raw[len(_HEAD) : -len(_TAIL)]
+    entries: dict[str, bytes] = {}
+    if not body:
+        return entries
+    lines = body.split(b",\n")
+    for line in lines:
+        found = _LINE.fullmatch(line)
+        if found is None:
+            return None
+        entries[found[1].decode("ascii")] = found[2]
+    if len(entries) != len(lines):
+        return None  # a name twice: not what we write
+    return entries
 
 
 def _load_json(raw: bytes) -> Any:

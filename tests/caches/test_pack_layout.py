@@ -1,0 +1,103 @@
+"""The extraction pack's layout: one entry a line, so a run decodes only the entries it
+asks for and a flush writes back the bytes of the entries it did not change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inwards_cli.adapters.disk_cache import DiskExtractionCache, namespace_folder
+from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts
+from inwards_core.model.findings import Span
+from inwards_core.ports import CacheKey
+
+NAMESPACE = "imports-3/cpython-3.11/libcst-1.9"
+
+
+def _key(number: int) -> CacheKey:
+    return CacheKey(f"{number:064x}", f"shop.m{number}", False, "imp-3")
+
+
+def _facts(number: int) -> ModuleFacts:
+    module = f"dep{number}"
+    span = Span(1, 8, 1, 8 + len(module))
+    fact = ImportFact(ImportStyle.IMPORT, module, None, module, 0, span, f"import {module}")
+    return ModuleFacts(imports=(fact,), grammar="skeleton", line_count=number)
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    return tmp_path / ".inwards" / "cache"
+
+
+def _pack(cache_dir: Path) -> Path:
+    return cache_dir / namespace_folder(NAMESPACE) / "facts.json"
+
+
+def _filled(cache_dir: Path, *numbers: int) -> None:
+    cache = DiskExtractionCache(cache_dir, NAMESPACE)
+    for number in numbers:
+        cache.put(_key(number), _facts(number))
+    cache.flush(prune=False)
+
+
+def _lines(cache_dir: Path) -> list[bytes]:
+    return _pack(cache_dir).read_bytes().splitlines()
+
+
+def test_the_pack_is_one_json_document_with_an_entry_a_line(cache_dir: Path) -> None:
+    _filled(cache_dir, 1, 2, 3)
+    document = json.loads(_pack(cache_dir).read_bytes())
+    assert document["format"] == 2 and len(document["entries"]) == 3
+    lines = _lines(cache_dir)
+    assert len(lines) == 5  # head, three entries, tail
+    for line in lines[1:4]:
+        name, entry = line.rstrip(b",").split(b":", 1)
+        assert document["entries"][json.loads(name)] == json.loads(entry)
+
+
+def test_entries_not_changed_are_written_back_as_they_were(cache_dir: Path) -> None:
+    _filled(cache_dir, 1, 2, 3)
+    before = _lines(cache_dir)
+    cache = DiskExtractionCache(cache_dir, NAMESPACE)
+    assert cache.get(_key(1)) == _facts(1)
+    cache.put(_key(4), _facts(4))
+    cache.flush(prune=False)
+    after = _lines(cache_dir)
+    assert len(after) == 6
+    assert all(
+        line.rstrip(b",") in {other.rstrip(b",") for other in after} for line in before[1:-1]
+    )
+
+
+def test_a_pack_in_another_layout_is_read_whole_and_written_in_ours(cache_dir: Path) -> None:
+    _filled(cache_dir, 1, 2)
+    pack = _pack(cache_dir)
+    pack.write_text(json.dumps(json.loads(pack.read_bytes()), indent=2), encoding="utf-8")
+    cache = DiskExtractionCache(cache_dir, NAMESPACE)
+    assert cache.get(_key(1)) == _facts(1) and cache.get(_key(2)) == _facts(2)
+    cache.flush(prune=True)
+    assert len(_lines(cache_dir)) == 4
+
+
+def test_a_damaged_entry_is_a_miss_and_the_others_stand(cache_dir: Path) -> None:
+    _filled(cache_dir, 1, 2)
+    pack = _pack(cache_dir)
+    lines = _lines(cache_dir)
+    damaged = lines[1][:70] + b"{" + lines[1][71:].replace(b'"facts"', b'"fact"', 1)
+    pack.write_bytes(b"\n".join([lines[0], damaged, *lines[2:]]) + b"\n")
+    cache = DiskExtractionCache(cache_dir, NAMESPACE)
+    found = [cache.get(_key(1)), cache.get(_key(2))]
+    assert found.count(None) == 1
+    assert _facts(1) in found or _facts(2) in found
+
+
+@pytest.mark.parametrize("cut", [10, 100, -5])
+def test_a_truncated_pack_is_a_miss(cache_dir: Path, cut: int) -> None:
+    _filled(cache_dir, 1, 2)
+    pack = _pack(cache_dir)
+    pack.write_bytes(pack.read_bytes()[:cut])
+    cache = DiskExtractionCache(cache_dir, NAMESPACE)
+    assert cache.get(_key(1)) is None and cache.get(_key(2)) is None
