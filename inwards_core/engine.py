@@ -117,6 +117,7 @@ def check_project(
     # The bytes of named files stay for the frames (a one-file run reads nothing twice); a
     # whole-project run reads again the few files with findings rather than hold them all.
     kept: dict[str, bytes] | None = {} if source_lines and not whole_project else None
+    spoilt: list[str] = []  # what makes the run not worth remembering (remembered_runs)
     facts, unreadable = read_facts(
         selected,
         files,
@@ -127,11 +128,9 @@ def check_project(
         verify=verify_cache,
         kept=kept,
         digests=digests,
+        changed=spoilt,
     )
     checked = tuple(info for info in selected if info.file in facts)
-    # What makes a run not worth remembering: a file read beyond the digested ones, a file
-    # that could not be read or was stopped by a limit (both may pass by the next run).
-    spoilt: list[str] = []
     if unreadable or listing.problems or not memorable(selected, facts, digests or {}):
         spoilt.append("")
     read_more = watched(

@@ -111,13 +111,15 @@ def read_facts(
     names: bool = False,
     kept: dict[str, bytes] | None = None,
     digests: Mapping[str, str] | None = None,
+    changed: list[str] | None = None,
 ) -> tuple[dict[str, ModuleFacts], list[NotChecked]]:
     """The facts of the selected modules, from the cache or parsed; with `kept`, each
     file's bytes are left there too (the frames of the findings are cut from them).
 
     `digests` are the files' digests as the run already knows them (`source_digests`): a
     file whose cached facts are found under its digest is not read at all. A file that
-    must be parsed is read, and the digest of the bytes read decides its key."""
+    must be parsed is read, and the digest of the bytes read decides its key; a file whose
+    bytes are no longer those of its digest in `digests` is added to `changed`."""
     extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
@@ -144,6 +146,8 @@ def read_facts(
         if kept is not None:
             kept[info.file] = data
         key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
+        if changed is not None and digests is not None and digests.get(info.file) != key.digest:
+            changed.append(info.file)  # edited during the run
         cached = cache.get(key)
         if cached is not None and not verify:
             facts[info.file] = cached

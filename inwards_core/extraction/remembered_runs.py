@@ -6,7 +6,8 @@ A remembered report stands for a run only while every input is the same: the lis
 source file's bytes (by digest; an adapter may know a digest from the file's stat), and
 what the memo adds (inwards' code, the configuration, the rule set, the options). A run
 that met a file it could not read, a file stopped by a limit, or a part of the tree it could
-not list is not remembered: those may pass by the next run.
+not list is not remembered: those may pass by the next run. Nor is one that read a file whose
+bytes were no longer those of its digest (edited while the run went on).
 """
 
 from __future__ import annotations

@@ -358,3 +358,15 @@ def test_a_run_that_could_not_read_a_file_is_not_remembered() -> None:
     memo = _DictMemo()
     _check(memo, Unreadable(SOURCES))
     assert memo.kept == {}
+
+
+def test_a_run_that_met_a_file_edited_since_its_digest_is_not_remembered() -> None:
+    class Edited(InMemoryProjectFiles):
+        def digest(self, path: str) -> str:
+            if path.endswith("clean.py"):
+                return _sha(b"import re\n")  # what a stamp said before the edit
+            return super().digest(path)
+
+    memo = _DictMemo()
+    _check(memo, Edited(SOURCES))
+    assert memo.kept == {}
