@@ -73,7 +73,7 @@ class FileStamps:
         """The digest recorded for `path` when the stat is the recorded one, else None."""
         self._asked = True
         entry = self._entries().get(path)
-        if entry is None or tuple(entry[:5]) != _stamp_of(status):
+        if entry is None or not _well_formed(entry) or tuple(entry[:5]) != _stamp_of(status):
             return None
         self._now[path] = entry
         digest: str = entry[5]
@@ -129,7 +129,7 @@ class FileStamps:
         if not isinstance(entries, dict) or document.get("format") != STAMPS_FORMAT:
             self._damaged = True  # every file is hashed, and the record redone
             return {}
-        return {path: entry for path, entry in entries.items() if _well_formed(entry)}
+        return entries  # each entry is judged when asked for (`_well_formed`)
 
 
 def _well_formed(entry: Any) -> bool:
@@ -158,7 +158,7 @@ class StampedProjectFiles(ProjectFiles):
     ) -> None:
         self._clock = clock
         self._inner = LocalProjectFiles(project_dir)
-        self._root = os.path.abspath(project_dir)
+        self._root = os.path.abspath(project_dir) + os.sep
         self.stamps = stamps
         self._verify = verify
         self._fresh: dict[str, bytes] = {}
@@ -172,7 +172,7 @@ class StampedProjectFiles(ProjectFiles):
         return self._inner.read_bytes(path) if data is None else data
 
     def digest(self, path: str) -> str:
-        status = os.stat(os.path.join(self._root, *path.split("/")))
+        status = os.stat(self._root + (path if os.sep == "/" else path.replace("/", os.sep)))
         recorded = self.stamps.recorded(path, status)
         if recorded is not None and not self._verify:
             return recorded
