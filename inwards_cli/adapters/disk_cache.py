@@ -76,7 +76,9 @@ _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # tail. Entry names are 64 hex digits; an entry is a JSON object.
 _HEAD = b'{"entries":{\n'
 _TAIL = b'\n},"format":2}\n'
-_LINE = re.compile(rb'"([0-9a-f]{64})":(\{.*\})')
+_NAME = re.compile(rb'"([0-9a-f]{64})":\{')
+_VALUE_AT = 67  # len('"<64 hex>":')
+_NAME_ONLY = re.compile(r"[0-9a-f]{64}")
 
 
 def namespace_folder(namespace: str) -> str:
@@ -106,8 +108,10 @@ def _entry_name(key: CacheKey) -> str:
     return hashlib.sha256(json.dumps(_key_fields(key)).encode("utf-8")).hexdigest()
 
 
-def _encoded(entry: Any) -> bytes:
-    return json.dumps(entry, separators=(",", ":"), sort_keys=True).encode("ascii")
+def _line(name: str, entry: Any) -> bytes:
+    """An entry as its line of the pack: `"<name>":<entry>`."""
+    encoded = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode("ascii")
+    return b'"%s":%s' % (name.encode("ascii"), encoded)
 
 
 def _made_for(entry: Any, key: CacheKey) -> bool:
@@ -147,7 +151,7 @@ class DiskExtractionCache(ExtractionCache):
         self._loaded = False
         self._refused = False
         self._rewrite = False  # the pack on disk is unusable: replace it at the next flush
-        # entry name -> the entry's JSON (bytes), as last read or written
+        # entry name -> its line of the pack (`"<name>":<entry JSON>`), as last read or written
         self._on_disk: dict[str, bytes] = {}
         self._decoded: dict[str, ModuleFacts] = {}
         self._added: dict[str, bytes] = {}  # put since the last flush
@@ -164,11 +168,11 @@ class DiskExtractionCache(ExtractionCache):
         name = _entry_name(key)
         facts = self._decoded.get(name)
         if facts is None:
-            raw = self._added.get(name, self._on_disk.get(name))
-            if raw is None:
+            line = self._added.get(name, self._on_disk.get(name))
+            if line is None:
                 return None
             try:
-                entry = json.loads(raw)
+                entry = json.loads(line[_VALUE_AT:])
                 if not _made_for(entry, key):
                     return None  # made for another key: the engine puts fresh facts
                 facts = facts_from_data(entry.get("facts"))
@@ -181,7 +185,7 @@ class DiskExtractionCache(ExtractionCache):
     def put(self, key: CacheKey, facts: ModuleFacts) -> None:
         self._load()
         name = _entry_name(key)
-        entry = _encoded({"key": _key_fields(key), "facts": facts_to_data(facts)})
+        entry = _line(name, {"key": _key_fields(key), "facts": facts_to_data(facts)})
         self._used.add(name)
         self._decoded[name] = facts
         if self._on_disk.get(name) != entry:
@@ -275,13 +279,17 @@ class DiskExtractionCache(ExtractionCache):
             self._rewrite = True
             return {}
         self._rewrite = True  # another layout: written again in ours at the next flush
-        return {str(name): _encoded(entry) for name, entry in document["entries"].items()}
+        return {
+            name: _line(name, entry)
+            for name, entry in document["entries"].items()
+            if _NAME_ONLY.fullmatch(name)  # what no entry of ours is named can't be asked for
+        }
 
     # -- writing -----------------------------------------------------------------------
 
     def _write_pack(self, entries: dict[str, bytes]) -> None:
         """One entry a line, in name order (see the module docstring)."""
-        lines = b",\n".join(b'"%s":%s' % (name.encode(), entries[name]) for name in sorted(entries))
+        lines = b",\n".join(entries[name] for name in sorted(entries))
         write_atomically(self._pack, _HEAD + lines + _TAIL)
 
     def _make_directories(self) -> None:
@@ -334,20 +342,21 @@ def _missing_or_special(path: Path) -> bool:
 
 
 def _entry_lines(raw: bytes) -> dict[str, bytes] | None:
-    """The entries of a pack in the layout `_write_pack` gives, as bytes; None for any
-    other layout. Each entry is parsed only when asked for (a damaged one is a miss then)."""
+    """The lines of a pack in the layout `_write_pack` gives, by entry name; None for any
+    other layout. Only the names are looked at here: an entry is judged when asked for."""
     if not (raw.startswith(_HEAD) and raw.endswith(_TAIL)):
         return None
-    body = raw[len(_HEAD) : -len(_TAIL)]
+    if len(raw) == len(_HEAD) + len(_TAIL):
+        return {}
+    lines = raw.split(b",\n")
+    lines[0] = lines[0][len(_HEAD) :]
+    lines[-1] = lines[-1][: -len(_TAIL)]
     entries: dict[str, bytes] = {}
-    if not body:
-        return entries
-    lines = body.split(b",\n")
     for line in lines:
-        found = _LINE.fullmatch(line)
-        if found is None:
+        found = _NAME.match(line)
+        if found is None or not line.endswith(b"}"):
             return None
-        entries[found[1].decode("ascii")] = found[2]
+        entries[found[1].decode("ascii")] = line
     if len(entries) != len(lines):
         return None  # a name twice: not what we write
     return entries
