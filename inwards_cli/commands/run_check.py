@@ -163,6 +163,10 @@ def _memo_context(
         arguments.isolated,
         arguments.disable_plugin,
         str(loaded.project_dir),
+        # In the engine's inputs too; here they give each its own memo, so that text runs
+        # (with frames) and json runs (without) don't replace each other's.
+        arguments.full_parse,
+        shows_frames(arguments),
     )
     return memo_context(loaded.path, loaded.text, resolved.rule_set, options)
 

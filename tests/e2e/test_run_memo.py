@@ -198,3 +198,12 @@ def test_two_runs_at_once_leave_a_whole_memo(project: Path) -> None:
     assert json.loads(memo.read_text(encoding="utf-8"))["format"] == 1
     again = run_inwards("check", cwd=project)
     assert _without_durations(again) == _without_durations(clean)
+
+
+def test_text_and_json_runs_keep_a_memo_each(project: Path) -> None:
+    run_inwards("check", cwd=project)
+    text_memo = _memo(project)
+    run_inwards("check", "--format", "json", cwd=project)
+    assert _memo(project) != text_memo  # frames or not: one memo each
+    _forge(text_memo)
+    assert "forged" in run_inwards("check", cwd=project).stdout  # still the text run's
