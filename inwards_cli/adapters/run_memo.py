@@ -22,12 +22,14 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from inwards_cli.adapters.atomic import write_atomically
-from inwards_cli.adapters.disk_cache import symlinked_component
+from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
+from inwards_cli.adapters.disk_cache import STALE_TEMP_SECONDS, symlinked_component
+from inwards_cli.adapters.file_stamps import STAMPS_NAME
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_core.model.findings import Report
 from inwards_core.model.report_data import is_engine_report, report_from_data, report_to_data
@@ -146,18 +148,27 @@ class DiskRunMemo(RunMemo):
             os.unlink(self._path)
 
     def _forget_old(self) -> None:
-        """Keep the `MAX_MEMOS` most recently written memos: a memo made for a config or
-        options no longer in use would otherwise stay forever."""
+        """Keep the `MAX_MEMOS` most recently written memos (a memo made for a config or
+        options no longer in use would otherwise stay forever), and remove the temp files
+        of memos and stamps that a run which crashed left more than an hour ago."""
         memos: list[tuple[int, str]] = []
+        gone: list[str] = []
+        stale = (time.time() - STALE_TEMP_SECONDS) * 1e9
         with os.scandir(self._cache_dir) as entries:
             for entry in entries:
-                if entry.name.startswith(MEMO_PREFIX) and entry.name.endswith(".json"):
-                    try:
-                        memos.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
-                    except OSError:
-                        continue
-        for _, path in sorted(memos, reverse=True)[MAX_MEMOS:]:
-            try:
+                name = entry.name
+                if not name.startswith((MEMO_PREFIX, STAMPS_NAME)):
+                    continue
+                try:
+                    written = entry.stat(follow_symlinks=False).st_mtime_ns
+                except OSError:
+                    continue
+                if name.endswith(TEMP_SUFFIX):
+                    if written < stale:
+                        gone.append(entry.path)
+                elif name.startswith(MEMO_PREFIX) and name.endswith(".json"):
+                    memos.append((written, entry.path))
+        gone += [path for _, path in sorted(memos, reverse=True)[MAX_MEMOS:]]
+        for path in gone:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                continue

@@ -142,6 +142,18 @@ def _later() -> int:
     return time.time_ns() + 10 * RACY_SECONDS * 10**9
 
 
+def test_temp_files_left_by_a_crash_are_removed_after_an_hour(tmp_path: Path) -> None:
+    old = [tmp_path / "findings-0123456789abcdef.json.1.ab.tmp", tmp_path / "stamps.json.2.cd.tmp"]
+    young = tmp_path / "stamps.json.3.ef.tmp"
+    for path in (*old, young):
+        path.write_bytes(b"half")
+    for path in old:
+        os.utime(path, (time.time() - 7200, time.time() - 7200))
+    DiskRunMemo(tmp_path, "context", "extractor").keep("inputs", REPORT)
+    assert not any(path.exists() for path in old)
+    assert young.exists()  # it may belong to a run going on
+
+
 def _old(path: Path) -> None:
     past = time.time() - 10 * RACY_SECONDS
     os.utime(path, (past, past))
