@@ -94,15 +94,12 @@ def check_project(
     inputs, digests, held = None, None, None
     if memo is not None and whole_project:
         digests = source_digests(listing, files)
-        if digests is not None:
-            inputs = run_inputs(
-                listing, digests, check_syntax=check_syntax, source_lines=source_lines
-            )
-            held = memo.recall(inputs)
-            if held is not None and not verify_cache:
-                return attrs.evolve(held, duration_ms=round((clock() - started) * 1000, 1))
-            if verify_cache:
-                memo.forget()  # what it holds may come from forged facts found below
+        inputs = run_inputs(listing, digests, check_syntax=check_syntax, source_lines=source_lines)
+        held = memo.recall(inputs)
+        if held is not None and not verify_cache:
+            return attrs.evolve(held, duration_ms=round((clock() - started) * 1000, 1))
+        if verify_cache:
+            memo.forget()  # what it holds may come from forged facts found below
     index = ModuleIndex.build(config, listing)
     _refuse_misplaced_root(config, index)
     enabled = [rule for rule in rules if rule.enabled]

@@ -24,6 +24,7 @@ from inwards_core.verification import CachedFactsDiffer, CacheMismatch
 
 __all__ = [
     "SOURCE_SUFFIXES",
+    "UNREADABLE",
     "memorable",
     "remember",
     "run_inputs",
@@ -35,17 +36,20 @@ SOURCE_SUFFIXES = (".py", ".pyi")  # the files a module's facts are read from
 _TEXT = ("utf-8", "surrogatepass")  # listed names may hold any code point
 
 
-def source_digests(listing: ProjectListing, files: ProjectFiles) -> dict[str, str] | None:
+UNREADABLE = "unreadable"  # the digest of a file that can't be read: no sha256 is this
+
+
+def source_digests(listing: ProjectListing, files: ProjectFiles) -> dict[str, str]:
     """The digest of every source file listed (`ProjectFiles.digest`: an adapter may know
-    it from the file's stat), or None when one can't be read: a run that meets an
-    unreadable file is not worth remembering."""
+    it from the file's stat); `UNREADABLE` for one that can't be read (a run that reads it
+    meets the error again, and is not remembered)."""
     digests: dict[str, str] = {}
     for file in listing.files:
         if file.endswith(SOURCE_SUFFIXES):
             try:
                 digests[file] = files.digest(file)
             except OSError:
-                return None
+                digests[file] = UNREADABLE
     return digests
 
 
