@@ -42,6 +42,9 @@ MAX_STAMPS_BYTES = 128 * 1024 * 1024
 RACY_SECONDS = 2  # coarser than any file system's clock tick that inwards meets
 _RACY_NS = RACY_SECONDS * 1_000_000_000
 _WITH_CHANGE_TIME = sys.platform != "win32"
+# Bytes read for a digest are kept for the read that follows a cache miss, up to this much
+# (a run answered by the memo never asks for them again).
+FRESH_BUDGET = 64 * 1024 * 1024
 
 _Stamp = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns (0 on Windows), inode, device
 
@@ -162,6 +165,7 @@ class StampedProjectFiles(ProjectFiles):
         self.stamps = stamps
         self._verify = verify
         self._fresh: dict[str, bytes] = {}
+        self._fresh_bytes = 0
         self.mismatches: list[CacheMismatch] = []
 
     def listing(self, under: str) -> ProjectListing:
@@ -169,7 +173,10 @@ class StampedProjectFiles(ProjectFiles):
 
     def read_bytes(self, path: str) -> bytes:
         data = self._fresh.pop(path, None)
-        return self._inner.read_bytes(path) if data is None else data
+        if data is None:
+            return self._inner.read_bytes(path)
+        self._fresh_bytes -= len(data)
+        return data
 
     def digest(self, path: str) -> str:
         status = os.stat(self._root + (path if os.sep == "/" else path.replace("/", os.sep)))
@@ -178,7 +185,9 @@ class StampedProjectFiles(ProjectFiles):
             return recorded
         data = self._inner.read_bytes(path)
         digest = hashlib.sha256(data).hexdigest()
-        self._fresh[path] = data
+        if self._fresh_bytes + len(data) <= FRESH_BUDGET:
+            self._fresh[path] = data
+            self._fresh_bytes += len(data)
         if recorded is not None and recorded != digest:
             difference = f"its bytes' sha256 is {digest}, the stamps record {recorded}"
             self.mismatches.append(CacheMismatch(path, difference))
