@@ -53,6 +53,7 @@ __all__ = [
     "PACK_FORMAT",
     "DiskExtractionCache",
     "locked",
+    "make_cache_directory",
     "namespace_folder",
     "symlinked_component",
 ]
@@ -293,19 +294,8 @@ class DiskExtractionCache(ExtractionCache):
         write_atomically(self._pack, _HEAD + lines + _TAIL)
 
     def _make_directories(self) -> None:
-        self._cache_dir.parent.mkdir(parents=True, exist_ok=True)
-        for directory in (self._cache_dir, self._folder):
-            try:
-                os.mkdir(directory, 0o700)
-            except FileExistsError:
-                if not directory.is_dir():
-                    raise NotADirectoryError(
-                        errno.ENOTDIR, "exists and is not a directory", str(directory)
-                    ) from None
-        for name, content in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", _GITIGNORE)):
-            marker = self._cache_dir / name
-            if _missing_or_special(marker):
-                write_atomically(marker, content.encode("ascii"))
+        make_cache_directory(self._cache_dir)
+        _make_directory(self._folder)
 
     def _remove_stale_temp_files(self) -> None:
         """Temp files left by a run that crashed; younger ones may belong to a live run."""
@@ -329,6 +319,27 @@ class DiskExtractionCache(ExtractionCache):
     def _warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+def make_cache_directory(cache_dir: Path) -> None:
+    """`.inwards/cache` (0700), tagged with CACHEDIR.TAG and ignoring itself in git, whoever
+    writes into it first (the pack, the file stamps, a memo)."""
+    cache_dir.parent.mkdir(parents=True, exist_ok=True)
+    _make_directory(cache_dir)
+    for name, content in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", _GITIGNORE)):
+        marker = cache_dir / name
+        if _missing_or_special(marker):
+            write_atomically(marker, content.encode("ascii"))
+
+
+def _make_directory(directory: Path) -> None:
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        if not directory.is_dir():
+            raise NotADirectoryError(
+                errno.ENOTDIR, "exists and is not a directory", str(directory)
+            ) from None
 
 
 def _missing_or_special(path: Path) -> bool:

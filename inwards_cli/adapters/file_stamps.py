@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from inwards_cli.adapters.atomic import write_atomically
-from inwards_cli.adapters.disk_cache import locked, symlinked_component
+from inwards_cli.adapters.disk_cache import locked, make_cache_directory, symlinked_component
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_core.ports import ProjectFiles, ProjectListing
@@ -98,7 +98,7 @@ class FileStamps:
         try:
             if symlinked_component(self._cache_dir, self._path) is not None:
                 return  # the extraction cache says so, once
-            self._cache_dir.mkdir(parents=True, exist_ok=True)
+            make_cache_directory(self._cache_dir)
             document = {"format": STAMPS_FORMAT, "entries": dict(sorted(self._now.items()))}
             payload = json.dumps(document, separators=(",", ":")).encode("utf-8")
             with locked(self._cache_dir):

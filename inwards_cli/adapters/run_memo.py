@@ -28,7 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
-from inwards_cli.adapters.disk_cache import STALE_TEMP_SECONDS, symlinked_component
+from inwards_cli.adapters.disk_cache import (
+    STALE_TEMP_SECONDS,
+    make_cache_directory,
+    symlinked_component,
+)
 from inwards_cli.adapters.file_stamps import STAMPS_NAME
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_core.model.findings import Report
@@ -135,7 +139,7 @@ class DiskRunMemo(RunMemo):
         try:
             if symlinked_component(self._cache_dir, self._path) is not None:
                 return  # the extraction cache warns about it
-            self._cache_dir.mkdir(parents=True, exist_ok=True)
+            make_cache_directory(self._cache_dir)
             write_atomically(self._path, payload.encode("ascii"))
             self._forget_old()
         except OSError as error:

@@ -111,6 +111,8 @@ def test_the_memo_keeps_one_report_per_context(tmp_path: Path) -> None:
     memo = DiskRunMemo(tmp_path, "context", "extractor")
     assert memo.recall("inputs") is None
     memo.keep("inputs", REPORT)
+    # Whoever writes first tags the cache folder and keeps it out of git.
+    assert (tmp_path / "CACHEDIR.TAG").is_file() and (tmp_path / ".gitignore").is_file()
     assert memo.recall("inputs") == report_from_data(report_to_data(REPORT))
     assert memo.recall("other inputs") is None
     assert DiskRunMemo(tmp_path, "context", "another extractor").recall("inputs") is None
