@@ -37,7 +37,10 @@ if TYPE_CHECKING:
 
     from inwards_cli.adapters.progress import Progress
 
-# Below this many files per worker, another worker costs more than it saves.
+# Files per reader (this process or a worker) below which another worker costs more than
+# it saves: a worker costs its fork and the pages both processes then copy, and about a
+# fifth more CPU a file it reads (pipes, pickles). On 2 free cores one worker beside this
+# process starts to pay at about 300 files (docs/benchmarks.md, "Cold runs").
 FILES_PER_WORKER = 150
 # Files up to this size that CPython's parser reads are read in this process.
 IN_PROCESS_MAX_BYTES = 256 * 1024

@@ -150,10 +150,11 @@ def test_workers_end_with_their_parent(tmp_path: Path, kill_with: signal.Signals
         start_new_session=True,
     )
     try:
+        # The run and at least one worker (on 2 cores the run reads beside one worker).
         deadline = time.monotonic() + 10
-        while len(_live_members(process.pid)) < 3 and time.monotonic() < deadline:
+        while len(_live_members(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert len(_live_members(process.pid)) >= 3, "the run never started its workers"
+        assert len(_live_members(process.pid)) >= 2, "the run never started its workers"
         process.send_signal(kill_with)
         process.wait(timeout=5)
         deadline = time.monotonic() + 2
