@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import enum
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -76,12 +75,6 @@ class ProjectFiles(Protocol):
         """The bytes of one listed file. Raises OSError when it can't be read."""
         ...
 
-    def digest(self, path: str) -> str:
-        """The sha256 (hex) of one listed file's bytes. An adapter may answer from what it
-        recorded of the file (its size, times and inode) without reading it again; this
-        default reads it. Raises OSError when it can't be read."""
-        return hashlib.sha256(self.read_bytes(path)).hexdigest()
-
 
 # -- ExtractionCache ---------------------------------------------------------------------
 
@@ -115,7 +108,11 @@ class RunMemo(Protocol):
     """The report of a whole-project check kept under everything it was made from. The
     engine gives `inputs`, a digest of the listing and every source file's digest; the
     adapter adds what the engine can't see (inwards' code, the configuration, the rule
-    set, the options). A damaged entry, or one made for other inputs, is a miss."""
+    set, the options). A damaged entry, or one made for other inputs, is a miss.
+
+    A `ProjectFiles` adapter used with a memo may offer `digest(path) -> str` (the sha256
+    hex of the file's bytes, raising OSError as `read_bytes` does) to answer without
+    reading the file (`remembered_runs.source_digests`); without it each file is read."""
 
     def recall(self, inputs: str) -> Report | None:
         """The report kept for `inputs`; None on a miss."""

@@ -40,14 +40,17 @@ UNREADABLE = "unreadable"  # the digest of a file that can't be read: no sha256 
 
 
 def source_digests(listing: ProjectListing, files: ProjectFiles) -> dict[str, str]:
-    """The digest of every source file listed (`ProjectFiles.digest`: an adapter may know
-    it from the file's stat); `UNREADABLE` for one that can't be read (a run that reads it
+    """The digest of every source file listed (an adapter's `digest(path)` may know it from
+    the file's stat, see `RunMemo`); `UNREADABLE` for one that can't be read (a run that reads it
     meets the error again, and is not remembered)."""
+    digest_of: Callable[[str], str] = getattr(files, "digest", None) or (
+        lambda file: hashlib.sha256(files.read_bytes(file)).hexdigest()
+    )
     digests: dict[str, str] = {}
     for file in listing.files:
         if file.endswith(SOURCE_SUFFIXES):
             try:
-                digests[file] = files.digest(file)
+                digests[file] = digest_of(file)
             except OSError:
                 digests[file] = UNREADABLE
     return digests

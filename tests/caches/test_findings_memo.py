@@ -379,7 +379,7 @@ def test_a_run_that_met_a_file_edited_since_its_digest_is_not_remembered() -> No
         def digest(self, path: str) -> str:
             if path.endswith("clean.py"):
                 return _sha(b"import re\n")  # what a stamp said before the edit
-            return super().digest(path)
+            return _sha(self.read_bytes(path))
 
     memo = _DictMemo()
     _check(memo, Edited(SOURCES))
