@@ -10,11 +10,9 @@ from typing import TYPE_CHECKING
 import attrs
 
 from inwards_cli.adapters.disk_cache import DiskExtractionCache
-from inwards_cli.adapters.file_stamps import FileStamps, StampedProjectFiles
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
-from inwards_cli.adapters.run_memo import DiskRunMemo
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction.facts_reading import ParseMany, extractor_key
@@ -23,6 +21,7 @@ from inwards_core.rules.kinds import Family
 
 if TYPE_CHECKING:
     from inwards_cli.adapters.progress import Progress
+    from inwards_cli.adapters.run_memo import DiskRunMemo
 
 CACHE_DIR = Path(".inwards") / "cache"
 
@@ -59,6 +58,10 @@ def bootstrap(
     else:
         cache = DiskExtractionCache(project_dir / CACHE_DIR, extractor_key(grammars))
         if memo_context is not None:
+            # Imported here: a check of named files (the one-file path) never uses them.
+            from inwards_cli.adapters.file_stamps import FileStamps, StampedProjectFiles
+            from inwards_cli.adapters.run_memo import DiskRunMemo
+
             stamps = FileStamps(project_dir / CACHE_DIR)
             files = StampedProjectFiles(project_dir, stamps, verify=verify)
             memo = DiskRunMemo(project_dir / CACHE_DIR, memo_context, extractor_key(grammars))

@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
 from inwards_cli.adapters.disk_cache import (
@@ -38,8 +38,10 @@ from inwards_cli.adapters.reading import read_regular_file
 from inwards_core.model.findings import Report
 from inwards_core.model.report_data import is_engine_report, report_from_data, report_to_data
 from inwards_core.ports import RunMemo
-from inwards_core.rules.rule_set import RuleSet
 from inwards_core.version import inwards_version
+
+if TYPE_CHECKING:
+    from inwards_core.rules.rule_set import RuleSet
 
 __all__ = ["MEMO_FORMAT", "DiskRunMemo", "code_fingerprint", "memo_context"]
 

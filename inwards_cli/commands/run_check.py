@@ -174,6 +174,8 @@ def _memo_context(
 def _save_stamps(adapters: Adapters, project_dir: Path) -> None:
     """Write the files' stamps; with --verify-cache, a stamp that disagreed with its file's
     bytes is exit 2 (once the stamps are corrected)."""
+    if adapters.memo is None:
+        return  # no stamps either (see `bootstrap`)
     from inwards_cli.adapters.file_stamps import StampedProjectFiles
 
     if isinstance(adapters.files, StampedProjectFiles):

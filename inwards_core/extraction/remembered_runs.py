@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable, Mapping
 from inwards_core.index.naming import ModuleInfo
 from inwards_core.model.facts import FileProblemKind, ModuleFacts
 from inwards_core.model.findings import Report
-from inwards_core.model.report_data import report_to_data
 from inwards_core.ports import ProjectFiles, ProjectListing, RunMemo
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch
 
@@ -113,6 +112,8 @@ def remember(memo: RunMemo, inputs: str, report: Report, *, held: Report | None)
     `report` has replaced it)."""
     memo.keep(inputs, report)
     if held is not None:
+        from inwards_core.model.report_data import report_to_data  # --verify-cache only
+
         difference = _difference(report_to_data(held), report_to_data(report))
         if difference:
             raise CachedFactsDiffer((CacheMismatch(memo.entry_name, difference),))
