@@ -105,8 +105,19 @@ def _key_fields(key: CacheKey) -> list[Any]:
     return [key.digest, key.module, key.is_package, key.extractor]
 
 
+# Text json.dumps writes as it is: printable ASCII but the quote and the backslash.
+_PLAIN = re.compile(r"[ !#-\[\]-~]*")
+
+
 def _entry_name(key: CacheKey) -> str:
-    return hashlib.sha256(json.dumps(_key_fields(key)).encode("utf-8")).hexdigest()
+    """The sha256 of the key's fields as json.dumps writes them; built directly when no
+    field needs an escape (every key of a run is named: json.dumps was 5 ms of 2,105)."""
+    if _PLAIN.fullmatch(key.digest + key.module + key.extractor):
+        flag = "true" if key.is_package else "false"
+        text = f'["{key.digest}", "{key.module}", {flag}, "{key.extractor}"]'
+    else:
+        text = json.dumps(_key_fields(key))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _line(name: str, entry: Any) -> bytes:

@@ -3,12 +3,13 @@ asks for and a flush writes back the bytes of the entries it did not change."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from inwards_cli.adapters.disk_cache import DiskExtractionCache, namespace_folder
+from inwards_cli.adapters.disk_cache import DiskExtractionCache, _entry_name, namespace_folder
 from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts
 from inwards_core.model.findings import Span
 from inwards_core.ports import CacheKey
@@ -101,3 +102,14 @@ def test_a_truncated_pack_is_a_miss(cache_dir: Path, cut: int) -> None:
     pack.write_bytes(pack.read_bytes()[:cut])
     cache = DiskExtractionCache(cache_dir, NAMESPACE)
     assert cache.get(_key(1)) is None and cache.get(_key(2)) is None
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["shop.m1", "shop.café", 'shop."quoted"', "shop.back\\slash", "shop.\x7f", "shop.\t", ""],
+)
+@pytest.mark.parametrize("is_package", [True, False])
+def test_entry_names_are_the_sha256_of_the_keys_json(module: str, is_package: bool) -> None:
+    key = CacheKey("ab" * 32, module, is_package, "imports-3|checked|cpython-3.11")
+    expected = json.dumps([key.digest, key.module, key.is_package, key.extractor])
+    assert _entry_name(key) == hashlib.sha256(expected.encode("utf-8")).hexdigest()
