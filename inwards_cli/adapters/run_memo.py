@@ -62,6 +62,11 @@ def code_fingerprint(packages: Iterable[str]) -> str:
         digest.update(f"{package}\0".encode())
         if location is None:
             continue
+        if os.path.basename(location) != "__init__.py":  # a module, not a package: itself
+            with contextlib.suppress(OSError):
+                status = os.stat(location)
+                digest.update(f"{status.st_size}\0{status.st_mtime_ns}\0".encode())
+            continue
         for directory, directories, names in sorted(os.walk(os.path.dirname(location))):
             directories[:] = [name for name in directories if name != "__pycache__"]
             for name in sorted(names):

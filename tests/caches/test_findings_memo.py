@@ -18,7 +18,7 @@ from inwards_cli.adapters.file_stamps import (
     FileStamps,
     StampedProjectFiles,
 )
-from inwards_cli.adapters.run_memo import MAX_MEMOS, DiskRunMemo
+from inwards_cli.adapters.run_memo import MAX_MEMOS, DiskRunMemo, code_fingerprint
 from inwards_core.adapters.caches import DictExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
@@ -384,3 +384,27 @@ def test_a_run_that_met_a_file_edited_since_its_digest_is_not_remembered() -> No
     memo = _DictMemo()
     _check(memo, Edited(SOURCES))
     assert memo.kept == {}
+
+
+def test_the_code_fingerprint_follows_the_files_of_a_package_or_a_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "fampkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "kind.py").write_text("x = 1\n", encoding="utf-8")
+    module = tmp_path / "fammod.py"
+    module.write_text("y = 1\n", encoding="utf-8")
+    (tmp_path / "unrelated.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fammod  # type: ignore[import-not-found]  # noqa: F401
+    import fampkg  # type: ignore[import-not-found]  # noqa: F401
+
+    before = code_fingerprint(["fampkg", "fammod"])
+    (tmp_path / "unrelated.py").write_text("changed = True\n", encoding="utf-8")
+    assert code_fingerprint(["fampkg", "fammod"]) == before  # not walked: not the module's
+    (package / "kind.py").write_text("x = 22\n", encoding="utf-8")
+    after_package = code_fingerprint(["fampkg", "fammod"])
+    assert after_package != before
+    module.write_text("y = 22\n", encoding="utf-8")
+    assert code_fingerprint(["fampkg", "fammod"]) != after_package
