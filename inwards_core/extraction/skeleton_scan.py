@@ -39,13 +39,21 @@ _CONTINUED_TAIL = re.compile(r"(?:[^\n\\;#()'\"]|\\\n)*")
 # `(` followed by a few comment lines backtracked exponentially (8 lines: 30 s).
 _PARENTHESIZED = re.compile(r"\((?:[^()#'\"\\;]++|#[^\n]*+)*+\)")
 _SPACES = re.compile(r"[ \t]*")
+# The commonest statement: `from a.b import c [as d]` alone on its line at column 0, in the
+# spelling both the statement's delimiting (blanks before `import` are spaces) and the plain
+# reader accept. One match delimits it and holds what `skeleton_plain` reads from it.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_ONE_LINE_FROM = re.compile(
+    r"from +(" + _NAME + r"(?:\." + _NAME + r")*) +(import)[ \t]+(" + _NAME + r")"
+    r"(?:[ \t]+as[ \t]+(" + _NAME + r"))?(?=[ \t]*(?:\n|\Z))"
+)
 
 
 class Statement:
     """One import statement the scan found. A slots class, not attrs: built per statement
     and known by identity, and no class to create on start-up."""
 
-    __slots__ = ("column", "end", "headers", "keyword", "lazy", "line", "start")
+    __slots__ = ("column", "end", "headers", "keyword", "lazy", "line", "quick", "start")
 
     def __init__(
         self,
@@ -57,6 +65,7 @@ class Statement:
         column: int,  # 0-based character column of `keyword`
         lazy: bool,
         headers: list[Header],
+        quick: re.Match[str] | None = None,  # a match of `_ONE_LINE_FROM`
     ) -> None:
         self.start = start
         self.keyword = keyword
@@ -65,6 +74,7 @@ class Statement:
         self.column = column
         self.lazy = lazy
         self.headers = headers
+        self.quick = quick
 
 
 def context_of(statement: Statement) -> ImportContext:
@@ -140,6 +150,23 @@ class Skeleton:
             same_line = newline < 0 and previous is not None
             line_start = newline + 1 if newline >= 0 else line_start
             previous = found_at
+            quick = None if same_line else self._one_line_from(line_start, found_at)
+            if quick is not None:
+                line += text.count("\n", counted, line_start)
+                counted = line_start
+                found.append(
+                    Statement(
+                        start=line_start,
+                        keyword=line_start,
+                        end=quick.end(),
+                        line=line,
+                        column=0,
+                        lazy=False,
+                        headers=[],
+                        quick=quick,
+                    )
+                )
+                continue
             head = None if same_line else _IMPORT_HEAD.fullmatch(text, line_start, found_at)
             is_from = False
             if head is None and not same_line:
@@ -178,6 +205,17 @@ class Skeleton:
                 statement.headers = chain
             found.append(statement)
         return found
+
+    def _one_line_from(self, line_start: int, keyword: int) -> re.Match[str] | None:
+        """The statement at `line_start` when it is a `_ONE_LINE_FROM` whose `import` is
+        the keyword the scan found there (the delimiting below gives it the same bounds)."""
+        text = self.text
+        if not text.startswith("from ", line_start):
+            return None
+        if line_start >= 2 and text[line_start - 2] == "\\":
+            return None  # a continued line: the general path refuses it
+        quick = _ONE_LINE_FROM.match(text, line_start)
+        return quick if quick is not None and quick.start(2) == keyword else None
 
     def _statement_end(self, after: int, is_from: bool) -> int | None:
         text = self.text
