@@ -207,3 +207,25 @@ def test_text_and_json_runs_keep_a_memo_each(project: Path) -> None:
     assert _memo(project) != text_memo  # frames or not: one memo each
     _forge(text_memo)
     assert "forged" in run_inwards("check", cwd=project).stdout  # still the text run's
+
+
+def test_a_user_rule_added_is_a_miss(project: Path, tmp_path: Path) -> None:
+    home = tmp_path / "config-home"
+    (home / "inwards" / "rules").mkdir(parents=True)
+    env = {"XDG_CONFIG_HOME": str(home)}
+    before = run_inwards("check", cwd=project, env=env)
+    assert "SHOP002" not in before.stdout
+    assert _without_durations(run_inwards("check", cwd=project, env=env)) == _without_durations(
+        before
+    )
+    shipped = (EXAMPLES / "shop" / ".inwards" / "rules" / "SHOP001.toml").read_text()
+    (home / "inwards" / "rules" / "SHOP002.toml").write_text(
+        shipped.replace("SHOP001", "SHOP002")
+        .replace("adapters-wired-in-bootstrap", "domain-from-bootstrap")
+        .replace('["shop.adapters.outbound"]', '["shop.domain"]'),
+        encoding="utf-8",
+    )
+    after = run_inwards("check", cwd=project, env=env)
+    cold = run_inwards("check", "--no-cache", cwd=project, env=env)
+    assert "SHOP002" in after.stdout
+    assert _without_durations(after) == _without_durations(cold)
