@@ -32,7 +32,6 @@ import gc
 import hashlib
 import json
 import os
-import re
 import stat
 import sys
 import time
@@ -41,6 +40,16 @@ from pathlib import Path
 from typing import Any
 
 from inwards_cli.adapters.atomic import TEMP_SUFFIX, write_atomically
+from inwards_cli.adapters.pack_entries import (
+    NAME_ONLY,
+    VALUE_AT,
+    entry_line,
+    entry_lines,
+    entry_name,
+    key_fields,
+    made_for,
+    pack_bytes,
+)
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
 from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
 from inwards_core.ports import CacheKey, ExtractionCache
@@ -73,14 +82,6 @@ _GITIGNORE = "# Created by inwards: the cache is never committed.\n*\n"
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
-# The layout `_write_pack` gives: the document's head, one `"<name>":<entry>` a line, its
-# tail. Entry names are 64 hex digits; an entry is a JSON object.
-_HEAD = b'{"entries":{\n'
-_TAIL = b'\n},"format":2}\n'
-_NAME = re.compile(rb'"([0-9a-f]{64})":\{')
-_VALUE_AT = 67  # len('"<64 hex>":')
-_NAME_ONLY = re.compile(r"[0-9a-f]{64}")
-
 
 def namespace_folder(namespace: str) -> str:
     """The folder name of a namespace: `extraction-` and 16 hex digits of its sha256."""
@@ -99,47 +100,6 @@ def symlinked_component(cache_dir: Path, *inside: Path) -> Path | None:
         if stat.S_ISLNK(mode):
             return path
     return None
-
-
-def _key_fields(key: CacheKey) -> list[Any]:
-    return [key.digest, key.module, key.is_package, key.extractor]
-
-
-# Text json.dumps writes as it is: printable ASCII but the quote and the backslash.
-_PLAIN = re.compile(r"[ !#-\[\]-~]*")
-
-
-def _entry_name(key: CacheKey) -> str:
-    """The sha256 of the key's fields as json.dumps writes them; built directly when no
-    field needs an escape (every key of a run is named: json.dumps was 5 ms of 2,105)."""
-    if _PLAIN.fullmatch(key.digest + key.module + key.extractor):
-        flag = "true" if key.is_package else "false"
-        text = f'["{key.digest}", "{key.module}", {flag}, "{key.extractor}"]'
-    else:
-        text = json.dumps(_key_fields(key))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _line(name: str, entry: Any) -> bytes:
-    """An entry as its line of the pack: `"<name>":<entry>`."""
-    encoded = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode("ascii")
-    return b'"%s":%s' % (name.encode("ascii"), encoded)
-
-
-def _made_for(entry: Any, key: CacheKey) -> bool:
-    """Whether a pack entry records `key` as what it was made from (`is` for the flag:
-    JSON's 1 is not true)."""
-    if not isinstance(entry, dict):
-        return False
-    recorded = entry.get("key")
-    return (
-        isinstance(recorded, list)
-        and len(recorded) == 4
-        and recorded[0] == key.digest
-        and recorded[1] == key.module
-        and recorded[2] is key.is_package
-        and recorded[3] == key.extractor
-    )
 
 
 class _Refused(Exception):
@@ -177,15 +137,15 @@ class DiskExtractionCache(ExtractionCache):
 
     def get(self, key: CacheKey) -> ModuleFacts | None:
         self._load()
-        name = _entry_name(key)
+        name = entry_name(key)
         facts = self._decoded.get(name)
         if facts is None:
             line = self._added.get(name, self._on_disk.get(name))
             if line is None:
                 return None
             try:
-                entry = json.loads(line[_VALUE_AT:])
-                if not _made_for(entry, key):
+                entry = json.loads(line[VALUE_AT:])
+                if not made_for(entry, key):
                     return None  # made for another key: the engine puts fresh facts
                 facts = facts_from_data(entry.get("facts"))
             except (ValueError, RecursionError):
@@ -196,8 +156,8 @@ class DiskExtractionCache(ExtractionCache):
 
     def put(self, key: CacheKey, facts: ModuleFacts) -> None:
         self._load()
-        name = _entry_name(key)
-        entry = _line(name, {"key": _key_fields(key), "facts": facts_to_data(facts)})
+        name = entry_name(key)
+        entry = entry_line(name, {"key": key_fields(key), "facts": facts_to_data(facts)})
         self._used.add(name)
         self._decoded[name] = facts
         if self._on_disk.get(name) != entry:
@@ -274,7 +234,7 @@ class DiskExtractionCache(ExtractionCache):
                     f"the extraction cache pack {self._pack} is larger than 512 MiB and was ignored"
                 )
             return {}
-        lines = _entry_lines(raw)
+        lines = entry_lines(raw)
         if lines is not None:
             return lines
         try:
@@ -292,17 +252,16 @@ class DiskExtractionCache(ExtractionCache):
             return {}
         self._rewrite = True  # another layout: written again in ours at the next flush
         return {
-            name: _line(name, entry)
+            name: entry_line(name, entry)
             for name, entry in document["entries"].items()
-            if _NAME_ONLY.fullmatch(name)  # what no entry of ours is named can't be asked for
+            if NAME_ONLY.fullmatch(name)  # what no entry of ours is named can't be asked for
         }
 
     # -- writing -----------------------------------------------------------------------
 
     def _write_pack(self, entries: dict[str, bytes]) -> None:
         """One entry a line, in name order (see the module docstring)."""
-        lines = b",\n".join(entries[name] for name in sorted(entries))
-        write_atomically(self._pack, _HEAD + lines + _TAIL)
+        write_atomically(self._pack, pack_bytes(entries))
 
     def _make_directories(self) -> None:
         make_cache_directory(self._cache_dir)
@@ -361,27 +320,6 @@ def _missing_or_special(path: Path) -> bool:
     except FileNotFoundError:
         return True
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
-
-
-def _entry_lines(raw: bytes) -> dict[str, bytes] | None:
-    """The lines of a pack in the layout `_write_pack` gives, by entry name; None for any
-    other layout. Only the names are looked at here: an entry is judged when asked for."""
-    if not (raw.startswith(_HEAD) and raw.endswith(_TAIL)):
-        return None
-    if len(raw) == len(_HEAD) + len(_TAIL):
-        return {}
-    lines = raw.split(b",\n")
-    lines[0] = lines[0][len(_HEAD) :]
-    lines[-1] = lines[-1][: -len(_TAIL)]
-    entries: dict[str, bytes] = {}
-    for line in lines:
-        found = _NAME.match(line)
-        if found is None or not line.endswith(b"}"):
-            return None
-        entries[found[1].decode("ascii")] = line
-    if len(entries) != len(lines):
-        return None  # a name twice: not what we write
-    return entries
 
 
 def _load_json(raw: bytes) -> Any:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from inwards_cli.adapters.disk_cache import DiskExtractionCache, _entry_name, namespace_folder
+from inwards_cli.adapters.disk_cache import DiskExtractionCache, namespace_folder
+from inwards_cli.adapters.pack_entries import entry_name
 from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts
 from inwards_core.model.findings import Span
 from inwards_core.ports import CacheKey
@@ -112,4 +113,4 @@ def test_a_truncated_pack_is_a_miss(cache_dir: Path, cut: int) -> None:
 def test_entry_names_are_the_sha256_of_the_keys_json(module: str, is_package: bool) -> None:
     key = CacheKey("ab" * 32, module, is_package, "imports-3|checked|cpython-3.11")
     expected = json.dumps([key.digest, key.module, key.is_package, key.extractor])
-    assert _entry_name(key) == hashlib.sha256(expected.encode("utf-8")).hexdigest()
+    assert entry_name(key) == hashlib.sha256(expected.encode("utf-8")).hexdigest()
