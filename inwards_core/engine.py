@@ -281,7 +281,7 @@ def _named_modules_to_read(
     for path in paths:
         norm = path.strip("/")
         norm = "" if norm == "." else norm
-        inside = [info for info in index.modules.values() if _under(info.file, norm)]
+        inside = index.modules_under(norm)
         matched: list[ModuleInfo] = []
         listed_here = False
         for info in inside:

@@ -33,7 +33,8 @@ __all__ = ["ModuleIndex", "ModuleInfo"]
 class ModuleIndex:
     """File <-> module name, what exists, and who owns what. Build it with `build`.
 
-    `modules` maps each source module's name to its `ModuleInfo`, `by_file` each file.
+    `modules` maps each source module's name to its `ModuleInfo`, `by_file` each file
+    (both built on first use; `module` and `modules_under` build only the infos asked for).
     The questions kinds ask per import are the parts' own methods, bound here (a method
     that passed them on would add a call to each of the engine's hundred thousand):
     `owning_pattern`, `layer_of` and `is_ignored` (see `ownership.Ownership`), `exists`,
@@ -42,12 +43,14 @@ class ModuleIndex:
     """
 
     __slots__ = (
+        "_by_file",
         "_closest",
         "_dead",
         "_entries",
+        "_infos",
         "_members",
+        "_modules",
         "_tree",
-        "by_file",
         "classify",
         "config",
         "exists",
@@ -56,14 +59,11 @@ class ModuleIndex:
         "is_ignored",
         "layer_of",
         "missing_part",
-        "modules",
         "owning_pattern",
         "resolve_target",
     )
 
     config: Config
-    modules: Mapping[str, ModuleInfo]
-    by_file: Mapping[str, ModuleInfo]
     owning_pattern: Callable[[str], tuple[Layer, int] | None]
     layer_of: Callable[[str], Layer | None]
     is_ignored: Callable[[str], bool]
@@ -96,13 +96,55 @@ class ModuleIndex:
         self._closest: ClosestNames | None = None
         self._dead: DeadConfiguration | None = None
         self._members: PackageMembers | None = None
+        # A module's info (with the layer that owns it) is built when asked for: a check of
+        # one file asks for a few, a whole-project run for all of them once (`modules`).
+        self._infos: dict[str, ModuleInfo] = {}
+        self._modules: Mapping[str, ModuleInfo] | None = None
+        self._by_file: Mapping[str, ModuleInfo] | None = None
 
-        infos = [
-            ModuleInfo(name, file, name in tree.packages, self.layer_of(name))
-            for name, file in sorted(tree.sources.items())
-        ]
-        self.modules = MappingProxyType({info.name: info for info in infos})
-        self.by_file = MappingProxyType({info.file: info for info in sorted(infos, key=_file)})
+    @property
+    def modules(self) -> Mapping[str, ModuleInfo]:
+        """Each source module's name to its `ModuleInfo`, in name order."""
+        if self._modules is None:
+            sources = self._tree.sources
+            self._modules = MappingProxyType(
+                {name: self._info(name, sources[name]) for name in sorted(sources)}
+            )
+        return self._modules
+
+    @property
+    def by_file(self) -> Mapping[str, ModuleInfo]:
+        """Each source module's file to its `ModuleInfo`, in file order."""
+        if self._by_file is None:
+            infos = sorted(self.modules.values(), key=_file)
+            self._by_file = MappingProxyType({info.file: info for info in infos})
+        return self._by_file
+
+    def module(self, name: str) -> ModuleInfo | None:
+        """The `ModuleInfo` of the source module `name`, or None when no file is that module
+        (`modules.get(name)`, without building the others')."""
+        file = self._tree.sources.get(name)
+        return None if file is None else self._info(name, file)
+
+    def modules_under(self, path: str) -> list[ModuleInfo]:
+        """The modules whose file is `path` or lies below the folder `path` (POSIX,
+        relative to the project directory; "" for every module), in name order."""
+        if not path:
+            return list(self.modules.values())
+        folder = path + "/"
+        found = {
+            name: file
+            for name, file in self._tree.sources.items()
+            if file == path or file.startswith(folder)
+        }
+        return [self._info(name, found[name]) for name in sorted(found)]
+
+    def _info(self, name: str, file: str) -> ModuleInfo:
+        info = self._infos.get(name)
+        if info is None:
+            info = ModuleInfo(name, file, name in self._tree.packages, self.layer_of(name))
+            self._infos[name] = info
+        return info
 
     @classmethod
     def build(

@@ -80,9 +80,7 @@ class ModuleTree:
         self.sources = sources
         self.packages = packages
         self.module_files = module_files
-        self.prefixes = frozenset(
-            {*module_files, *(p for name in module_files for p in parents(name))}
-        )
+        self.prefixes = _with_parents(module_files)
         self.existing = self.prefixes | directories
         self.children: dict[str, set[str]] = {}
         for name in self.prefixes:
@@ -93,30 +91,31 @@ class ModuleTree:
     def scan(cls, root: str, listing: ProjectListing) -> ModuleTree:
         """Name every file and directory of `listing` under `root`."""
         prefix = _root_prefix(root)
+        cut = len(prefix)
         chosen: dict[str, tuple[int, str]] = {}
         module_files: set[str] = set()
-        # Many files share a directory: its segments are judged once.
-        folders_of: dict[str, list[str] | None] = {}
+        # Many files share a directory: its segments are judged, and joined, once.
+        dotted_of: dict[str, str | None] = {}
         for path in listing.files:
             if not path.startswith(prefix):
                 continue
-            directory, slash, filename = path[len(prefix) :].rpartition("/")
-            if directory in folders_of and slash:
-                folders = folders_of[directory]
-            elif slash:
+            directory, slash, filename = path[cut:].rpartition("/")
+            if not slash:
+                dotted: str | None = ""
+            elif directory in dotted_of:
+                dotted = dotted_of[directory]
+            else:
                 split = directory.split("/")
                 valid = all(_is_segment(folder) for folder in split)
-                folders = folders_of[directory] = split if valid else None
-            else:
-                folders = []
-            if folders is None:
+                dotted = dotted_of[directory] = ".".join(split) if valid else None
+            if dotted is None:
                 continue
             parsed = _module_stem(filename)
             if parsed is None:
                 continue
             stem, is_source = parsed
             is_package = stem == "__init__"
-            name = ".".join(folders if is_package else [*folders, stem])
+            name = dotted if is_package else (f"{dotted}.{stem}" if dotted else stem)
             if not name:
                 continue  # an `__init__.py` directly in the root names no module
             module_files.add(name)
@@ -131,6 +130,19 @@ class ModuleTree:
             if priority in (_PRIORITY_INIT_PY, _PRIORITY_INIT_PYI)
         )
         return cls(sources, packages, frozenset(module_files), _directories(prefix, listing))
+
+
+def _with_parents(names: frozenset[str]) -> frozenset[str]:
+    """`names` and every package above one of them."""
+    found = set(names)
+    for name in names:
+        parent = name.rpartition(".")[0]
+        # Once a parent is found, so are the ones above it (or they will be, when the name
+        # that put it there is walked in its turn).
+        while parent and parent not in found:
+            found.add(parent)
+            parent = parent.rpartition(".")[0]
+    return frozenset(found)
 
 
 def _priority(is_package: bool, *, stub: bool) -> int:

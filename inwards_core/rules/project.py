@@ -145,7 +145,7 @@ class ProjectModel:
         return None
 
     def _package_facts(self, package: str) -> ModuleFacts | None:
-        info = self.index.modules.get(package)
+        info = self.index.module(package)
         if info is None or not info.is_package:
             return None  # a namespace package runs no `__init__`
         facts = self.facts.get(info.file)

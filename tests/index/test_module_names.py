@@ -144,3 +144,17 @@ def test_directories_without_python_still_exist_as_namespaces() -> None:
     assert idx.exists("shop.bad-name")  # importlib finds it as a namespace package
     assert not idx.exists("shop.v1.2")
     assert not idx.exists("shop.v1")
+
+
+def test_one_module_and_the_modules_under_a_path_without_the_whole_map() -> None:
+    idx = index(["src/shop/__init__.py", "src/shop/x.py", "src/shop/xy.py", "src/shop/d/a.py"])
+    assert idx.module("src.shop.x") is not None
+    assert idx.module("src.shop.nothing") is None
+    assert idx.module("src.shop.d") is None  # a namespace package: no file is it
+    assert [info.name for info in idx.modules_under("src/shop/x.py")] == ["src.shop.x"]
+    assert [info.name for info in idx.modules_under("src/shop/d")] == ["src.shop.d.a"]
+    assert [info.name for info in idx.modules_under("src/shop/x")] == []  # not a prefix
+    assert idx.modules_under("") == list(idx.modules.values())
+    # The same objects as the whole map's, built once each.
+    assert idx.module("src.shop.x") is idx.modules["src.shop.x"]
+    assert idx.modules_under("src")[0] is idx.modules["src.shop"]
