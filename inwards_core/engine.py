@@ -21,13 +21,7 @@ from inwards_core.extraction.facts_reading import (
     parse_serially,
     read_facts,
 )
-from inwards_core.extraction.remembered_runs import (
-    memorable,
-    remember,
-    run_inputs,
-    source_digests,
-    watched,
-)
+from inwards_core.extraction.remembered_runs import memorable, recall, remember, watched
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.findings import Finding, NotChecked, Report
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RunMemo
@@ -38,6 +32,7 @@ from inwards_core.rules.violations import to_finding
 from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
 
 if TYPE_CHECKING:
+    from inwards_core.model.facts import ModuleFacts
     from inwards_core.model.source_lines import SourceLine
 
 
@@ -91,15 +86,19 @@ def check_project(
     whole_project = paths is None
     listing = files.listing(_normalise_root(config.root))
     check_syntax = full_parse or not whole_project
-    inputs, digests, held = None, None, None
+    recalled = None
     if memo is not None and whole_project:
-        digests = source_digests(listing, files)
-        inputs = run_inputs(listing, digests, check_syntax=check_syntax, source_lines=source_lines)
-        held = memo.recall(inputs)
-        if held is not None and not verify_cache:
-            return attrs.evolve(held, duration_ms=round((clock() - started) * 1000, 1))
-        if verify_cache:
-            memo.forget()  # what it holds may come from forged facts found below
+        recalled = recall(
+            memo,
+            listing,
+            files,
+            check_syntax=check_syntax,
+            source_lines=source_lines,
+            verify=verify_cache,
+        )
+        if recalled.held is not None and not verify_cache:
+            return attrs.evolve(recalled.held, duration_ms=round((clock() - started) * 1000, 1))
+    digests = None if recalled is None else recalled.digests
     index = ModuleIndex.build(config, listing)
     _refuse_misplaced_root(config, index)
     enabled = [rule for rule in rules if rule.enabled]
@@ -130,11 +129,13 @@ def check_project(
     checked = tuple(info for info in selected if info.file in facts)
     if unreadable or listing.problems or not memorable(selected, facts, digests or {}):
         spoilt.append("")
-    read_more = watched(
-        more_reader(files, cache, grammars, parse_many, check_syntax, verify_cache),
-        digests or {},
-        spoilt,
-    )
+
+    def reader(names: bool) -> Callable[[ModuleInfo], ModuleFacts | None]:
+        read = more_reader(
+            files, cache, grammars, parse_many, check_syntax, verify_cache, names=names
+        )
+        return watched(read, digests or {}, spoilt)
+
     model = ProjectModel(
         config,
         index,
@@ -142,18 +143,10 @@ def check_project(
         checked,
         whole_project,
         listed=listed,
-        read_more=read_more,
+        read_more=reader(names=False),
         # The top-level names are for public-api-only's fix naming a public module: read
         # for the few modules it asks about, not for every file.
-        read_names=names_reader(
-            watched(
-                more_reader(
-                    files, cache, grammars, parse_many, check_syntax, verify_cache, names=True
-                ),
-                digests or {},
-                spoilt,
-            )
-        ),
+        read_names=names_reader(reader(names=True)),
     )
     findings, skipped = _run_checks(model, enabled)
     verdicts = _apply_verdicts(model, rules, findings)
@@ -171,8 +164,8 @@ def check_project(
         notes=_notes(skipped, needs.chains_skipped),
         source_lines=_source_lines(kept_findings, kept or {}, files) if source_lines else (),
     )
-    if memo is not None and inputs is not None and not spoilt:
-        remember(memo, inputs, report, held=held if verify_cache else None)
+    if memo is not None and recalled is not None and not spoilt:
+        remember(memo, recalled.inputs, report, held=recalled.held if verify_cache else None)
     return report
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
+from typing import NamedTuple
 
 from inwards_core.index.naming import ModuleInfo
 from inwards_core.model.facts import FileProblemKind, ModuleFacts
@@ -24,7 +25,9 @@ from inwards_core.verification import CachedFactsDiffer, CacheMismatch
 __all__ = [
     "SOURCE_SUFFIXES",
     "UNREADABLE",
+    "Recall",
     "memorable",
+    "recall",
     "remember",
     "run_inputs",
     "source_digests",
@@ -73,6 +76,34 @@ def run_inputs(
     for file in sorted(digests):
         digest.update(f"{file}\0{digests[file]}\0".encode(*_TEXT))
     return digest.hexdigest()
+
+
+class Recall(NamedTuple):
+    """What a memo holds for a run about to start, and what the run was keyed by."""
+
+    inputs: str
+    digests: dict[str, str]
+    held: Report | None
+
+
+def recall(
+    memo: RunMemo,
+    listing: ProjectListing,
+    files: ProjectFiles,
+    *,
+    check_syntax: bool,
+    source_lines: bool,
+    verify: bool,
+) -> Recall:
+    """The run's inputs and what `memo` holds for them. With `verify` the memo forgets
+    it (what it holds may come from forged facts the run then finds) and the caller
+    compares it with the run's report (`remember`)."""
+    digests = source_digests(listing, files)
+    inputs = run_inputs(listing, digests, check_syntax=check_syntax, source_lines=source_lines)
+    held = memo.recall(inputs)
+    if verify:
+        memo.forget()
+    return Recall(inputs, digests, held)
 
 
 def memorable(
