@@ -82,7 +82,7 @@ def read_plain(
     """The names of an import statement in a plain spelling; None for anything else
     (CPython's parser reads those)."""
     if statement.quick is not None:
-        return _read_quick(statement.quick, statement)
+        return _read_quick(statement.quick, statement, module, is_package)
     snippet = text[statement.keyword : statement.end]
     if not snippet.isascii() or "#" in snippet or "\\" in snippet:
         return None
@@ -92,17 +92,52 @@ def read_plain(
     return _read_from(snippet, span_of, module, is_package)
 
 
-def _read_quick(quick: re.Match[str], statement: Statement) -> list[Plain] | None:
-    """What `_read_from` reads from a statement the scan matched as `from a.b import c
-    [as d]` on one line (no dots before the module, no blanks in it), from the match."""
-    written, _, imported, alias = quick.groups()
-    if imported in _KEYWORDS or alias in _KEYWORDS or not _KEYWORDS.isdisjoint(written.split(".")):
+def _read_quick(
+    quick: re.Match[str], statement: Statement, module: str, is_package: bool
+) -> list[Plain] | None:
+    """What `_read_from` reads from a statement the scan matched as `from [.]a.b import c
+    [as d], ...` on one line (no blanks in the module), from the match's groups."""
+    dots, written, _, _, first, alias = quick.groups()
+    level = len(dots)
+    if written is None:
+        if not level:
+            return None
+    elif not _KEYWORDS.isdisjoint(written.split(".")):
         return None
-    start, end = quick.span(3)
-    column = start - statement.start + 1  # the statement starts its line
-    span = Span(statement.line, column, statement.line, column + end - start)
-    target = f"{written}.{imported}"
-    return [(ImportStyle.FROM, written, imported, target, 0, span, written, alias or imported)]
+    resolved = resolve_relative(module, is_package, level, written) if level else written
+    raw_module = "." * level + (written or "")
+    line = statement.line
+    base = 1 - statement.start  # the statement starts its line: columns count from there
+    if quick.end(6 if alias else 5) == quick.end(4):  # one name: read from the groups
+        if first in _KEYWORDS or alias in _KEYWORDS:
+            return None
+        start, end = quick.span(5)
+        target = f"{resolved}.{first}" if resolved is not None else None
+        span = Span(line, base + start, line, base + end)
+        return [
+            (ImportStyle.FROM, resolved, first, target, level, span, raw_module, alias or first)
+        ]
+    read: list[Plain] = []
+    for item in _FROM_ITEM.finditer(quick.string, quick.start(4), quick.end(4)):
+        imported, alias = item.groups()
+        if imported in _KEYWORDS or alias in _KEYWORDS:
+            return None
+        start, end = item.span(1)
+        target = f"{resolved}.{imported}" if resolved is not None else None
+        span = Span(line, base + start, line, base + end)
+        read.append(
+            (
+                ImportStyle.FROM,
+                resolved,
+                imported,
+                target,
+                level,
+                span,
+                raw_module,
+                alias or imported,
+            )
+        )
+    return read
 
 
 def _read_import(snippet: str, span_of: _SpanOf) -> list[Plain] | None:

@@ -39,13 +39,16 @@ _CONTINUED_TAIL = re.compile(r"(?:[^\n\\;#()'\"]|\\\n)*")
 # `(` followed by a few comment lines backtracked exponentially (8 lines: 30 s).
 _PARENTHESIZED = re.compile(r"\((?:[^()#'\"\\;]++|#[^\n]*+)*+\)")
 _SPACES = re.compile(r"[ \t]*")
-# The commonest statement: `from a.b import c [as d]` alone on its line at column 0, in the
-# spelling both the statement's delimiting (blanks before `import` are spaces) and the plain
-# reader accept. One match delimits it and holds what `skeleton_plain` reads from it.
+# The commonest statement: `from [.]a.b import c [as d], ...` alone on its line at column 0,
+# in the spelling both the statement's delimiting (blanks before `import` are spaces) and the
+# plain reader accept. One match delimits it and holds what `skeleton_plain` reads from it:
+# the dots, the module, `import`, the names, the first name and its alias.
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_ITEM = _NAME + r"(?:[ \t]+as[ \t]+" + _NAME + r")?"
 _ONE_LINE_FROM = re.compile(
-    r"from +(" + _NAME + r"(?:\." + _NAME + r")*) +(import)[ \t]+(" + _NAME + r")"
-    r"(?:[ \t]+as[ \t]+(" + _NAME + r"))?(?=[ \t]*(?:\n|\Z))"
+    r"from +(\.*)(" + _NAME + r"(?:\." + _NAME + r")*)? +(import)[ \t]+"
+    r"((" + _NAME + r")(?:[ \t]+as[ \t]+(" + _NAME + r"))?(?:[ \t]*,[ \t]*" + _ITEM + r")*)"
+    r"(?=[ \t]*(?:\n|\Z))"
 )
 
 
@@ -215,7 +218,7 @@ class Skeleton:
         if line_start >= 2 and text[line_start - 2] == "\\":
             return None  # a continued line: the general path refuses it
         quick = _ONE_LINE_FROM.match(text, line_start)
-        return quick if quick is not None and quick.start(2) == keyword else None
+        return quick if quick is not None and quick.start(3) == keyword else None
 
     def _statement_end(self, after: int, is_from: bool) -> int | None:
         text = self.text

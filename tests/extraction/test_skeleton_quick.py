@@ -1,5 +1,5 @@
-"""The skeleton reads `from a.b import c [as d]`, alone on its line at column 0, with one
-match; every other spelling takes the general path. Both give the facts of the full parse
+"""The skeleton reads `from [.]a.b import c [as d], ...`, alone on its line at column 0,
+with one match; every other spelling takes the general path. Both give the facts of the full parse
 (tests/corpus/test_differential.py runs tests/fixtures/extraction/one_line_from.py)."""
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ def quick_lines(text: str) -> list[bool]:
         "from a import b\t\n",
         "from a import b",
         "from import_utils import importer\n",
+        "from a import b, c\n",
+        "from a import b as c,d  ,  e as f\n",
+        "from . import b\n",
+        "from .a import b\n",
+        "from ...a.b import c as d, e\n",
     ],
 )
 def test_the_quick_spelling(line: str) -> None:
@@ -41,10 +46,11 @@ def test_the_quick_spelling(line: str) -> None:
     [
         "from a import b  # a comment\n",
         "from a import b; import c\n",
-        "from a import b, c\n",
         "from a import (b)\n",
-        "from . import b\n",
-        "from .a import b\n",
+        "from a import b,\n",
+        "from a import *\n",
+        "from .import b\n",
+        "from .. a import b\n",
         "from a. b import c\n",
         "from a\timport b\n",
         "from a \\\n    import b\n",
