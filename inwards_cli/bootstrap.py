@@ -16,6 +16,7 @@ from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rul
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction.facts_reading import ParseMany, extractor_key
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import Family
 
@@ -32,6 +33,8 @@ def cache_disabled(no_cache: bool) -> bool:
 
 @attrs.frozen
 class Adapters:
+    __repr__ = value_repr
+
     files: ProjectFiles
     cache: ExtractionCache
     grammars: GrammarBinaries

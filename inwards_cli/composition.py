@@ -44,6 +44,7 @@ from inwards_core.config.load import read_rule_settings
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project
 from inwards_core.model.findings import NotChecked, Report
+from inwards_core.model.value_repr import value_repr
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import RootState
 from inwards_core.rules.definitions import DefinitionProblem
@@ -151,6 +152,8 @@ def build_whole_config(
 @attrs.frozen
 class ResolvedRules:
     """The rule set a command works with, and the sources it came from."""
+
+    __repr__ = value_repr
 
     sources: LocalRuleSources
     rule_set: RuleSet
@@ -294,6 +297,8 @@ def record_rules(resolved: ResolvedRules, *, digests: bool) -> None:
 
 @attrs.frozen
 class LoadedBaseline:
+    __repr__ = value_repr
+
     baseline: Baseline
     # POSIX, relative to the project directory when inside it (reporters show it relative
     # to where the user stands, like finding files).

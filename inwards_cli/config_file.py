@@ -27,6 +27,7 @@ from inwards_core.config.positions import (
 )
 from inwards_core.config.problems import type_name
 from inwards_core.config.values import Config, ConfigError, ConfigProblem
+from inwards_core.model.value_repr import value_repr
 
 CONFIG_NAME = "pyproject.toml"
 
@@ -52,6 +53,8 @@ NO_CONFIG_MESSAGE = (
 class LoadedConfig:
     """A parsed configuration file: `table` is its `[tool.inwards]` table; `project_dir`
     is the directory holding the file."""
+
+    __repr__ = value_repr
 
     path: Path
     project_dir: Path

@@ -24,6 +24,7 @@ from inwards_core.config.values import Config, ConfigError, ConfigProblem, Sourc
 from inwards_core.engine import check_project
 from inwards_core.extraction.facts_reading import ParseMany, parse_serially
 from inwards_core.model.findings import Report
+from inwards_core.model.value_repr import value_repr
 from inwards_core.plugins import PluginHost
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RuleSources
 from inwards_core.rules.definitions import DefinitionProblem
@@ -123,6 +124,8 @@ def whole_config_error(
 
 @attrs.frozen
 class Prepared:
+    __repr__ = value_repr
+
     config: Config
     rule_set: RuleSet
     rules: tuple[ActiveRule, ...]

@@ -24,6 +24,7 @@ from inwards_core.extraction.facts_reading import (
 from inwards_core.extraction.remembered_runs import memorable, recall, remember, watched
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.findings import Finding, NotChecked, Report
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RunMemo
 from inwards_core.rules.kinds import ReadScope, Scope
 from inwards_core.rules.project import ProjectModel
@@ -367,6 +368,8 @@ def _notes(skipped: Sequence[str], chains_skipped: Sequence[str]) -> tuple[str, 
 @attrs.frozen
 class _ReadNeeds:
     """The union of what the enabled rules need read (`CheckKind.reads`)."""
+
+    __repr__ = value_repr
 
     patterns: tuple[ModulePattern, ...] = ()
     every_module: bool = False

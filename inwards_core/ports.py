@@ -15,6 +15,7 @@ import attrs
 
 from inwards_core.model.facts import ModuleFacts
 from inwards_core.model.findings import Report, RootKind
+from inwards_core.model.value_repr import value_repr
 
 if TYPE_CHECKING:
     import libcst
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 @attrs.frozen
 class ListingProblem:
     """A part of the tree that could not be listed (unreadable directory, symlink loop)."""
+
+    __repr__ = value_repr
 
     path: str
     message: str
@@ -40,6 +43,8 @@ class ProjectListing:
     directory) inside the tree to its resolved target relative to the project directory,
     or to an absolute POSIX path when the target is outside it.
     """
+
+    __repr__ = value_repr
 
     files: tuple[str, ...]
     directories: tuple[str, ...]
@@ -82,6 +87,8 @@ class ProjectFiles(Protocol):
 @attrs.frozen
 class CacheKey:
     """What a cached fact depends on: the bytes, the module name and the extractor."""
+
+    __repr__ = value_repr
 
     digest: str  # sha256 hex of the file's bytes
     module: str
@@ -181,6 +188,8 @@ class RuleDocument:
     `family` is the distribution that ships a core document, with its version.
     """
 
+    __repr__ = value_repr
+
     root: RootKind
     path: str
     data: bytes
@@ -198,6 +207,8 @@ class RootReport:
     """One root as the sources found it. `location` is the resolved directory (for core:
     the definition packages); `note` says how it was found or why it is ignored;
     `problems` are files or directories of the root that could not be read."""
+
+    __repr__ = value_repr
 
     root: RootKind
     location: str

@@ -14,11 +14,14 @@ import attrs
 
 from inwards_core.model.facts import ModuleFacts, SuppressionComment
 from inwards_core.model.findings import Finding, SuppressedFinding
+from inwards_core.model.value_repr import value_repr
 
 
 @attrs.frozen
 class RuleFacts:
     """What suppression needs to know of one rule code."""
+
+    __repr__ = value_repr
 
     suppressible: bool
     enabled: bool
@@ -26,6 +29,8 @@ class RuleFacts:
 
 @attrs.frozen
 class CommentVerdict:
+    __repr__ = value_repr
+
     file: str
     module: str | None
     comment: SuppressionComment
@@ -40,6 +45,8 @@ class CommentVerdict:
 
 @attrs.frozen
 class SuppressionOutcome:
+    __repr__ = value_repr
+
     kept: tuple[Finding, ...]
     suppressed: tuple[SuppressedFinding, ...]
     verdicts: tuple[CommentVerdict, ...]

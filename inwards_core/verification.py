@@ -23,6 +23,7 @@ from inwards_core.model.facts import (
     ModuleFacts,
     SuppressionComment,
 )
+from inwards_core.model.value_repr import value_repr
 
 __all__ = [
     "CacheMismatch",
@@ -40,6 +41,8 @@ _Item = TypeVar("_Item")
 class CacheMismatch:
     """A cache entry that is not what its source gives: `entry` names the source (a file of
     the project, a rule definition), `difference` says where they first part."""
+
+    __repr__ = value_repr
 
     entry: str
     difference: str

@@ -27,6 +27,7 @@ from pathlib import Path, PurePath
 import attrs
 
 from inwards_cli.adapters.reading import NotARegularFileError, is_regular_file, read_regular_file
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import (
     VIRTUALENV_MARKER,
     ListingProblem,
@@ -66,6 +67,8 @@ def _child(parent: str, name: str) -> str:
 class _Pending:
     """A directory waiting to be scanned."""
 
+    __repr__ = value_repr
+
     relative: str
     absolute: str
     identity: _Identity
@@ -83,6 +86,8 @@ class _Pending:
 
 @attrs.define
 class _Collected:
+    __repr__ = value_repr
+
     files: list[str] = attrs.Factory(list)
     directories: list[str] = attrs.Factory(list)
     symlinks: list[tuple[str, str]] = attrs.Factory(list)
@@ -103,6 +108,8 @@ class _Collected:
 @attrs.define
 class _Walk:
     """One listing in progress."""
+
+    __repr__ = value_repr
 
     collected: _Collected
     above: dict[_Identity, str]  # the project directory and every directory down to `under`

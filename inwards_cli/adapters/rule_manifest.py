@@ -28,6 +28,7 @@ from inwards_cli.adapters.atomic import write_atomically
 from inwards_cli.adapters.disk_cache import symlinked_component
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_core.model.findings import RootKind
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import RuleDocument
 from inwards_core.verification import CacheMismatch, table_difference
 
@@ -42,6 +43,8 @@ _NOT_A_TABLE = (
 
 @attrs.define
 class RuleRootsManifest:
+    __repr__ = value_repr
+
     cache_dir: Path
     digests: dict[str, str] | None = None  # None: no earlier check recorded any
     # sha256 of a definition's bytes -> its parsed table; the resolver adds what it parses.

@@ -28,6 +28,7 @@ from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.config_file import shown_path
 from inwards_core.adapters.packaged_rules import packaged_documents, packaged_root
 from inwards_core.model.findings import RootKind
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument, RuleSources
 from inwards_core.rules.kinds import Family
 
@@ -38,6 +39,8 @@ USER_RULES_OVERRIDE = "INWARDS_USER_RULES_DIR"
 @attrs.frozen
 class UserRoot:
     """Where the user root is, how that was decided, and whether this run ignores it."""
+
+    __repr__ = value_repr
 
     directory: Path
     note: str = ""  # how the directory was chosen, when not by the default
@@ -83,6 +86,8 @@ MAX_ROOT_PROBLEMS = 20
 
 @attrs.define
 class _Walk:
+    __repr__ = value_repr
+
     root: RootKind
     top: Path
     other_root: Path | None

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import attrs
 
+from inwards_core.model.value_repr import value_repr
+
 
 class OutputFormat(enum.StrEnum):
     text = "text"
@@ -28,6 +30,8 @@ class OutputFormat(enum.StrEnum):
 
 @attrs.frozen
 class CheckArguments:
+    __repr__ = value_repr
+
     paths: tuple[Path, ...] = ()
     output_format: OutputFormat = OutputFormat.text
     max_diagnostics: int | None = None

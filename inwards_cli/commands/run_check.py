@@ -41,6 +41,7 @@ from inwards_core.baseline import BaselineError
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project, files_to_check
 from inwards_core.model.findings import Report
+from inwards_core.model.value_repr import value_repr
 from inwards_core.reporting.escaping import safe_line
 from inwards_core.reporting.text import (
     FixDisplay,
@@ -69,6 +70,8 @@ def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str]
 @attrs.frozen
 class CheckOutcome:
     """A finished check and what the renderers need besides the report."""
+
+    __repr__ = value_repr
 
     report: Report
     rules: tuple[ActiveRule, ...]

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from inwards_core.model.value_repr import value_repr
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -30,6 +32,8 @@ _NORMALISE = re.compile(r"[-_.]+")
 
 @attrs.frozen
 class EntryPoint:
+    __repr__ = value_repr
+
     name: str
     target: str  # "package.module" or "package.module:attribute"
     distribution: str  # as its metadata folder spells it: inwards_rules_tidy

@@ -20,6 +20,7 @@ from __future__ import annotations
 import attrs
 
 from inwards_core.model.findings import BaselineEntry, Finding
+from inwards_core.model.value_repr import value_repr
 
 SCHEMA = "inwards/baseline@1"
 BASELINE_FILE_NAME = "inwards-baseline.json"
@@ -36,6 +37,8 @@ Key = tuple[str, str, str]
 @attrs.frozen
 class Baseline:
     """The accepted findings: entries sorted by (code, module, message), one per key."""
+
+    __repr__ = value_repr
 
     entries: tuple[BaselineEntry, ...] = ()
 

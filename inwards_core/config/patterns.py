@@ -16,6 +16,8 @@ import functools
 
 import attrs
 
+from inwards_core.model.value_repr import value_repr
+
 _WILD = ("*", "**")
 
 
@@ -23,6 +25,8 @@ _WILD = ("*", "**")
 class PatternMatch:
     """How a pattern matched a module: `depth` segments of the module were consumed, and
     the pattern's last literal segment stood at segment `last_literal` (1-based)."""
+
+    __repr__ = value_repr
 
     depth: int
     last_literal: int
@@ -34,6 +38,8 @@ class PatternMatch:
 
 @attrs.frozen
 class ModulePattern:
+    __repr__ = value_repr
+
     text: str
     segments: tuple[str, ...]
 

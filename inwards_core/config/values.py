@@ -13,6 +13,7 @@ import attrs
 
 from inwards_core.model.findings import Severity
 from inwards_core.model.quoting import capped_message, quoted
+from inwards_core.model.value_repr import value_repr
 
 if TYPE_CHECKING:
     from inwards_core.config.feature_values import Context as Context
@@ -55,6 +56,8 @@ class ConfigProblem:
     """One thing wrong with the configuration; `key` is the dotted key. Both are capped
     (`inwards_core.model.quoting`): a key or a value they quote may be megabytes long."""
 
+    __repr__ = value_repr
+
     file: str
     line: int | None
     column: int | None
@@ -83,6 +86,8 @@ class Layer:
     """One layer. `rank` orders layers innermost first (0 is innermost); siblings of one
     group share a rank. `key` is the dotted key of its table, for messages."""
 
+    __repr__ = value_repr
+
     name: str
     modules: tuple[str, ...]
     rank: int
@@ -100,6 +105,8 @@ class Layer:
 class RuleSettings:
     """`[tool.inwards.rules]`: selection and per-rule option tables (keyed by rule name),
     and the rules templates turn on (`templates`, validated against the rule set too)."""
+
+    __repr__ = value_repr
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
@@ -120,6 +127,8 @@ DEFAULT_GENERATED = ("*_pb2", "*_pb2_grpc", "_version")
 class Config:
     """`file` is the configuration file's path relative to the project directory (the
     directory holding it); `root` is relative to the project directory too."""
+
+    __repr__ = value_repr
 
     file: str
     root: str

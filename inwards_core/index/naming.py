@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 
 from inwards_core.config.values import Layer
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ProjectListing
 
 # Sources the checks read. A stub counts only where no `.py` stands beside it.
@@ -43,6 +44,8 @@ class ModuleInfo:
     relative to the project directory, `is_package` is set for an `__init__.py(i)`, and
     `layer` is the layer that owns it, or None when no layer does.
     """
+
+    __repr__ = value_repr
 
     name: str
     file: str

@@ -14,11 +14,14 @@ from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.config.values import Config, Layer
 from inwards_core.index.naming import parents
 from inwards_core.index.segment_patterns import SegmentPatterns
+from inwards_core.model.value_repr import value_repr
 
 
 @attrs.frozen
 class LayerEntry:
     """One `modules` entry of one layer, parsed."""
+
+    __repr__ = value_repr
 
     layer_index: int
     entry_index: int

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from inwards_core.model.findings import Span
+from inwards_core.model.value_repr import value_repr
 
 
 class ImportStyle(enum.Enum):
@@ -45,6 +46,8 @@ class ImportFact:
     - `lazy`: a PEP 810 `lazy import`.
     """
 
+    __repr__ = value_repr
+
     style: ImportStyle
     module: str | None
     name: str | None
@@ -74,6 +77,8 @@ class DynamicImportFact:
     every other import.
     """
 
+    __repr__ = value_repr
+
     loader: str
     target: str | None
     span: Span
@@ -97,6 +102,8 @@ class SuppressionComment:
     the directive is unusable; such a comment hides nothing.
     """
 
+    __repr__ = value_repr
+
     line: int
     span: Span
     codes: tuple[str, ...]
@@ -113,6 +120,8 @@ class FileProblemKind(enum.Enum):
 
 @attrs.frozen
 class FileProblem:
+    __repr__ = value_repr
+
     kind: FileProblemKind
     message: str
     span: Span
@@ -136,6 +145,8 @@ class ModuleFacts:
     sorted: importable names that no file stands for. Both are read for packages only
     (an `__init__`), the files Python runs before anything below them.
     """
+
+    __repr__ = value_repr
 
     imports: tuple[ImportFact, ...] = ()
     dynamic_imports: tuple[DynamicImportFact, ...] = ()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from inwards_core.model import diagnostics
+from inwards_core.model.value_repr import value_repr
 
 if TYPE_CHECKING:
     from inwards_core.model.source_lines import SourceLine
@@ -34,6 +35,8 @@ class RootKind(enum.Enum):
 class Span:
     """A region of a file: 1-based lines and columns, end column exclusive."""
 
+    __repr__ = value_repr
+
     line: int
     column: int
     end_line: int
@@ -52,6 +55,8 @@ class Span:
 class Fix:
     """What to do about a finding: a one-line summary and numbered steps."""
 
+    __repr__ = value_repr
+
     summary: str
     steps: tuple[str, ...] = ()
 
@@ -59,6 +64,8 @@ class Fix:
 @attrs.frozen
 class Origin:
     """Which file a rule definition was read from, and the sha256 of its bytes."""
+
+    __repr__ = value_repr
 
     root: RootKind
     path: str
@@ -70,6 +77,8 @@ class UserDefinitionInEffect:
     """A user-root rule definition that changes a run: a new rule, a shadow of a core rule,
     or only its guidance (`user-rules = "guidance-only"`). Reports name every one, so a
     laptop's results can be told apart from CI's."""
+
+    __repr__ = value_repr
 
     code: str
     path: str
@@ -83,6 +92,8 @@ class Finding:
     `file` is POSIX and relative to the project directory (the folder holding the
     configuration); reporters turn it into a path relative to where the user stands.
     """
+
+    __repr__ = value_repr
 
     code: str
     rule: str
@@ -125,6 +136,8 @@ class Finding:
 
 @attrs.frozen
 class SuppressedFinding:
+    __repr__ = value_repr
+
     finding: Finding
     reason: str
 
@@ -132,6 +145,8 @@ class SuppressedFinding:
 @attrs.frozen
 class NotChecked:
     """A path the user named, or a part of the tree, that was not checked, and why."""
+
+    __repr__ = value_repr
 
     path: str
     message: str
@@ -142,6 +157,8 @@ class BaselineEntry:
     """One kind of finding a baseline accepts: rule code, module (or file), the stable form
     of the message (no line numbers), and how many such findings are accepted."""
 
+    __repr__ = value_repr
+
     code: str
     module: str
     message: str
@@ -150,6 +167,8 @@ class BaselineEntry:
 
 @attrs.frozen
 class Report:
+    __repr__ = value_repr
+
     findings: tuple[Finding, ...]
     files_checked: int
     suppressed: tuple[SuppressedFinding, ...] = ()

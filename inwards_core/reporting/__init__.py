@@ -7,6 +7,7 @@ from collections.abc import Callable
 import attrs
 
 from inwards_core.model.findings import Finding, Report, Severity
+from inwards_core.model.value_repr import value_repr
 
 DisplayPath = Callable[[str], str]
 
@@ -18,6 +19,8 @@ def same_path(path: str) -> str:
 @attrs.frozen
 class Shown:
     """The findings a reporter prints after `--max-diagnostics`, and what it left out."""
+
+    __repr__ = value_repr
 
     findings: tuple[Finding, ...]
     omitted_errors: int = 0

@@ -15,6 +15,7 @@ import attrs
 
 from inwards_core.model.findings import Origin, RootKind, Severity
 from inwards_core.model.quoting import capped_message, quoted
+from inwards_core.model.value_repr import value_repr
 
 CODE_PATTERN = re.compile(r"^[A-Z]{2,6}[0-9]{3}$")
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -44,6 +45,8 @@ class GuidanceVariant:
     a kind names in `Violation.variant`. What it leaves out (None) comes from the main
     guidance of the same definition."""
 
+    __repr__ = value_repr
+
     summary: str | None = None
     steps: tuple[str, ...] | None = None
 
@@ -57,6 +60,8 @@ def docs_pointer(code: str, docs: str) -> str:
 
 @attrs.frozen
 class Guidance:
+    __repr__ = value_repr
+
     summary: str
     steps: tuple[str, ...]
     # A URL of a page about the rule (SARIF's helpUri when it is http(s)); anything else
@@ -80,6 +85,8 @@ class Guidance:
 class ShadowBase:
     """The `[shadow]` table `inwards rules shadow` writes: what the copy was taken from."""
 
+    __repr__ = value_repr
+
     root: str
     distribution: str
     version: str
@@ -89,6 +96,8 @@ class ShadowBase:
 
 @attrs.frozen
 class RuleDefinition:
+    __repr__ = value_repr
+
     code: str
     name: str
     summary: str
@@ -123,6 +132,8 @@ class DefinitionProblem:
     """A definition file that can't be used. In the project root this is a config error;
     in the user root a warning (the lower definition stays in force). Key and message are
     capped (`inwards_core.model.quoting`): what they quote of the definition may be huge."""
+
+    __repr__ = value_repr
 
     root: RootKind
     path: str

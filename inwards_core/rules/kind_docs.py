@@ -19,11 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
+from inwards_core.model.value_repr import value_repr
+
 
 @attrs.frozen
 class KindDocs:
     """The prose of a kind's pages, one Markdown text per section (its `## ` heading is
     written by the page). Write each for a user who met a finding of the kind."""
+
+    __repr__ = value_repr
 
     what_it_does: str
     why_is_this_bad: str
@@ -68,6 +72,8 @@ class Example:
     it must produce no finding, else exactly the findings its `# expect:` markers name. It
     runs with `config` (three layers under `shop` by default) and, for a kind no shipped
     rule uses, its own rule `definitions` (file name -> TOML text)."""
+
+    __repr__ = value_repr
 
     title: str
     good: bool

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from inwards_core.model.findings import Fix, Severity, Span
+from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.kind_docs import ExamplesFunction, KindDocs, no_examples
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class Violation:
     text and is never filled: only a definition's guidance is a template, and the project's
     text (names, statements) reaches it only as a value of `params`.
     """
+
+    __repr__ = value_repr
 
     file: str
     module: str | None
@@ -89,6 +92,8 @@ class ReadScope:
       a file-scope rule is skipped (the engine says so in a note).
     """
 
+    __repr__ = value_repr
+
     modules: tuple[str, ...] = ()
     every_module: bool = False
     import_graph: bool = False
@@ -103,6 +108,8 @@ ListingJudge = Callable[["ModuleIndex", Any], Callable[["ModuleInfo"], bool] | N
 @attrs.frozen
 class NoOptions:
     """This rule takes no options."""
+
+    __repr__ = value_repr
 
 
 @attrs.frozen
@@ -123,6 +130,8 @@ class CheckKind:
     - `docs` is the prose of its pages; `examples` returns its good and bad example
       projects, which the pages show with their real output and the tests run.
     """
+
+    __repr__ = value_repr
 
     id: str
     summary: str
@@ -156,6 +165,8 @@ class Family:
     `*.toml` resources are its core rule definitions; `distribution` and `version` name
     the installed distribution that ships it.
     """
+
+    __repr__ = value_repr
 
     prefix: str
     kinds: tuple[CheckKind, ...]

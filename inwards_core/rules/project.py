@@ -16,6 +16,7 @@ from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.index.naming import parents
 from inwards_core.model.facts import ImportFact, ModuleFacts
 from inwards_core.model.findings import Span
+from inwards_core.model.value_repr import value_repr
 from inwards_core.suppression_verdicts import CommentVerdict
 
 _Shared = TypeVar("_Shared")
@@ -30,6 +31,8 @@ class ImportEdge:
     for `from django.db import models`). Dynamic imports with a readable target count too.
     `type_checking`: a static import in the body of `if TYPE_CHECKING:`, which never runs.
     """
+
+    __repr__ = value_repr
 
     importer: str
     file: str
@@ -53,6 +56,8 @@ class ProjectModel:
     What is read is every module a layer owns, plus what the enabled rules ask for
     (`CheckKind.reads`): so `checked` may hold modules that no layer owns, and a kind that
     judges layered code only filters on `ModuleInfo.layer`."""
+
+    __repr__ = value_repr
 
     config: Config
     index: ModuleIndex

@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from inwards_core.model.findings import Origin, RootKind, UserDefinitionInEffect
+from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import CheckKind, Family
 
@@ -18,6 +19,8 @@ from inwards_core.rules.kinds import CheckKind, Family
 @attrs.frozen
 class StaleShadow:
     """A shadow whose recorded base no longer matches the definition below it."""
+
+    __repr__ = value_repr
 
     code: str
     root: RootKind
@@ -32,6 +35,8 @@ class ResolvedRule:
 
     With `user-rules = "guidance-only"`, `definition` is the lower definition carrying the
     user file's guidance, and `guidance_from` is that user definition."""
+
+    __repr__ = value_repr
 
     definition: RuleDefinition
     kind: CheckKind
@@ -62,6 +67,8 @@ class ResolvedRule:
 class RuleSet:
     """What the resolver decided. `ignored` are user definitions the `user-rules` policy
     left out (new rules, or everything but guidance, under "guidance-only")."""
+
+    __repr__ = value_repr
 
     rules: tuple[ResolvedRule, ...]
     problems: tuple[DefinitionProblem, ...] = ()

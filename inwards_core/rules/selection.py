@@ -13,6 +13,7 @@ from inwards_core.config.problems import closest
 from inwards_core.config.values import ConfigProblem, RuleSettings
 from inwards_core.model.findings import Severity
 from inwards_core.model.quoting import quoted
+from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.options import OptionsError, known_options, parse_options
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
@@ -27,6 +28,8 @@ TEMPLATE_MODULES = "modules"
 class ActiveRule:
     """A resolved rule after `[tool.inwards.rules]`: enabled or not, effective severity,
     effective options, and the key that decided each."""
+
+    __repr__ = value_repr
 
     rule: ResolvedRule
     enabled: bool
