@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from inwards_cli.adapters.disk_cache import DiskExtractionCache
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
@@ -59,6 +58,10 @@ def bootstrap(
     if cache_disabled(no_cache):
         cache = NullExtractionCache()
     else:
+        # Imported here: the pack's reader and writer (hashlib, json, fcntl) are not used
+        # by a check without the cache.
+        from inwards_cli.adapters.disk_cache import DiskExtractionCache
+
         cache = DiskExtractionCache(project_dir / CACHE_DIR, extractor_key(grammars))
         if memo_context is not None:
             # Imported here: a check of named files (the one-file path) never uses them.

@@ -14,13 +14,12 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from inwards_cli.adapters.atomic import failure_reason
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
-from inwards_cli.adapters.rule_manifest import RuleRootsManifest
 from inwards_cli.adapters.rule_roots import LocalRuleSources
 from inwards_cli.bootstrap import CACHE_DIR, bootstrap, cache_disabled, rule_sources
 from inwards_cli.config_file import LoadedConfig, find_config, read_config
@@ -38,8 +37,6 @@ from inwards_core.api import (
     whole_config_error,
 )
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, Baseline, BaselineError
-from inwards_core.baseline.matching import apply_baseline
-from inwards_core.baseline.reading import parse_baseline
 from inwards_core.config.load import read_rule_settings
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import check_project
@@ -51,8 +48,11 @@ from inwards_core.rules.definitions import DefinitionProblem
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.rule_set import RuleSet
-from inwards_core.verification import CacheMismatch
 from inwards_core.version import inwards_version
+
+if TYPE_CHECKING:
+    from inwards_cli.adapters.rule_manifest import RuleRootsManifest
+    from inwards_core.verification import CacheMismatch
 
 
 def check_directory(
@@ -193,6 +193,9 @@ def resolve_rule_roots(
         use_cache = not cache_disabled(False)
     manifest = None
     if project_dir is not None and use_cache:
+        # Imported here: a run without the cache never reads or writes the manifest.
+        from inwards_cli.adapters.rule_manifest import RuleRootsManifest
+
         manifest = RuleRootsManifest.read(project_dir / CACHE_DIR)
     fresh: dict[str, Any] | None = {} if verify_cache else None
     rule_set = load_rules(
@@ -342,6 +345,8 @@ def read_baseline(
         relative = absolute.relative_to(os.path.abspath(project_dir)).as_posix()
     except ValueError:
         relative = str(absolute)
+    from inwards_core.baseline.reading import parse_baseline  # only where there is one
+
     return LoadedBaseline(parse_baseline(data, file=shown(relative)), relative)
 
 
@@ -368,5 +373,7 @@ def finish_report(
         user_definitions=rule_set.user_in_effect(),
     )
     if baseline is not None:
+        from inwards_core.baseline.matching import apply_baseline
+
         report = apply_baseline(report, baseline.baseline, file=baseline.shown_as)
     return report

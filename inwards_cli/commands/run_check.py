@@ -15,7 +15,6 @@ import attrs
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import Adapters, bootstrap, cache_disabled
-from inwards_cli.commands.cache_verification import fail_verification
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.console import display_from, fail, fail_config, warn
 from inwards_cli.commands.loading import (
@@ -184,6 +183,8 @@ def _save_stamps(adapters: Adapters, project_dir: Path) -> None:
     if isinstance(adapters.files, StampedProjectFiles):
         adapters.files.stamps.flush()
         if adapters.files.mismatches:
+            from inwards_cli.commands.cache_verification import fail_verification
+
             fail_verification(adapters.files.mismatches, display_from(project_dir))
 
 
@@ -272,6 +273,8 @@ def _load_rules(loaded: LoadedConfig, config: Config, arguments: CheckArguments)
     )
     if resolved.cache_mismatches:
         record_rules(resolved, digests=False)  # the fresh tables replace those that differ
+        from inwards_cli.commands.cache_verification import fail_verification
+
         # Definitions are named as every rule message names them, not relative to here.
         fail_verification(resolved.cache_mismatches, lambda path: path)
     return resolved
@@ -299,6 +302,8 @@ def _run_engine(
             memo=adapters.memo,
         )
     except CachedFactsDiffer as differ:
+        from inwards_cli.commands.cache_verification import fail_verification
+
         fail_verification(differ.mismatches, display_from(project_dir))
     except ConfigError as error:  # the configuration against the tree (a src layout)
         fail_config(error)
