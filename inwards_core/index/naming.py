@@ -71,7 +71,7 @@ class ModuleTree:
     name that holds Python code ("" for the top level).
     """
 
-    __slots__ = ("children", "existing", "module_files", "packages", "prefixes", "sources")
+    __slots__ = ("_children", "existing", "module_files", "packages", "prefixes", "sources")
 
     def __init__(
         self,
@@ -85,10 +85,18 @@ class ModuleTree:
         self.module_files = module_files
         self.prefixes = _with_parents(module_files)
         self.existing = self.prefixes | directories
-        self.children: dict[str, set[str]] = {}
-        for name in self.prefixes:
-            parent, _, child = name.rpartition(".")
-            self.children.setdefault(parent, set()).add(child)
+        self._children: dict[str, set[str]] | None = None
+
+    @property
+    def children(self) -> dict[str, set[str]]:
+        """The child names of each name that holds Python code ("" for the top level);
+        built on first use (hints and package members ask, a one-file check doesn't)."""
+        if self._children is None:
+            self._children = {}
+            for name in self.prefixes:
+                parent, _, child = name.rpartition(".")
+                self._children.setdefault(parent, set()).add(child)
+        return self._children
 
     @classmethod
     def scan(cls, root: str, listing: ProjectListing) -> ModuleTree:

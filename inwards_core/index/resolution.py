@@ -55,8 +55,9 @@ class Resolution:
             {
                 *(
                     top
-                    for top in tree.children.get("", ())
-                    if top in tree.module_files or not is_stdlib(top)
+                    for top in tree.prefixes
+                    if "." not in top  # the top level (`tree.children[""]`)
+                    and (top in tree.module_files or not is_stdlib(top))
                 ),
                 *(p.partition(".")[0] for p in self._namespace_packages),
             }
