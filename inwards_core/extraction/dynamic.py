@@ -80,11 +80,10 @@ _CALLEE_NAMES = (
     "compile",
 )
 # exec or eval as a name (called or aliased: `run = exec`), no method (`node.eval`) nor
-# `def`; or `builtins`, through which they may be imported. Searched only when a word is
-# there. The words come first and the checks look back from their end: a pattern that
-# starts with a look-behind is tried at every position of the text (about ten times
-# slower: 75 ms on Django, where "eval" stands in words like "retrieval").
+# `def`; or `builtins`, through which they may be imported. Tried only where one of the
+# words stands (`_has_source_call`): the words first, the look-behinds from their end.
 _SOURCE_CALL = re.compile(r"(?:exec|eval)(?<![\w.]....)(?<!def ....)\b|builtins(?<!\w........)\b")
+_SOURCE_WORDS = ("exec", "eval", "builtins")
 # Only from the start of a word, possessively: trying from inside each word took time
 # quadratic in its length.
 _CALL_WORD = re.compile(r"(?<!\w)(\w++)\s*+\(")
@@ -101,7 +100,19 @@ def has_dynamic_hint(text: str, *, is_package: bool = False) -> bool:
         return True
     # `compile` alone runs nothing: what runs its code object is an exec or eval call.
     if "exec" in text or "eval" in text:
-        return _SOURCE_CALL.search(text) is not None
+        return _has_source_call(text)
+    return False
+
+
+def _has_source_call(text: str) -> bool:
+    """Whether `_SOURCE_CALL` matches: only where its words stand (found by substring
+    search; `re`'s search stops at every "e": three times slower on Django and sympy)."""
+    for word in _SOURCE_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            if _SOURCE_CALL.match(text, at) is not None:
+                return True
+            at = text.find(word, at + 1)
     return False
 
 
