@@ -9,7 +9,7 @@ import keyword
 import re
 from collections.abc import Callable
 
-from inwards_core.extraction.skeleton_scan import Statement, context_of
+from inwards_core.extraction.skeleton_scan import ONE_LINE_IMPORT, Statement, context_of
 from inwards_core.extraction.static import resolve_relative
 from inwards_core.extraction.text import ForwardPositions, statement_text
 from inwards_core.model.facts import ImportFact, ImportStyle
@@ -81,8 +81,11 @@ def read_plain(
 ) -> list[Plain] | None:
     """The names of an import statement in a plain spelling; None for anything else
     (CPython's parser reads those)."""
-    if statement.quick is not None:
-        return _read_quick(statement.quick, statement, module, is_package)
+    quick = statement.quick
+    if quick is not None:
+        if quick.re is ONE_LINE_IMPORT:
+            return _read_quick_import(quick, statement)
+        return _read_quick(quick, statement, module, is_package)
     snippet = text[statement.keyword : statement.end]
     if not snippet.isascii() or "#" in snippet or "\\" in snippet:
         return None
@@ -137,6 +140,29 @@ def _read_quick(
                 alias or imported,
             )
         )
+    return read
+
+
+def _read_quick_import(quick: re.Match[str], statement: Statement) -> list[Plain] | None:
+    """What `_read_import` reads from a statement the scan matched as `import a.b [as c],
+    ...` on one line at column 0 (no blanks in the names), from the match's groups."""
+    _, first, alias = quick.groups()
+    line = statement.line
+    base = 1 - statement.start  # the statement starts its line: columns count from there
+    if quick.end(3 if alias else 2) == quick.end(1):  # one name: read from the groups
+        items = [(first, alias, quick.start(2), quick.end(2))]
+    else:
+        items = [
+            (item.group(1), item.group(2), item.start(1), item.end(1))
+            for item in _IMPORT_ITEM.finditer(quick.string, quick.start(1), quick.end(1))
+        ]
+    read: list[Plain] = []
+    for dotted, bound_as, start, end in items:
+        if not _KEYWORDS.isdisjoint(dotted.split(".")) or bound_as in _KEYWORDS:
+            return None
+        span = Span(line, base + start, line, base + end)
+        bound = bound_as or dotted.split(".", 1)[0]
+        read.append((ImportStyle.IMPORT, dotted, None, dotted, 0, span, dotted, bound))
     return read
 
 

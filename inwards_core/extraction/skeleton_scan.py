@@ -45,6 +45,12 @@ _SPACES = re.compile(r"[ \t]*")
 # the dots, the module, `import`, the names, the first name and its alias.
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _ITEM = _NAME + r"(?:[ \t]+as[ \t]+" + _NAME + r")?"
+_DOTTED = _NAME + r"(?:\." + _NAME + r")*"
+# The same for `import a.b [as c], ...`: the names, the first name and its alias.
+ONE_LINE_IMPORT = re.compile(
+    r"import[ \t]+((" + _DOTTED + r")(?:[ \t]+as[ \t]+(" + _NAME + r"))?"
+    r"(?:[ \t]*,[ \t]*" + _DOTTED + r"(?:[ \t]+as[ \t]+" + _NAME + r")?)*)(?=[ \t]*(?:\n|\Z))"
+)
 _ONE_LINE_FROM = re.compile(
     r"from +(\.*)(" + _NAME + r"(?:\." + _NAME + r")*)? +(import)[ \t]+"
     r"((" + _NAME + r")(?:[ \t]+as[ \t]+(" + _NAME + r"))?(?:[ \t]*,[ \t]*" + _ITEM + r")*)"
@@ -68,7 +74,7 @@ class Statement:
         column: int,  # 0-based character column of `keyword`
         lazy: bool,
         headers: list[Header],
-        quick: re.Match[str] | None = None,  # a match of `_ONE_LINE_FROM`
+        quick: re.Match[str] | None = None,  # of `_ONE_LINE_FROM` or `ONE_LINE_IMPORT`
     ) -> None:
         self.start = start
         self.keyword = keyword
@@ -153,7 +159,7 @@ class Skeleton:
             same_line = newline < 0 and previous is not None
             line_start = newline + 1 if newline >= 0 else line_start
             previous = found_at
-            quick = None if same_line else self._one_line_from(line_start, found_at)
+            quick = None if same_line else self._quick(line_start, found_at)
             if quick is not None:
                 line += text.count("\n", counted, line_start)
                 counted = line_start
@@ -209,14 +215,17 @@ class Skeleton:
             found.append(statement)
         return found
 
-    def _one_line_from(self, line_start: int, keyword: int) -> re.Match[str] | None:
-        """The statement at `line_start` when it is a `_ONE_LINE_FROM` whose `import` is
-        the keyword the scan found there (the delimiting below gives it the same bounds)."""
+    def _quick(self, line_start: int, keyword: int) -> re.Match[str] | None:
+        """The statement at `line_start` when it is a `ONE_LINE_IMPORT`, or a
+        `_ONE_LINE_FROM` whose `import` is the keyword the scan found there (the delimiting
+        below gives either the same bounds)."""
         text = self.text
-        if not text.startswith("from ", line_start):
-            return None
         if line_start >= 2 and text[line_start - 2] == "\\":
             return None  # a continued line: the general path refuses it
+        if keyword == line_start:
+            return ONE_LINE_IMPORT.match(text, line_start)
+        if not text.startswith("from ", line_start):
+            return None
         quick = _ONE_LINE_FROM.match(text, line_start)
         return quick if quick is not None and quick.start(3) == keyword else None
 

@@ -1,5 +1,5 @@
-"""The skeleton reads `from [.]a.b import c [as d], ...`, alone on its line at column 0,
-with one match; every other spelling takes the general path. Both give the facts of the full parse
+"""The skeleton reads `from [.]a.b import c [as d], ...` and `import a.b [as c], ...`, alone
+on their line at column 0, with one match; every other spelling takes the general path. Both give the facts of the full parse
 (tests/corpus/test_differential.py runs tests/fixtures/extraction/one_line_from.py)."""
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ def quick_lines(text: str) -> list[bool]:
         "from . import b\n",
         "from .a import b\n",
         "from ...a.b import c as d, e\n",
+        "import a\n",
+        "import a.b as c  \n",
+        "import a.b, c as d,e\n",
+        "import\ta",
     ],
 )
 def test_the_quick_spelling(line: str) -> None:
@@ -55,7 +59,13 @@ def test_the_quick_spelling(line: str) -> None:
         "from a\timport b\n",
         "from a \\\n    import b\n",
         "if x:\n    from a import b\n",
-        "import a\n",
+        "import a  # a comment\n",
+        "import a.b .c\n",
+        "import (a)\n",
+        "import a,\n",
+        "import a; import b\n",
+        "lazy import a\n",
+        "if x:\n    import a\n",
     ],
 )
 def test_other_spellings_take_the_general_path(line: str) -> None:
