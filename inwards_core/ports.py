@@ -97,6 +97,10 @@ class CacheKey:
 
 
 class ExtractionCache(Protocol):
+    """Facts by content key. A cache that keeps nothing (`--no-cache`) may say so with a
+    true `keeps_nothing` attribute: the engine then skips the sha256 of every file read,
+    which only its keys need."""
+
     def get(self, key: CacheKey) -> ModuleFacts | None:
         """The facts stored under `key`; None on a miss. A corrupt entry is a miss."""
         ...

@@ -126,6 +126,8 @@ def read_facts(
     misses: list[tuple[ParseJob, CacheKey]] = []
     from_cache: dict[str, ModuleFacts] = {}  # to verify: file -> what the cache holds
     known = {} if verify or kept is not None or digests is None else digests
+    # A cache that keeps nothing needs no keys; a check of changes (`changed`) still does.
+    keyed = not getattr(cache, "keeps_nothing", False) or changed is not None
     for info in selected:
         digest = known.get(info.file)
         if digest is not None:
@@ -145,7 +147,8 @@ def read_facts(
             continue
         if kept is not None:
             kept[info.file] = data
-        key = CacheKey(hashlib.sha256(data).hexdigest(), info.name, info.is_package, extractor)
+        digest = hashlib.sha256(data).hexdigest() if keyed else ""
+        key = CacheKey(digest, info.name, info.is_package, extractor)
         if changed is not None and digests is not None and digests.get(info.file) != key.digest:
             changed.append(info.file)  # edited during the run
         cached = cache.get(key)
