@@ -46,6 +46,8 @@ from inwards_cli.adapters.pack_entries import (
     entry_line,
     entry_lines,
     entry_name,
+    find_entry_line,
+    is_pack_layout,
     key_fields,
     made_for,
     pack_bytes,
@@ -125,6 +127,10 @@ class DiskExtractionCache(ExtractionCache):
         self._rewrite = False  # the pack on disk is unusable: replace it at the next flush
         # entry name -> its line of the pack (`"<name>":<entry JSON>`), as last read or written
         self._on_disk: dict[str, bytes] = {}
+        # The pack's bytes, read but not yet split into lines: a run that asks for a few
+        # entries (a one-file check) finds their lines in them instead (see `_line_on_disk`).
+        self._unsplit: bytes | None = None
+        self._found_unsplit = 0
         self._decoded: dict[str, ModuleFacts] = {}
         self._added: dict[str, bytes] = {}  # put since the last flush
         self._used: set[str] = set()  # gotten or put since the last flush
@@ -140,7 +146,9 @@ class DiskExtractionCache(ExtractionCache):
         name = entry_name(key)
         facts = self._decoded.get(name)
         if facts is None:
-            line = self._added.get(name, self._on_disk.get(name))
+            line = self._added.get(name)
+            if line is None:
+                line = self._line_on_disk(name)
             if line is None:
                 return None
             try:
@@ -160,7 +168,7 @@ class DiskExtractionCache(ExtractionCache):
         entry = entry_line(name, {"key": key_fields(key), "facts": facts_to_data(facts)})
         self._used.add(name)
         self._decoded[name] = facts
-        if self._on_disk.get(name) != entry:
+        if self._split().get(name) != entry:
             self._added[name] = entry
 
     def flush(self, *, prune: bool) -> None:
@@ -168,7 +176,7 @@ class DiskExtractionCache(ExtractionCache):
         if self._refused:
             return
         used, self._used = self._used, set()
-        stale = prune and not used.issuperset(self._on_disk)
+        stale = prune and not used.issuperset(self._split())
         if not (self._added or self._rewrite or stale):
             return
         try:
@@ -177,11 +185,11 @@ class DiskExtractionCache(ExtractionCache):
             self._remove_stale_temp_files()
             with locked(self._folder):
                 if prune:
-                    known = {**self._on_disk, **self._added}
+                    known = {**self._split(), **self._added}
                     kept = {name: known[name] for name in sorted(used) if name in known}
                 else:
                     # Another run may have written since we read: keep its entries too.
-                    kept = {**self._read_pack(), **self._added}
+                    kept = {**self._lines_of(self._read_pack()), **self._added}
                 self._write_pack(kept)
         except _Refused:
             return
@@ -189,7 +197,7 @@ class DiskExtractionCache(ExtractionCache):
             self._used = used  # nothing was saved: the next flush may try again
             self._warn(f"the extraction cache was not saved: {_describe(error)}")
             return
-        self._on_disk = kept
+        self._on_disk, self._unsplit = kept, None
         self._decoded = {name: facts for name, facts in self._decoded.items() if name in kept}
         self._added = {}
         self._rewrite = False
@@ -201,9 +209,28 @@ class DiskExtractionCache(ExtractionCache):
             return
         self._loaded = True
         try:
-            self._on_disk = self._read_pack()
+            raw = self._read_pack()
         except _Refused:
-            self._on_disk = {}
+            return
+        if is_pack_layout(raw):
+            self._unsplit = raw
+        else:
+            self._on_disk = self._lines_of(raw)
+
+    # A run asking for more entries than this splits the pack once instead.
+    _FINDS_BEFORE_SPLIT = 16
+
+    def _line_on_disk(self, name: str) -> bytes | None:
+        if self._unsplit is not None and self._found_unsplit < self._FINDS_BEFORE_SPLIT:
+            self._found_unsplit += 1
+            return find_entry_line(self._unsplit, name)
+        return self._split().get(name)
+
+    def _split(self) -> dict[str, bytes]:
+        """The pack's entries by name, split from its bytes on first need."""
+        if self._unsplit is not None:
+            self._on_disk, self._unsplit = self._lines_of(self._unsplit), None
+        return self._on_disk
 
     def _check_not_symlinks(self) -> None:
         """Refuse a cache whose directories or pack are symlinks; absent ones are fine."""
@@ -216,23 +243,29 @@ class DiskExtractionCache(ExtractionCache):
             )
             raise _Refused
 
-    def _read_pack(self) -> dict[str, bytes]:
-        """The entries of the pack on disk (name -> the entry's JSON); {} (and a rewrite at
-        the next flush) when it is absent or unusable."""
+    def _read_pack(self) -> bytes:
+        """The pack's bytes; b"" (and, unless it is absent, a rewrite at the next flush)
+        when it can't be read."""
         self._check_not_symlinks()
         try:
-            raw = read_regular_file(self._pack, follow_symlinks=False, max_bytes=MAX_PACK_BYTES)
+            return read_regular_file(self._pack, follow_symlinks=False, max_bytes=MAX_PACK_BYTES)
         except FileNotFoundError:
-            return {}
+            return b""
         except NotARegularFileError:
             self._rewrite = True  # a FIFO, a device, ...: never waited on, replaced at flush
-            return {}
+            return b""
         except OSError as error:
             self._rewrite = True
             if error.errno == errno.EFBIG:
                 self._warn(
                     f"the extraction cache pack {self._pack} is larger than 512 MiB and was ignored"
                 )
+            return b""
+
+    def _lines_of(self, raw: bytes) -> dict[str, bytes]:
+        """The entries of a pack's bytes (name -> its line); {} (and a rewrite at the next
+        flush) when they are unusable."""
+        if not raw:
             return {}
         lines = entry_lines(raw)
         if lines is not None:

@@ -23,6 +23,8 @@ __all__ = [
     "entry_line",
     "entry_lines",
     "entry_name",
+    "find_entry_line",
+    "is_pack_layout",
     "key_fields",
     "made_for",
     "pack_bytes",
@@ -76,6 +78,24 @@ def made_for(entry: Any, key: CacheKey) -> bool:
         and recorded[2] is key.is_package
         and recorded[3] == key.extractor
     )
+
+
+def is_pack_layout(raw: bytes) -> bool:
+    """Whether the bytes have the head and the tail `pack_bytes` writes."""
+    return len(raw) >= len(_HEAD) + len(_TAIL) and raw.startswith(_HEAD) and raw.endswith(_TAIL)
+
+
+def find_entry_line(raw: bytes, name: str) -> bytes | None:
+    """The line of the entry `name` in a pack of our layout, found without splitting the
+    others (a check of one file asks for one entry of thousands); None when it has none.
+    Each line starts after a line break, and none holds one (JSON escapes it), so the
+    name found there is an entry's; its line ends at the next `,` and line break, or at the
+    tail. The entry is judged when decoded, as a split pack's is."""
+    start = raw.find(b'\n"%s":{' % name.encode("ascii"))
+    if start < 0:
+        return None
+    end = raw.find(b",\n", start + 1)
+    return raw[start + 1 : end if end >= 0 else len(raw) - len(_TAIL)]
 
 
 def entry_lines(raw: bytes) -> dict[str, bytes] | None:

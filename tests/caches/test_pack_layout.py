@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from inwards_cli.adapters import disk_cache
 from inwards_cli.adapters.disk_cache import DiskExtractionCache, namespace_folder
-from inwards_cli.adapters.pack_entries import entry_name
+from inwards_cli.adapters.pack_entries import entry_lines, entry_name, find_entry_line
 from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts
 from inwards_core.model.findings import Span
 from inwards_core.ports import CacheKey
@@ -114,3 +115,36 @@ def test_entry_names_are_the_sha256_of_the_keys_json(module: str, is_package: bo
     key = CacheKey("ab" * 32, module, is_package, "imports-3|checked|cpython-3.11")
     expected = json.dumps([key.digest, key.module, key.is_package, key.extractor])
     assert entry_name(key) == hashlib.sha256(expected.encode("utf-8")).hexdigest()
+
+
+def test_a_few_entries_are_found_in_the_bytes_as_the_split_pack_holds_them(
+    cache_dir: Path,
+) -> None:
+    """A one-file check asks for one entry of thousands: its line is found in the pack's
+    bytes, the same line splitting the pack gives, first, middle and last alike."""
+    _filled(cache_dir, *range(40))
+    raw = _pack(cache_dir).read_bytes()
+    lines = entry_lines(raw)
+    assert lines is not None and len(lines) == 40
+    for name, line in lines.items():
+        assert find_entry_line(raw, name) == line
+    assert find_entry_line(raw, "f" * 64) is None
+
+
+def test_a_run_asking_for_many_entries_splits_the_pack_once(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _filled(cache_dir, *range(40))
+    found: list[str] = []
+    real = disk_cache.find_entry_line
+
+    def counting(raw: bytes, name: str) -> bytes | None:
+        found.append(name)
+        return real(raw, name)
+
+    monkeypatch.setattr(disk_cache, "find_entry_line", counting)
+    cache = DiskExtractionCache(cache_dir, NAMESPACE)
+    assert [cache.get(_key(number)) for number in range(40)] == [_facts(n) for n in range(40)]
+    assert len(found) == DiskExtractionCache._FINDS_BEFORE_SPLIT
+    cache.flush(prune=True)
+    assert len(_lines(cache_dir)) == 40 + 2  # the head and the tail
