@@ -212,7 +212,7 @@ class DiskExtractionCache(ExtractionCache):
             raw = self._read_pack()
         except _Refused:
             return
-        if is_pack_layout(raw):
+        if raw is not None and is_pack_layout(raw):
             self._unsplit = raw
         else:
             self._on_disk = self._lines_of(raw)
@@ -243,29 +243,29 @@ class DiskExtractionCache(ExtractionCache):
             )
             raise _Refused
 
-    def _read_pack(self) -> bytes:
-        """The pack's bytes; b"" (and, unless it is absent, a rewrite at the next flush)
+    def _read_pack(self) -> bytes | None:
+        """The pack's bytes; None (and, unless it is absent, a rewrite at the next flush)
         when it can't be read."""
         self._check_not_symlinks()
         try:
             return read_regular_file(self._pack, follow_symlinks=False, max_bytes=MAX_PACK_BYTES)
         except FileNotFoundError:
-            return b""
+            return None
         except NotARegularFileError:
             self._rewrite = True  # a FIFO, a device, ...: never waited on, replaced at flush
-            return b""
+            return None
         except OSError as error:
             self._rewrite = True
             if error.errno == errno.EFBIG:
                 self._warn(
                     f"the extraction cache pack {self._pack} is larger than 512 MiB and was ignored"
                 )
-            return b""
+            return None
 
-    def _lines_of(self, raw: bytes) -> dict[str, bytes]:
-        """The entries of a pack's bytes (name -> its line); {} (and a rewrite at the next
-        flush) when they are unusable."""
-        if not raw:
+    def _lines_of(self, raw: bytes | None) -> dict[str, bytes]:
+        """The entries of a pack's bytes (name -> its line); {} when there are none (and a
+        rewrite at the next flush when they are unusable)."""
+        if raw is None:
             return {}
         lines = entry_lines(raw)
         if lines is not None:
