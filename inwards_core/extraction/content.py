@@ -1,0 +1,70 @@
+"""Content facts (functions, classes, calls, bindings) for the opt-in content rules.
+
+`read_content` parses a file only when its text holds one of `TRIGGERS` (plain substring
+tests: a regex anchored on lines costs far more), with CPython's parser through the
+`GrammarBinaries` port, and reads the tree in one walk over an explicit stack, never by
+recursion (hostile input may nest deeply). A file that does not parse gives
+`ContentFacts(parsed=False)`: its content is not judged (INW020 reports syntax errors).
+
+How a function's body is measured (its own statements, not those of nested defs,
+lambdas or classes; the def's docstring is no statement):
+
+- a *guard* is an `if` without `elif`/`else`, or an `except` handler, whose body holds only
+  `raise`, `return` and `abort(...)` statements; a guard is no statement, no branch and
+  no nesting, nor are the statements of its body (their calls are kept);
+- `statements`: every other statement at any depth, a compound one counting once and an
+  `elif` not again (it belongs to its `if`);
+- `branches`: decision points: each non-guard `if` and `elif`, each non-guard `except`
+  handler, each `match` case; never `else`, loops or conditional expressions;
+- `nesting`: the deepest run of `if`/`for`/`while`/`with`/`try`/`match` blocks a statement
+  stands in (`elif`/`else` are as deep as their `if`);
+- `loops`: `for`, `async for` and `while` statements; `comprehensions`: list, set, dict
+  and generator comprehensions.
+
+Calls in a def nested in a function are its own and also the enclosing function's with
+`nested` set (one level up only); calls in a lambda or a nested class are the enclosing
+function's with `nested` set. Decorators are read as `CallFact`s of the def or class they
+decorate; defaults and annotations are not searched for calls.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from inwards_core.extraction.content_walk import ContentWalk
+from inwards_core.model.content_facts import ContentFacts
+from inwards_core.ports import GrammarBinaries
+
+# Fixed in code, never by options: custom decorators hold `@`, custom bases `class `,
+# and blocking calls only matter inside `async def`. Bump CONTENT_ID when they change.
+TRIGGERS: tuple[str, ...] = (
+    "async ",
+    "@",
+    "class ",
+    "add_api_route",
+    "add_url_rule",
+    "Route(",
+    "path(",
+    "Table(",
+    "MetaData(",
+    "__tablename__",
+)
+CONTENT_ID = "content/1"
+
+
+def has_trigger(text: str) -> bool:
+    return any(trigger in text for trigger in TRIGGERS)
+
+
+def read_content(text: str, module: str, grammars: GrammarBinaries) -> ContentFacts:
+    """The content facts of one module's decoded text (`parsed=False` without a trigger
+    or when CPython's parser rejects it)."""
+    if not has_trigger(text):
+        return ContentFacts(parsed=False)
+    if "\r" in text:  # positions are read with `\n` line breaks, as the parser counts
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        tree: ast.Module = grammars.parse_python(text, module or "<module>")
+    except (SyntaxError, ValueError, RecursionError):
+        return ContentFacts(parsed=False)
+    return ContentWalk(text).read(tree)

@@ -1,0 +1,146 @@
+"""Small readings of syntax-tree pieces for `inwards_core.extraction.content`: dotted
+names, argument texts, annotation names, guards and trivial bodies. Iterative and
+bounded: a hostile file may chain or nest expressions very deeply."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from inwards_core.model.content_facts import ARGUMENT_LIMIT, STRING_LIMIT, cut
+
+_CHAIN_LIMIT = 64  # parts of a dotted name; longer chains are not names worth matching
+# Wrappers whose arguments are the type itself (the last segment of the dotted name).
+_UNION_LIKE = frozenset(
+    ("Optional", "Union", "Mapped", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly")
+)
+_DOTTED_TEXT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*")
+_ABORTS = frozenset(("abort",))
+
+
+def dotted(node: ast.expr) -> str:
+    """`a.b.c` for a name chain, `boto3.client().put_object` through calls; "" otherwise
+    (or when longer than the bounds)."""
+    parts: list[str] = []
+    called = False
+    current: ast.expr = node
+    while len(parts) < _CHAIN_LIMIT:
+        if isinstance(current, ast.Call):
+            if called:
+                return ""  # `f()()`: not a name chain
+            called = True
+            current = current.func
+            continue
+        suffix = "()" if called else ""
+        called = False
+        if isinstance(current, ast.Name):
+            parts.append(current.id + suffix)
+            text = ".".join(reversed(parts))
+            return text if len(text) <= STRING_LIMIT else ""
+        if not isinstance(current, ast.Attribute):
+            return ""
+        parts.append(current.attr + suffix)
+        current = current.value
+    return ""
+
+
+def argument_text(node: ast.expr) -> str:
+    """A positional argument as `CallFact.positional` keeps it."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return '"' + node.value[: STRING_LIMIT - 2] + '"'
+    if isinstance(node, ast.Name | ast.Attribute):
+        return dotted(node)
+    return ""
+
+
+def value_text(node: ast.expr) -> str:
+    """A class keyword's value: a dotted name, a string in quotes, a constant's repr."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return '"' + node.value[: STRING_LIMIT - 2] + '"'
+        if node.value is None or isinstance(node.value, bool | int | float):
+            return cut(repr(node.value))
+        return ""
+    return argument_text(node)
+
+
+def positional(args: list[ast.expr]) -> tuple[str, ...]:
+    return tuple(argument_text(arg) for arg in args[:ARGUMENT_LIMIT])
+
+
+def annotation_names(node: ast.expr | None, limit: int = 64) -> tuple[str, ...]:
+    """Dotted names of the types an annotation (or an alias's value) names:
+    `Annotated[X, ...]` gives X's, `Optional`/`Union`/`Mapped`/`ClassVar`/`Final`... their
+    arguments', `X | Y` both sides', any other generic its own name only (`list[X]` is
+    `list`); a string annotation that is a dotted name counts as that name."""
+    found: list[str] = []
+    stack: list[ast.expr] = [] if node is None else [node]
+    while stack and len(found) < limit:
+        current = stack.pop()
+        if isinstance(current, ast.BinOp) and isinstance(current.op, ast.BitOr):
+            stack += [current.right, current.left]
+        elif isinstance(current, ast.Subscript):
+            base = dotted(current.value)
+            last = base.rpartition(".")[2]
+            inner = current.slice
+            members = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+            if last == "Annotated":
+                stack += members[:1]
+            elif last in _UNION_LIKE:
+                stack += reversed(members)
+            elif base:
+                found.append(base)
+        elif isinstance(current, ast.Constant) and isinstance(current.value, str):
+            text = current.value.strip()
+            if len(text) <= STRING_LIMIT and _DOTTED_TEXT.fullmatch(text):
+                found.append(text)
+        elif isinstance(current, ast.Name | ast.Attribute):
+            name = dotted(current)
+            if name:
+                found.append(name)
+    return tuple(found)
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _is_guard_statement(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Raise | ast.Return):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        return dotted(statement.value.func).rpartition(".")[2] in _ABORTS
+    return False
+
+
+def is_guard_body(body: list[ast.stmt]) -> bool:
+    """A guard's body: only `raise`, `return` and `abort(...)` (any receiver) statements."""
+    return bool(body) and all(_is_guard_statement(statement) for statement in body)
+
+
+def is_guard_if(statement: ast.If) -> bool:
+    """An `if` without `elif`/`else` whose body is a guard's."""
+    return not statement.orelse and is_guard_body(statement.body)
+
+
+def is_trivial_body(body: list[ast.stmt]) -> bool:
+    """Only a docstring, `...`, `pass` and `raise NotImplementedError[(...)]`."""
+    for statement in body:
+        if isinstance(statement, ast.Pass) or is_docstring(statement):
+            continue
+        if (
+            isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Constant)
+            and statement.value.value is Ellipsis
+        ):
+            continue
+        if isinstance(statement, ast.Raise) and statement.exc is not None:
+            raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+            if dotted(raised).rpartition(".")[2] == "NotImplementedError":
+                continue
+        return False
+    return True

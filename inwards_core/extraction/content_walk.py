@@ -1,0 +1,432 @@
+"""The one walk of `inwards_core.extraction.content`: statements on an explicit stack,
+expressions on another; definitions of the metrics are in that module's docstring."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from inwards_core.extraction.content_parts import (
+    annotation_names,
+    dotted,
+    is_docstring,
+    is_guard_body,
+    is_guard_if,
+    is_trivial_body,
+    positional,
+    value_text,
+)
+from inwards_core.extraction.static import WholeFileLocator
+from inwards_core.extraction.text import SourceLines
+from inwards_core.model.content_facts import (
+    CLASS_LIMIT,
+    FUNCTION_LIMIT,
+    ITEM_LIMIT,
+    KEYWORD_LIMIT,
+    BindingFact,
+    CallFact,
+    ClassFact,
+    ContentFacts,
+    FunctionFact,
+    ParamFact,
+    cut,
+)
+from inwards_core.model.findings import Span
+
+_DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+_TRY_STAR = getattr(ast, "TryStar", ast.Try)
+_TYPE_ALIAS = getattr(ast, "TypeAlias", None)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass
+class _Function:
+    fact: FunctionFact
+    statements: int = 0
+    branches: int = 0
+    nesting: int = 0
+    loops: int = 0
+    comprehensions: int = 0
+    calls: list[CallFact] = field(default_factory=list)
+    bindings: list[BindingFact] = field(default_factory=list)
+
+
+@dataclass
+class _Class:
+    fact: ClassFact
+    methods: list[str] = field(default_factory=list)
+    attributes: list[BindingFact] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a statement stands: who gets its calls (list, nested?), its bindings (list,
+    name prefix), whose metrics it adds to, how deep, and the qualname prefix."""
+
+    calls: tuple[tuple[list[CallFact], bool], ...]
+    bindings: tuple[tuple[list[BindingFact], str], ...]
+    prefix: str
+    function: _Function | None = None  # the innermost enclosing function
+    metrics: _Function | None = None  # None in class bodies and guards' bodies
+    cls: _Class | None = None  # the class whose body this is
+    depth: int = 0
+    elif_: bool = False
+
+
+class ContentWalk:
+    def __init__(self, text: str) -> None:
+        self._lines = SourceLines(text)
+        self._locator = WholeFileLocator(self._lines)
+        self._functions: list[_Function] = []
+        self._classes: list[_Class] = []
+        self._bindings: list[BindingFact] = []
+        self._calls: list[CallFact] = []
+        self._items = 0
+        self.truncated = False
+
+    def read(self, tree: ast.Module) -> ContentFacts:
+        top = _Frame(calls=((self._calls, False),), bindings=((self._bindings, ""),), prefix="")
+        stack: list[tuple[ast.stmt, _Frame]] = [(s, top) for s in reversed(tree.body)]
+        while stack:
+            statement, frame = stack.pop()
+            stack += reversed(list(self._statement(statement, frame)))
+        return ContentFacts(
+            parsed=True,
+            functions=tuple(self._function_fact(f) for f in self._functions),
+            classes=tuple(self._class_fact(c) for c in self._classes),
+            bindings=tuple(self._bindings),
+            calls=_by_position(self._calls),
+            truncated=self.truncated,
+        )
+
+    # -- bounds ----------------------------------------------------------------------
+
+    def _take(self, count: int = 1) -> bool:
+        if self._items + count > ITEM_LIMIT:
+            self.truncated = True
+            return False
+        self._items += count
+        return True
+
+    # -- positions ---------------------------------------------------------------------
+
+    def _span(self, node: ast.expr | ast.stmt) -> Span:
+        _, line, column = self._locator.locate(node.lineno, node.col_offset)
+        end_line = node.end_lineno or node.lineno
+        end_offset = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        _, end_line, end_column = self._locator.locate(end_line, end_offset)
+        return Span(line, column, end_line, end_column)
+
+    def _name_span(self, node: ast.stmt, name: str) -> Span:
+        """The span of a def's or class's name on its line (the keyword's when the name
+        stands on another line)."""
+        start = self._span(node)
+        line = self._lines.line_text(start.line)
+        found = _DEF_NAME.match(line, start.column - 1)
+        if found is None or found.group(1) != name:
+            return Span(start.line, start.column, start.line, start.column)
+        return Span(start.line, found.start(1) + 1, start.line, found.end(1) + 1)
+
+    # -- statements --------------------------------------------------------------------
+
+    def _statement(self, statement: ast.stmt, frame: _Frame) -> Iterator[tuple[ast.stmt, _Frame]]:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from self._def(statement, frame)
+            return
+        if isinstance(statement, ast.ClassDef):
+            yield from self._class(statement, frame)
+            return
+        metrics = frame.metrics
+        guard = isinstance(statement, ast.If) and is_guard_if(statement)
+        if metrics is not None and not guard and not frame.elif_:
+            metrics.statements += 1
+        self._bind(statement, frame)
+        yield from self._parts(statement, frame, guard)
+
+    def _parts(
+        self, statement: ast.stmt, frame: _Frame, guard: bool
+    ) -> Iterator[tuple[ast.stmt, _Frame]]:
+        """Walk the statement's own expressions; yield its body statements, measured."""
+        metrics = frame.metrics
+        inner = _Frame(
+            frame.calls,
+            frame.bindings,
+            frame.prefix,
+            frame.function,
+            None if guard else metrics,
+            frame.cls,
+            frame.depth + 1,
+        )
+        if metrics is not None and not guard and isinstance(statement, (*_BLOCKS, _TRY_STAR)):
+            metrics.nesting = max(metrics.nesting, inner.depth)
+            if isinstance(statement, ast.For | ast.AsyncFor | ast.While):
+                metrics.loops += 1
+            if isinstance(statement, ast.If):
+                metrics.branches += 1
+        for name, value in ast.iter_fields(statement):
+            values = value if isinstance(value, list) else [value]
+            if isinstance(statement, ast.If) and name == "orelse" and _is_elif(value):
+                yield value[0], _elif_frame(inner)
+                continue
+            for item in values:
+                if isinstance(item, ast.stmt):
+                    yield item, inner
+                elif isinstance(item, ast.excepthandler):
+                    yield from self._handler(item, inner, metrics is not None and not guard)
+                elif isinstance(item, ast.match_case):
+                    if inner.metrics is not None:
+                        inner.metrics.branches += 1
+                    self._expressions([item.pattern, item.guard], frame)
+                    yield from ((s, inner) for s in item.body)
+                elif isinstance(item, ast.withitem):
+                    self._expressions([item.context_expr, item.optional_vars], frame)
+                elif isinstance(item, ast.AST):
+                    self._expressions([item], frame)
+
+    def _handler(
+        self, handler: ast.excepthandler, inner: _Frame, measured: bool
+    ) -> Iterator[tuple[ast.stmt, _Frame]]:
+        assert isinstance(handler, ast.ExceptHandler)
+        self._expressions([handler.type], inner)
+        guard = is_guard_body(handler.body)
+        if measured and not guard and inner.metrics is not None:
+            inner.metrics.branches += 1
+        body_frame = _Frame(
+            inner.calls,
+            inner.bindings,
+            inner.prefix,
+            inner.function,
+            None if guard else inner.metrics,
+            inner.cls,
+            inner.depth,
+        )
+        yield from ((s, body_frame) for s in handler.body)
+
+    def _def(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, frame: _Frame
+    ) -> Iterator[tuple[ast.stmt, _Frame]]:
+        if frame.metrics is not None:
+            frame.metrics.statements += 1
+        if len(self._functions) >= FUNCTION_LIMIT:
+            self.truncated = True
+            return
+        qualname = cut(frame.prefix + node.name)
+        fact = FunctionFact(
+            qualname=qualname,
+            span=self._name_span(node, node.name),
+            is_async=isinstance(node, ast.AsyncFunctionDef),
+            decorators=self._decorators(node.decorator_list),
+            params=self._params(node.args),
+            trivial=is_trivial_body(node.body),
+        )
+        function = _Function(fact)
+        self._functions.append(function)
+        if frame.cls is not None and self._take():
+            frame.cls.methods.append(qualname)
+        calls: tuple[tuple[list[CallFact], bool], ...] = ((function.calls, False),)
+        if frame.function is not None:
+            calls += ((frame.function.calls, True),)
+        body = _Frame(
+            calls, ((function.bindings, ""),), qualname + ".<locals>.", function, function
+        )
+        start = 1 if is_docstring(node.body[0]) else 0
+        yield from ((s, body) for s in node.body[start:])
+
+    def _class(self, node: ast.ClassDef, frame: _Frame) -> Iterator[tuple[ast.stmt, _Frame]]:
+        if frame.metrics is not None:
+            frame.metrics.statements += 1
+        if len(self._classes) >= CLASS_LIMIT:
+            self.truncated = True
+            return
+        qualname = cut(frame.prefix + node.name)
+        # `Generic[T]` is named by its base: `Generic`.
+        bases = tuple(
+            dotted(base.value if isinstance(base, ast.Subscript) else base) for base in node.bases
+        )
+        keywords = tuple(
+            (cut(k.arg or "**"), value_text(k.value)) for k in node.keywords[:KEYWORD_LIMIT]
+        )
+        self.truncated |= len(node.keywords) > KEYWORD_LIMIT
+        if not self._take(len(bases)):
+            bases = ()
+        fact = ClassFact(
+            qualname=qualname,
+            span=self._name_span(node, node.name),
+            bases=bases,
+            keywords=keywords,
+            decorators=self._decorators(node.decorator_list),
+        )
+        cls = _Class(fact)
+        self._classes.append(cls)
+        bindings: tuple[tuple[list[BindingFact], str], ...] = ((cls.attributes, ""),)
+        if node.name == "Meta" and frame.cls is not None:
+            bindings += ((frame.cls.attributes, "Meta."),)
+        if frame.function is not None:
+            calls: tuple[tuple[list[CallFact], bool], ...] = ((frame.function.calls, True),)
+        else:
+            calls = ((self._calls, False),)
+        body = _Frame(calls, bindings, qualname + ".", frame.function, None, cls)
+        yield from ((s, body) for s in node.body)
+
+    def _decorators(self, decorators: list[ast.expr]) -> tuple[CallFact, ...]:
+        if not self._take(len(decorators)):
+            return ()
+        return tuple(
+            self._call(d.func, d) if isinstance(d, ast.Call) else self._call(d, None)
+            for d in decorators
+        )
+
+    def _params(self, args: ast.arguments) -> tuple[ParamFact, ...]:
+        every = [*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg]
+        params = tuple(
+            ParamFact(cut(arg.arg), annotation_names(arg.annotation))
+            for arg in every
+            if arg is not None
+        )
+        if not self._take(len(params) + sum(len(p.annotation) for p in params)):
+            return ()
+        return params
+
+    def _call(
+        self, callee: ast.expr, call: ast.Call | None, awaited: bool = False, nested: bool = False
+    ) -> CallFact:
+        if call is None:
+            return CallFact(dotted(callee), self._span(callee), awaited, nested)
+        keywords = tuple(cut(k.arg or "**") for k in call.keywords[:KEYWORD_LIMIT])
+        self.truncated |= len(call.keywords) > KEYWORD_LIMIT
+        return CallFact(
+            dotted(callee),
+            self._span(callee),
+            awaited,
+            nested,
+            positional(call.args),
+            keywords,
+        )
+
+    # -- bindings ----------------------------------------------------------------------
+
+    def _bind(self, statement: ast.stmt, frame: _Frame) -> None:
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        annotation: ast.expr | None = None
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign):
+            targets, value, annotation = [statement.target], statement.value, statement.annotation
+        elif _TYPE_ALIAS is not None and isinstance(statement, _TYPE_ALIAS):
+            targets, value = [statement.name], statement.value
+        elif isinstance(statement, ast.With | ast.AsyncWith):
+            for item in statement.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    self._add_binding(item.optional_vars, item.context_expr, None, frame)
+            return
+        for target in targets:
+            if isinstance(target, ast.Name):
+                self._add_binding(target, value, annotation, frame)
+
+    def _add_binding(
+        self, target: ast.Name, value: ast.expr | None, annotation: ast.expr | None, frame: _Frame
+    ) -> None:
+        callee, literal = "", None
+        args: tuple[str, ...] = ()
+        names = annotation_names(annotation)
+        if isinstance(value, ast.Call):
+            callee, args = dotted(value.func), positional(value.args)
+        elif isinstance(value, ast.Constant) and isinstance(value.value, str):
+            literal = cut(value.value)
+        elif annotation is None and isinstance(value, ast.Subscript | ast.BinOp):
+            names = annotation_names(value)
+        for sink, prefix in frame.bindings:
+            if self._take(1 + len(names)):
+                sink.append(
+                    BindingFact(
+                        cut(prefix + target.id), self._span(target), callee, names, literal, args
+                    )
+                )
+
+    # -- expressions -------------------------------------------------------------------
+
+    def _expressions(self, nodes: list[ast.AST | None], frame: _Frame) -> None:
+        """Record the calls and count the comprehensions of expressions (iteratively)."""
+        stack: list[tuple[ast.AST, bool, bool]] = [
+            (n, False, False) for n in nodes if n is not None
+        ]
+        while stack:
+            node, awaited, nested = stack.pop()
+            if isinstance(node, ast.Await):
+                stack.append((node.value, True, nested))
+                continue
+            if isinstance(node, ast.Call):
+                self._record(node, awaited, nested, frame)
+            elif isinstance(node, _COMPREHENSIONS) and frame.metrics is not None:
+                frame.metrics.comprehensions += 1
+            inside = nested or isinstance(node, ast.Lambda)
+            stack += [
+                (child, False, inside) for child in reversed(list(ast.iter_child_nodes(node)))
+            ]
+
+    def _record(self, call: ast.Call, awaited: bool, nested: bool, frame: _Frame) -> None:
+        fact = self._call(call.func, call, awaited)
+        for sink, sink_nested in frame.calls:
+            if self._take():
+                sink.append(fact if not (nested or sink_nested) else _nested(fact))
+
+    # -- results -----------------------------------------------------------------------
+
+    def _function_fact(self, function: _Function) -> FunctionFact:
+        return FunctionFact(
+            qualname=function.fact.qualname,
+            span=function.fact.span,
+            is_async=function.fact.is_async,
+            decorators=function.fact.decorators,
+            params=function.fact.params,
+            statements=function.statements,
+            branches=function.branches,
+            nesting=function.nesting,
+            loops=function.loops,
+            comprehensions=function.comprehensions,
+            calls=_by_position(function.calls),
+            bindings=tuple(function.bindings),
+            trivial=function.fact.trivial,
+        )
+
+    def _class_fact(self, cls: _Class) -> ClassFact:
+        fact = cls.fact
+        return ClassFact(
+            fact.qualname,
+            fact.span,
+            fact.bases,
+            fact.keywords,
+            fact.decorators,
+            tuple(cls.methods),
+            tuple(cls.attributes),
+        )
+
+
+def _nested(fact: CallFact) -> CallFact:
+    return CallFact(fact.callee, fact.span, fact.awaited, True, fact.positional, fact.keywords)
+
+
+def _by_position(calls: list[CallFact]) -> tuple[CallFact, ...]:
+    return tuple(sorted(calls, key=lambda c: (c.span.line, c.span.column, c.nested)))
+
+
+def _is_elif(orelse: object) -> bool:
+    return isinstance(orelse, list) and len(orelse) == 1 and isinstance(orelse[0], ast.If)
+
+
+def _elif_frame(inner: _Frame) -> _Frame:
+    """An `elif` stands as deep as its `if` and is no new statement."""
+    return _Frame(
+        inner.calls,
+        inner.bindings,
+        inner.prefix,
+        inner.function,
+        inner.metrics,
+        inner.cls,
+        inner.depth - 1,
+        elif_=True,
+    )

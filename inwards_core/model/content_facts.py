@@ -1,0 +1,370 @@
+"""Facts about a module's content beyond its imports, for the opt-in content rules.
+
+Read by `inwards_core.extraction.content.read_content` (CPython's `ast`, one iterative
+walk). Like `ModuleFacts` they depend only on the file's text and module name, so a cache
+may keep them; `content_to_data` / `content_from_data` convert them to compact rows of
+lists and strings and back. Data coming back from a cache is untrusted: any wrong shape,
+and any string or count past the bounds below, is a `ValueError` (a cache miss).
+
+Bounds (hostile input): strings are cut to `STRING_LIMIT` characters, per-call argument
+lists to `ARGUMENT_LIMIT` entries, and a file keeps at most `FUNCTION_LIMIT` functions,
+`CLASS_LIMIT` classes and `ITEM_LIMIT` calls, bindings, parameters, decorators, bases,
+methods and attributes in all; past any of them `truncated` is set and the rest is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import attrs
+
+from inwards_core.model.findings import Span
+from inwards_core.model.value_repr import value_repr
+
+STRING_LIMIT = 200
+ARGUMENT_LIMIT = 4  # first positional arguments kept per call
+KEYWORD_LIMIT = 32
+FUNCTION_LIMIT = 5_000
+CLASS_LIMIT = 2_000
+ITEM_LIMIT = 20_000
+
+
+@attrs.frozen
+class CallFact:
+    """One call expression (or a decorator, which may be a bare name: `@app`).
+
+    - `callee`: the called expression as dotted text (`db.add`, `requests.get`); a call in
+      the chain keeps `()` (`boto3.client().put_object`); "" when it is not a name chain.
+    - `span`: the callee's span.
+    - `awaited`: the call stands directly under `await`.
+    - `nested`: inside a lambda, or a def or class nested in the function holding the fact.
+    - `positional`: the first `ARGUMENT_LIMIT` positional arguments: a dotted name, a string
+      literal in double quotes (`'"users"'`), or "" for anything else.
+    - `keywords`: keyword argument names, "**" for a `**mapping`.
+    """
+
+    __repr__ = value_repr
+
+    callee: str
+    span: Span
+    awaited: bool = False
+    nested: bool = False
+    positional: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ParamFact:
+    """A parameter and the dotted names its annotation mentions, `Annotated[X, ...]`
+    (first argument only), `Optional[...]`, `Union[...]` and `X | Y` flattened."""
+
+    __repr__ = value_repr
+
+    name: str
+    annotation: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class BindingFact:
+    """A name bound by `x = ...`, `x: T = ...`, `type X = ...` or `with ... as x`.
+
+    `value_callee` is the callee of a call value (dotted as `CallFact.callee`) and
+    `positional` its first arguments (as `CallFact.positional`). `annotation` holds the
+    dotted names of the declared type, or, for an alias whose value is a subscript or a
+    `|` of names (`SessionDep = Annotated[Session, ...]`), the names of the value,
+    flattened as `ParamFact.annotation`. `literal` is a string value (cut).
+    """
+
+    __repr__ = value_repr
+
+    name: str
+    span: Span
+    value_callee: str = ""
+    annotation: tuple[str, ...] = ()
+    literal: str | None = None
+    positional: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class FunctionFact:
+    """A `def` or `async def`; the metrics count its own body, not nested defs' bodies.
+
+    See `inwards_core.extraction.content` for how statements, branches (guards excluded),
+    nesting, loops and comprehensions are counted. `trivial`: the body is only a docstring,
+    `...`, `pass` and `raise NotImplementedError(...)`.
+    """
+
+    __repr__ = value_repr
+
+    qualname: str
+    span: Span
+    is_async: bool
+    decorators: tuple[CallFact, ...] = ()
+    params: tuple[ParamFact, ...] = ()
+    statements: int = 0
+    branches: int = 0
+    nesting: int = 0
+    loops: int = 0
+    comprehensions: int = 0
+    calls: tuple[CallFact, ...] = ()
+    bindings: tuple[BindingFact, ...] = ()
+    trivial: bool = False
+
+
+@attrs.frozen
+class ClassFact:
+    """A class: dotted bases, keywords (`table=True` as `("table", "True")`), decorators,
+    the qualnames of its methods (into `ContentFacts.functions`) and its class-body
+    bindings, those of an inner `class Meta` named `Meta.<name>`."""
+
+    __repr__ = value_repr
+
+    qualname: str
+    span: Span
+    bases: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()
+    decorators: tuple[CallFact, ...] = ()
+    methods: tuple[str, ...] = ()
+    attributes: tuple[BindingFact, ...] = ()
+
+
+@attrs.frozen
+class ContentFacts:
+    """`parsed` is False when the text had no trigger or did not parse: nothing was read.
+    `bindings` and `calls` are the module's own (top level and class bodies, including
+    calls inside literals such as `urlpatterns = [path(...)]`)."""
+
+    __repr__ = value_repr
+
+    parsed: bool
+    functions: tuple[FunctionFact, ...] = ()
+    classes: tuple[ClassFact, ...] = ()
+    bindings: tuple[BindingFact, ...] = ()
+    calls: tuple[CallFact, ...] = ()
+    truncated: bool = False
+
+
+def cut(text: str) -> str:
+    """`text` cut to `STRING_LIMIT` characters."""
+    return text[:STRING_LIMIT]
+
+
+# -- plain-data conversion (for caches) ------------------------------------------------
+
+
+def _span_row(span: Span) -> list[int]:
+    return [span.line, span.column, span.end_line, span.end_column]
+
+
+def _call_row(call: CallFact) -> list[Any]:
+    return [
+        call.callee,
+        _span_row(call.span),
+        call.awaited,
+        call.nested,
+        list(call.positional),
+        list(call.keywords),
+    ]
+
+
+def _binding_row(binding: BindingFact) -> list[Any]:
+    return [
+        binding.name,
+        _span_row(binding.span),
+        binding.value_callee,
+        list(binding.annotation),
+        binding.literal,
+        list(binding.positional),
+    ]
+
+
+def _function_row(function: FunctionFact) -> list[Any]:
+    return [
+        function.qualname,
+        _span_row(function.span),
+        function.is_async,
+        [_call_row(d) for d in function.decorators],
+        [[p.name, list(p.annotation)] for p in function.params],
+        [
+            function.statements,
+            function.branches,
+            function.nesting,
+            function.loops,
+            function.comprehensions,
+        ],
+        [_call_row(c) for c in function.calls],
+        [_binding_row(b) for b in function.bindings],
+        function.trivial,
+    ]
+
+
+def _class_row(cls: ClassFact) -> list[Any]:
+    return [
+        cls.qualname,
+        _span_row(cls.span),
+        list(cls.bases),
+        [[k, v] for k, v in cls.keywords],
+        [_call_row(d) for d in cls.decorators],
+        list(cls.methods),
+        [_binding_row(b) for b in cls.attributes],
+    ]
+
+
+def content_to_data(facts: ContentFacts) -> dict[str, Any]:
+    """Plain JSON-able data; `content_from_data` rebuilds an equal record."""
+    return {
+        "parsed": facts.parsed,
+        "functions": [_function_row(f) for f in facts.functions],
+        "classes": [_class_row(c) for c in facts.classes],
+        "bindings": [_binding_row(b) for b in facts.bindings],
+        "calls": [_call_row(c) for c in facts.calls],
+        "truncated": facts.truncated,
+    }
+
+
+_T = TypeVar("_T")
+
+
+def _list(data: Any, limit: int) -> list[Any]:
+    if not isinstance(data, list) or len(data) > limit:
+        raise ValueError("expected a list within the bounds")
+    return data
+
+
+def _row(data: Any, length: int) -> list[Any]:
+    if not isinstance(data, list) or len(data) != length:
+        raise ValueError(f"expected a row of {length}")
+    return data
+
+
+def _each(data: Any, limit: int, read: Callable[[Any], _T]) -> tuple[_T, ...]:
+    return tuple(read(item) for item in _list(data, limit))
+
+
+def _str(data: Any) -> str:
+    if isinstance(data, str) and len(data) <= STRING_LIMIT:
+        return data
+    raise ValueError("expected a string within the bounds")
+
+
+def _opt_str(data: Any) -> str | None:
+    return None if data is None else _str(data)
+
+
+def _bool(data: Any) -> bool:
+    if isinstance(data, bool):
+        return data
+    raise ValueError("expected a boolean")
+
+
+def _count(data: Any) -> int:
+    if isinstance(data, int) and not isinstance(data, bool) and 0 <= data <= 10**9:
+        return data
+    raise ValueError("expected a count")
+
+
+def _span(data: Any) -> Span:
+    row = _row(data, 4)
+    line, column, end_line, end_column = (_count(x) for x in row)
+    if min(line, column, end_line, end_column) < 1:
+        raise ValueError("bad span")
+    return Span(line, column, end_line, end_column)
+
+
+def _strings(data: Any, limit: int) -> tuple[str, ...]:
+    return _each(data, limit, _str)
+
+
+def _call(data: Any) -> CallFact:
+    row = _row(data, 6)
+    return CallFact(
+        callee=_str(row[0]),
+        span=_span(row[1]),
+        awaited=_bool(row[2]),
+        nested=_bool(row[3]),
+        positional=_strings(row[4], ARGUMENT_LIMIT),
+        keywords=_strings(row[5], KEYWORD_LIMIT),
+    )
+
+
+def _binding(data: Any) -> BindingFact:
+    row = _row(data, 6)
+    return BindingFact(
+        name=_str(row[0]),
+        span=_span(row[1]),
+        value_callee=_str(row[2]),
+        annotation=_strings(row[3], ITEM_LIMIT),
+        literal=_opt_str(row[4]),
+        positional=_strings(row[5], ARGUMENT_LIMIT),
+    )
+
+
+def _param(data: Any) -> ParamFact:
+    row = _row(data, 2)
+    return ParamFact(name=_str(row[0]), annotation=_strings(row[1], ITEM_LIMIT))
+
+
+def _function(data: Any) -> FunctionFact:
+    row = _row(data, 9)
+    statements, branches, nesting, loops, comprehensions = (_count(x) for x in _row(row[5], 5))
+    return FunctionFact(
+        qualname=_str(row[0]),
+        span=_span(row[1]),
+        is_async=_bool(row[2]),
+        decorators=_each(row[3], ITEM_LIMIT, _call),
+        params=_each(row[4], ITEM_LIMIT, _param),
+        statements=statements,
+        branches=branches,
+        nesting=nesting,
+        loops=loops,
+        comprehensions=comprehensions,
+        calls=_each(row[6], ITEM_LIMIT, _call),
+        bindings=_each(row[7], ITEM_LIMIT, _binding),
+        trivial=_bool(row[8]),
+    )
+
+
+def _keyword(data: Any) -> tuple[str, str]:
+    row = _row(data, 2)
+    return _str(row[0]), _str(row[1])
+
+
+def _class(data: Any) -> ClassFact:
+    row = _row(data, 7)
+    return ClassFact(
+        qualname=_str(row[0]),
+        span=_span(row[1]),
+        bases=_strings(row[2], ITEM_LIMIT),
+        keywords=_each(row[3], KEYWORD_LIMIT, _keyword),
+        decorators=_each(row[4], ITEM_LIMIT, _call),
+        methods=_strings(row[5], ITEM_LIMIT),
+        attributes=_each(row[6], ITEM_LIMIT, _binding),
+    )
+
+
+def content_from_data(data: Any) -> ContentFacts:
+    """Rebuild a record from `content_to_data` output; `ValueError` on any shape problem
+    or any string or count past the bounds."""
+    if not isinstance(data, Mapping) or set(data) != _KEYS:
+        raise ValueError("expected an object with the content keys")
+    return ContentFacts(
+        parsed=_bool(data["parsed"]),
+        functions=_each(data["functions"], FUNCTION_LIMIT, _function),
+        classes=_each(data["classes"], CLASS_LIMIT, _class),
+        bindings=_each(data["bindings"], ITEM_LIMIT, _binding),
+        calls=_each(data["calls"], ITEM_LIMIT, _call),
+        truncated=_bool(data["truncated"]),
+    )
+
+
+_KEYS = frozenset(("parsed", "functions", "classes", "bindings", "calls", "truncated"))
+
+__all__ = [
+    "BindingFact",
+    "CallFact",
+    "ClassFact",
+    "ContentFacts",
+    "FunctionFact",
+    "ParamFact",
+]

@@ -1,0 +1,386 @@
+"""Content facts (issue 13, not wired yet): `read_content` on small snippets, its guards
+and nesting, hostile depth and size, and the plain-data round trip of the record."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inwards_core.extraction.content import CONTENT_ID, TRIGGERS, read_content
+from inwards_core.model.content_facts import (
+    STRING_LIMIT,
+    BindingFact,
+    CallFact,
+    ClassFact,
+    ContentFacts,
+    FunctionFact,
+    content_from_data,
+    content_to_data,
+)
+from inwards_core.model.findings import Span
+
+from .helpers import GRAMMARS
+
+CORPORA = Path(os.environ.get("INWARDS_CORPORA", "/work/corpora"))
+
+
+def content(source: str) -> ContentFacts:
+    return read_content(textwrap.dedent(source), "pkg.mod", GRAMMARS)
+
+
+def function(facts: ContentFacts, qualname: str) -> FunctionFact:
+    (found,) = (f for f in facts.functions if f.qualname == qualname)
+    return found
+
+
+def cls(facts: ContentFacts, qualname: str) -> ClassFact:
+    (found,) = (c for c in facts.classes if c.qualname == qualname)
+    return found
+
+
+def test_no_trigger_no_parse() -> None:
+    assert CONTENT_ID == "content/1" and "async " in TRIGGERS
+    assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
+    # Not parsed at all: a syntax error behind no trigger still gives the empty record.
+    assert content("x = (\n") == ContentFacts(parsed=False)
+
+
+def test_syntax_error_is_not_parsed() -> None:
+    assert content("class A(:\n") == ContentFacts(parsed=False)
+
+
+def test_function_fields() -> None:
+    facts = content(
+        """
+        @router.post("/items", response_model=Item, **extra)
+        async def create(item: Item, db: Annotated[Session, Depends(get_db)],
+                         cache: Optional["redis.Redis"] = None, *args, other: A | B | None,
+                         **kwargs) -> list[Item]:
+            "Docstring."
+            row = db.add(item)
+            await db.commit()
+            return row
+        """
+    )
+    fact = function(facts, "create")
+    assert fact.is_async and not fact.trivial
+    assert fact.span == Span(3, 11, 3, 17)
+    (decorator,) = fact.decorators
+    assert decorator == CallFact(
+        "router.post", Span(2, 2, 2, 13), False, False, ('"/items"',), ("response_model", "**")
+    )
+    assert [(p.name, p.annotation) for p in fact.params] == [
+        ("item", ("Item",)),
+        ("db", ("Session",)),
+        ("cache", ("redis.Redis",)),
+        ("args", ()),
+        ("other", ("A", "B")),
+        ("kwargs", ()),
+    ]
+    assert [(c.callee, c.awaited, c.positional) for c in fact.calls] == [
+        ("db.add", False, ("item",)),
+        ("db.commit", True, ()),
+    ]
+    assert fact.bindings == (BindingFact("row", Span(7, 5, 7, 8), "db.add", (), None, ("item",)),)
+    assert (fact.statements, fact.branches, fact.nesting, fact.loops) == (3, 0, 0, 0)
+
+
+def test_qualnames_and_nested_calls() -> None:
+    facts = content(
+        """
+        class Repo:
+            def save(self):
+                def helper():
+                    requests.get("u")
+                run = lambda: boto3.client("s3").put_object(Bucket="b")
+                helper()
+        """
+    )
+    assert [f.qualname for f in facts.functions] == ["Repo.save", "Repo.save.<locals>.helper"]
+    assert cls(facts, "Repo").methods == ("Repo.save",)
+    outer = function(facts, "Repo.save")
+    assert [(c.callee, c.nested) for c in outer.calls] == [
+        ("requests.get", True),
+        ("boto3.client().put_object", True),
+        ("boto3.client", True),
+        ("helper", False),
+    ]
+    inner = function(facts, "Repo.save.<locals>.helper")
+    assert [(c.callee, c.nested) for c in inner.calls] == [("requests.get", False)]
+
+
+def test_guards_are_no_statements_nor_branches() -> None:
+    facts = content(
+        """
+        @app.get("/")
+        def endpoint(x):
+            if x is None:
+                raise HTTPException(404)
+            if not x:
+                abort(403)
+            if x == 1:
+                return None
+            try:
+                value = load(x)
+            except KeyError:
+                raise HTTPException(404)
+            except ValueError:
+                log(x)
+                value = 0
+            return value
+        """
+    )
+    fact = function(facts, "endpoint")
+    # try, value = load, log, value = 0, return: the three guards and the raise are none.
+    assert fact.statements == 5
+    assert fact.branches == 1  # the `except ValueError` handler
+    assert fact.nesting == 1
+    assert "HTTPException" in [c.callee for c in fact.calls]  # a guard's calls are kept
+    assert "abort" in [c.callee for c in fact.calls]
+
+
+def test_branches_nesting_loops_comprehensions() -> None:
+    facts = content(
+        """
+        async def handler(items):
+            for item in items:
+                if item.a:
+                    with lock:
+                        total = [x for x in item]
+                elif item.b:
+                    pass
+                else:
+                    while True:
+                        break
+            match items:
+                case []:
+                    pass
+                case _:
+                    pass
+            return {k: v for k, v in items}, (y for y in items)
+        """
+    )
+    fact = function(facts, "handler")
+    assert fact.branches == 4  # if, elif, two cases; never else
+    assert fact.nesting == 3  # for > if > with (or for > else > while)
+    assert fact.loops == 2
+    assert fact.comprehensions == 3
+    # for, if, with, total, pass, while, break, match, pass, pass, return (elif: no)
+    assert fact.statements == 11
+
+
+def test_trivial_bodies() -> None:
+    facts = content(
+        """
+        class Port(Protocol):
+            def a(self) -> int:
+                "Doc."
+                ...
+            def b(self):
+                raise NotImplementedError("no")
+            def c(self):
+                pass
+            def d(self):
+                return 1
+        """
+    )
+    assert [f.trivial for f in facts.functions] == [True, True, True, False]
+
+
+def test_class_fields() -> None:
+    facts = content(
+        """
+        @attrs.frozen
+        class Hero(SQLModel, Generic[T], table=True, metaclass=Meta, name="x"):
+            __tablename__ = "heroes"
+            id: int | None = Field(default=None, primary_key=True)
+            created: Mapped[datetime] = mapped_column(DateTime, nullable=False)
+            born = Column("born", Date)
+            class Meta:
+                db_table = "app_hero"
+            def save(self): ...
+        """
+    )
+    hero = cls(facts, "Hero")
+    assert hero.span == Span(3, 7, 3, 11)
+    assert hero.bases == ("SQLModel", "Generic")
+    assert hero.keywords == (("table", "True"), ("metaclass", "Meta"), ("name", '"x"'))
+    assert [d.callee for d in hero.decorators] == ["attrs.frozen"]
+    assert hero.methods == ("Hero.save",)
+    assert [
+        (a.name, a.value_callee, a.annotation, a.literal, a.positional) for a in hero.attributes
+    ] == [
+        ("__tablename__", "", (), "heroes", ()),
+        ("id", "Field", ("int",), None, ()),
+        ("created", "mapped_column", ("datetime",), None, ("DateTime",)),
+        ("born", "Column", (), None, ('"born"', "Date")),
+        ("Meta.db_table", "", (), "app_hero", ()),
+    ]
+    assert cls(facts, "Hero.Meta").attributes[0].name == "db_table"
+
+
+def test_module_bindings_and_calls() -> None:
+    facts = content(
+        """
+        SessionDep = Annotated[Session, Depends(get_session)]
+        cache = redis.Redis()
+        metadata = MetaData(naming_convention=CONVENTION)
+        urlpatterns = [
+            path("items/", views.items, name="items"),
+            re_path(r"^x/$", views.X.as_view()),
+        ]
+        with Session(engine) as session:
+            pass
+        """
+    )
+    assert [(b.name, b.value_callee, b.annotation) for b in facts.bindings] == [
+        ("SessionDep", "", ("Session",)),
+        ("cache", "redis.Redis", ()),
+        ("metadata", "MetaData", ()),
+        ("urlpatterns", "", ()),
+        ("session", "Session", ()),
+    ]
+    assert [(c.callee, c.positional, c.keywords) for c in facts.calls] == [
+        ("Depends", ("get_session",), ()),
+        ("redis.Redis", (), ()),
+        ("MetaData", (), ("naming_convention",)),
+        ("path", ('"items/"', "views.items"), ("name",)),
+        ("re_path", ('"^x/$"', ""), ()),
+        ("views.X.as_view", (), ()),
+        ("Session", ("engine",), ()),
+    ]
+
+
+def test_columns_count_characters() -> None:
+    facts = content('@app.get("/")\ndef f():\n    x = "été"; requests.get(x)\n')
+    (call,) = function(facts, "f").calls
+    assert call.span == Span(3, 16, 3, 28)
+
+
+def test_long_strings_are_cut() -> None:
+    facts = content(f'class A:\n    name = "{"x" * 1000}"\n')
+    assert facts.classes[0].attributes[0].literal == "x" * STRING_LIMIT
+
+
+def test_deep_nesting_is_no_recursion() -> None:
+    # CPython's parser refuses 100 levels of indentation: a deep file gives no facts.
+    deep = "".join(" " * i + "if x:\n" for i in range(5000)) + " " * 5000 + "pass\n"
+    assert content("async def f():\n" + textwrap.indent(deep, " ")).parsed is False
+    # What the parser takes, the walk takes without recursion: 95 nested blocks, a long
+    # list and a long attribute chain.
+    blocks = "".join(" " * (i + 1) + "if x:\n" for i in range(95)) + " " * 96 + "f()\n"
+    fact = function(content("async def g():\n" + blocks), "g")
+    assert fact.nesting == 95 and fact.branches == 95
+    wide = content("class A: ...\nx = [" + "f(1), " * 100_000 + "]\n")
+    assert wide.parsed and 19_000 < len(wide.calls) <= 20_000 and wide.truncated
+    chain = content("class A: ...\nx = a" + ".b" * 500 + "()\n")
+    assert chain.calls[0].callee == ""  # too long to be a name worth matching
+    # Past what CPython's parser takes (it recurses), no facts rather than an error.
+    assert content("class A: ...\nx = a" + ".b" * 50_000 + "()\n").parsed is False
+
+
+def test_round_trip_snippets() -> None:
+    facts = content(
+        """
+        @app.get("/")
+        async def f(x: int):
+            return x
+        class A(B):
+            y = 1
+        """
+    )
+    data = json.loads(json.dumps(content_to_data(facts)))
+    assert content_from_data(data) == facts
+    assert content_from_data(content_to_data(ContentFacts(parsed=False))) == ContentFacts(
+        parsed=False
+    )
+
+
+def _corpus_files() -> list[Path]:
+    roots = [
+        CORPORA / "fastapi" / "fastapi-0.163.2" / "docs_src",
+        CORPORA / "fastapi" / "fastapi-users-15.0.5",
+    ]
+    return [path for root in roots if root.is_dir() for path in sorted(root.rglob("*.py"))]
+
+
+def test_round_trip_corpus() -> None:
+    files = _corpus_files()
+    if not files:
+        pytest.skip(f"corpora not in {CORPORA} (set INWARDS_CORPORA to their folder)")
+    parsed = 0
+    for path in files:
+        facts = read_content(path.read_text("utf-8", "replace"), path.stem, GRAMMARS)
+        parsed += facts.parsed
+        data = json.loads(json.dumps(content_to_data(facts)))
+        assert content_from_data(data) == facts, path
+    assert parsed > len(files) // 2
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        [],
+        {"parsed": True},
+        {**content_to_data(ContentFacts(parsed=True)), "extra": []},
+        {**content_to_data(ContentFacts(parsed=True)), "parsed": 1},
+        {**content_to_data(ContentFacts(parsed=True)), "calls": [["f", [1, 1, 1, 1]]]},
+        {
+            **content_to_data(ContentFacts(parsed=True)),
+            "calls": [["f", [0, 1, 1, 1], False, False, [], []]],
+        },
+        {
+            **content_to_data(ContentFacts(parsed=True)),
+            "bindings": [["x" * 201, [1, 1, 1, 1], "", [], None, []]],
+        },
+        {
+            **content_to_data(ContentFacts(parsed=True)),
+            "calls": [["f", [1, 1, 1, 1], False, False, ["a"] * 5, []]],
+        },
+        {**content_to_data(ContentFacts(parsed=True)), "functions": [[]]},
+    ],
+)
+def test_malformed_data_is_a_value_error(data: Any) -> None:
+    with pytest.raises(ValueError):
+        content_from_data(data)
+
+
+hypothesis = pytest.importorskip("hypothesis")
+strategies = pytest.importorskip("hypothesis.strategies")
+
+_json = strategies.recursive(
+    strategies.none() | strategies.booleans() | strategies.integers() | strategies.text(max_size=5),
+    lambda inner: (
+        strategies.lists(inner, max_size=7)
+        | strategies.dictionaries(strategies.text(max_size=9), inner, max_size=6)
+    ),
+    max_leaves=40,
+)
+_valid = content_to_data(
+    read_content(
+        '@app.get("/")\nasync def f(x: T):\n    await g(x)\nclass A(B):\n    y = "z"\n',
+        "m",
+        GRAMMARS,
+    )
+)
+
+
+def _mutations() -> Any:
+    keys = sorted(_valid)
+    return strategies.builds(
+        lambda key, value: {**_valid, key: value}, strategies.sampled_from(keys), _json
+    )
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(strategies.one_of(_json, _mutations()))
+def test_content_from_data_raises_only_value_error(data: Any) -> None:
+    with contextlib.suppress(ValueError):
+        content_from_data(data)
