@@ -6,8 +6,14 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
+from inwards_core.extraction.content_frames import (
+    ClassDraft,
+    Frame,
+    FunctionDraft,
+    elif_frame,
+    is_elif,
+)
 from inwards_core.extraction.content_parts import (
     annotation_names,
     dotted,
@@ -39,57 +45,32 @@ _DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
 _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 _TRY_STAR = getattr(ast, "TryStar", ast.Try)
 _TYPE_ALIAS = getattr(ast, "TypeAlias", None)
+_LEAVES = (
+    ast.Name,
+    ast.Constant,
+    ast.expr_context,
+    ast.operator,
+    ast.boolop,
+    ast.cmpop,
+    ast.unaryop,
+)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
-@dataclass
-class _Function:
-    fact: FunctionFact
-    statements: int = 0
-    branches: int = 0
-    nesting: int = 0
-    loops: int = 0
-    comprehensions: int = 0
-    calls: list[CallFact] = field(default_factory=list)
-    bindings: list[BindingFact] = field(default_factory=list)
-
-
-@dataclass
-class _Class:
-    fact: ClassFact
-    methods: list[str] = field(default_factory=list)
-    attributes: list[BindingFact] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _Frame:
-    """Where a statement stands: who gets its calls (list, nested?), its bindings (list,
-    name prefix), whose metrics it adds to, how deep, and the qualname prefix."""
-
-    calls: tuple[tuple[list[CallFact], bool], ...]
-    bindings: tuple[tuple[list[BindingFact], str], ...]
-    prefix: str
-    function: _Function | None = None  # the innermost enclosing function
-    metrics: _Function | None = None  # None in class bodies and guards' bodies
-    cls: _Class | None = None  # the class whose body this is
-    depth: int = 0
-    elif_: bool = False
 
 
 class ContentWalk:
     def __init__(self, text: str) -> None:
         self._lines = SourceLines(text)
         self._locator = WholeFileLocator(self._lines)
-        self._functions: list[_Function] = []
-        self._classes: list[_Class] = []
+        self._functions: list[FunctionDraft] = []
+        self._classes: list[ClassDraft] = []
         self._bindings: list[BindingFact] = []
         self._calls: list[CallFact] = []
         self._items = 0
         self.truncated = False
 
     def read(self, tree: ast.Module) -> ContentFacts:
-        top = _Frame(calls=((self._calls, False),), bindings=((self._bindings, ""),), prefix="")
-        stack: list[tuple[ast.stmt, _Frame]] = [(s, top) for s in reversed(tree.body)]
+        top = Frame(calls=((self._calls, False),), bindings=((self._bindings, ""),), prefix="")
+        stack: list[tuple[ast.stmt, Frame]] = [(s, top) for s in reversed(tree.body)]
         while stack:
             statement, frame = stack.pop()
             stack += reversed(list(self._statement(statement, frame)))
@@ -132,7 +113,7 @@ class ContentWalk:
 
     # -- statements --------------------------------------------------------------------
 
-    def _statement(self, statement: ast.stmt, frame: _Frame) -> Iterator[tuple[ast.stmt, _Frame]]:
+    def _statement(self, statement: ast.stmt, frame: Frame) -> Iterator[tuple[ast.stmt, Frame]]:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from self._def(statement, frame)
             return
@@ -147,11 +128,11 @@ class ContentWalk:
         yield from self._parts(statement, frame, guard)
 
     def _parts(
-        self, statement: ast.stmt, frame: _Frame, guard: bool
-    ) -> Iterator[tuple[ast.stmt, _Frame]]:
+        self, statement: ast.stmt, frame: Frame, guard: bool
+    ) -> Iterator[tuple[ast.stmt, Frame]]:
         """Walk the statement's own expressions; yield its body statements, measured."""
         metrics = frame.metrics
-        inner = _Frame(
+        inner = Frame(
             frame.calls,
             frame.bindings,
             frame.prefix,
@@ -168,8 +149,8 @@ class ContentWalk:
                 metrics.branches += 1
         for name, value in ast.iter_fields(statement):
             values = value if isinstance(value, list) else [value]
-            if isinstance(statement, ast.If) and name == "orelse" and _is_elif(value):
-                yield value[0], _elif_frame(inner)
+            if isinstance(statement, ast.If) and name == "orelse" and is_elif(value):
+                yield value[0], elif_frame(inner)
                 continue
             for item in values:
                 if isinstance(item, ast.stmt):
@@ -187,14 +168,14 @@ class ContentWalk:
                     self._expressions([item], frame)
 
     def _handler(
-        self, handler: ast.excepthandler, inner: _Frame, measured: bool
-    ) -> Iterator[tuple[ast.stmt, _Frame]]:
+        self, handler: ast.excepthandler, inner: Frame, measured: bool
+    ) -> Iterator[tuple[ast.stmt, Frame]]:
         assert isinstance(handler, ast.ExceptHandler)
         self._expressions([handler.type], inner)
         guard = is_guard_body(handler.body)
         if measured and not guard and inner.metrics is not None:
             inner.metrics.branches += 1
-        body_frame = _Frame(
+        body_frame = Frame(
             inner.calls,
             inner.bindings,
             inner.prefix,
@@ -206,8 +187,8 @@ class ContentWalk:
         yield from ((s, body_frame) for s in handler.body)
 
     def _def(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, frame: _Frame
-    ) -> Iterator[tuple[ast.stmt, _Frame]]:
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, frame: Frame
+    ) -> Iterator[tuple[ast.stmt, Frame]]:
         if frame.metrics is not None:
             frame.metrics.statements += 1
         if len(self._functions) >= FUNCTION_LIMIT:
@@ -222,20 +203,18 @@ class ContentWalk:
             params=self._params(node.args),
             trivial=is_trivial_body(node.body),
         )
-        function = _Function(fact)
+        function = FunctionDraft(fact)
         self._functions.append(function)
         if frame.cls is not None and self._take():
             frame.cls.methods.append(qualname)
         calls: tuple[tuple[list[CallFact], bool], ...] = ((function.calls, False),)
         if frame.function is not None:
             calls += ((frame.function.calls, True),)
-        body = _Frame(
-            calls, ((function.bindings, ""),), qualname + ".<locals>.", function, function
-        )
+        body = Frame(calls, ((function.bindings, ""),), qualname + ".<locals>.", function, function)
         start = 1 if is_docstring(node.body[0]) else 0
         yield from ((s, body) for s in node.body[start:])
 
-    def _class(self, node: ast.ClassDef, frame: _Frame) -> Iterator[tuple[ast.stmt, _Frame]]:
+    def _class(self, node: ast.ClassDef, frame: Frame) -> Iterator[tuple[ast.stmt, Frame]]:
         if frame.metrics is not None:
             frame.metrics.statements += 1
         if len(self._classes) >= CLASS_LIMIT:
@@ -259,7 +238,7 @@ class ContentWalk:
             keywords=keywords,
             decorators=self._decorators(node.decorator_list),
         )
-        cls = _Class(fact)
+        cls = ClassDraft(fact)
         self._classes.append(cls)
         bindings: tuple[tuple[list[BindingFact], str], ...] = ((cls.attributes, ""),)
         if node.name == "Meta" and frame.cls is not None:
@@ -268,7 +247,7 @@ class ContentWalk:
             calls: tuple[tuple[list[CallFact], bool], ...] = ((frame.function.calls, True),)
         else:
             calls = ((self._calls, False),)
-        body = _Frame(calls, bindings, qualname + ".", frame.function, None, cls)
+        body = Frame(calls, bindings, qualname + ".", frame.function, None, cls)
         yield from ((s, body) for s in node.body)
 
     def _decorators(self, decorators: list[ast.expr]) -> tuple[CallFact, ...]:
@@ -308,7 +287,7 @@ class ContentWalk:
 
     # -- bindings ----------------------------------------------------------------------
 
-    def _bind(self, statement: ast.stmt, frame: _Frame) -> None:
+    def _bind(self, statement: ast.stmt, frame: Frame) -> None:
         targets: list[ast.expr] = []
         value: ast.expr | None = None
         annotation: ast.expr | None = None
@@ -328,7 +307,7 @@ class ContentWalk:
                 self._add_binding(target, value, annotation, frame)
 
     def _add_binding(
-        self, target: ast.Name, value: ast.expr | None, annotation: ast.expr | None, frame: _Frame
+        self, target: ast.Name, value: ast.expr | None, annotation: ast.expr | None, frame: Frame
     ) -> None:
         callee, literal = "", None
         args: tuple[str, ...] = ()
@@ -349,7 +328,7 @@ class ContentWalk:
 
     # -- expressions -------------------------------------------------------------------
 
-    def _expressions(self, nodes: list[ast.AST | None], frame: _Frame) -> None:
+    def _expressions(self, nodes: list[ast.AST | None], frame: Frame) -> None:
         """Record the calls and count the comprehensions of expressions (iteratively)."""
         stack: list[tuple[ast.AST, bool, bool]] = [
             (n, False, False) for n in nodes if n is not None
@@ -364,11 +343,14 @@ class ContentWalk:
             elif isinstance(node, _COMPREHENSIONS) and frame.metrics is not None:
                 frame.metrics.comprehensions += 1
             inside = nested or isinstance(node, ast.Lambda)
+            # Order does not matter (calls are sorted by position); leaves hold no call.
             stack += [
-                (child, False, inside) for child in reversed(list(ast.iter_child_nodes(node)))
+                (child, False, inside)
+                for child in ast.iter_child_nodes(node)
+                if not isinstance(child, _LEAVES)
             ]
 
-    def _record(self, call: ast.Call, awaited: bool, nested: bool, frame: _Frame) -> None:
+    def _record(self, call: ast.Call, awaited: bool, nested: bool, frame: Frame) -> None:
         fact = self._call(call.func, call, awaited)
         for sink, sink_nested in frame.calls:
             if self._take():
@@ -376,7 +358,7 @@ class ContentWalk:
 
     # -- results -----------------------------------------------------------------------
 
-    def _function_fact(self, function: _Function) -> FunctionFact:
+    def _function_fact(self, function: FunctionDraft) -> FunctionFact:
         return FunctionFact(
             qualname=function.fact.qualname,
             span=function.fact.span,
@@ -393,7 +375,7 @@ class ContentWalk:
             trivial=function.fact.trivial,
         )
 
-    def _class_fact(self, cls: _Class) -> ClassFact:
+    def _class_fact(self, cls: ClassDraft) -> ClassFact:
         fact = cls.fact
         return ClassFact(
             fact.qualname,
@@ -412,21 +394,3 @@ def _nested(fact: CallFact) -> CallFact:
 
 def _by_position(calls: list[CallFact]) -> tuple[CallFact, ...]:
     return tuple(sorted(calls, key=lambda c: (c.span.line, c.span.column, c.nested)))
-
-
-def _is_elif(orelse: object) -> bool:
-    return isinstance(orelse, list) and len(orelse) == 1 and isinstance(orelse[0], ast.If)
-
-
-def _elif_frame(inner: _Frame) -> _Frame:
-    """An `elif` stands as deep as its `if` and is no new statement."""
-    return _Frame(
-        inner.calls,
-        inner.bindings,
-        inner.prefix,
-        inner.function,
-        inner.metrics,
-        inner.cls,
-        inner.depth - 1,
-        elif_=True,
-    )

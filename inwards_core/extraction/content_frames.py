@@ -1,0 +1,60 @@
+"""The mutable drafts and the frames of `inwards_core.extraction.content_walk`."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from inwards_core.model.content_facts import BindingFact, CallFact, ClassFact, FunctionFact
+
+
+@dataclass
+class FunctionDraft:
+    fact: FunctionFact
+    statements: int = 0
+    branches: int = 0
+    nesting: int = 0
+    loops: int = 0
+    comprehensions: int = 0
+    calls: list[CallFact] = field(default_factory=list)
+    bindings: list[BindingFact] = field(default_factory=list)
+
+
+@dataclass
+class ClassDraft:
+    fact: ClassFact
+    methods: list[str] = field(default_factory=list)
+    attributes: list[BindingFact] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a statement stands: who gets its calls (list, nested?), its bindings (list,
+    name prefix), whose metrics it adds to, how deep, and the qualname prefix."""
+
+    calls: tuple[tuple[list[CallFact], bool], ...]
+    bindings: tuple[tuple[list[BindingFact], str], ...]
+    prefix: str
+    function: FunctionDraft | None = None  # the innermost enclosing function
+    metrics: FunctionDraft | None = None  # None in class bodies and guards' bodies
+    cls: ClassDraft | None = None  # the class whose body this is
+    depth: int = 0
+    elif_: bool = False
+
+
+def is_elif(orelse: object) -> bool:
+    return isinstance(orelse, list) and len(orelse) == 1 and isinstance(orelse[0], ast.If)
+
+
+def elif_frame(inner: Frame) -> Frame:
+    """An `elif` stands as deep as its `if` and is no new statement."""
+    return Frame(
+        inner.calls,
+        inner.bindings,
+        inner.prefix,
+        inner.function,
+        inner.metrics,
+        inner.cls,
+        inner.depth - 1,
+        elif_=True,
+    )
