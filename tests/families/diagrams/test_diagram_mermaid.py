@@ -3,10 +3,14 @@ built to hurt it (it must end fast, with problems, never raise)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inwards_core.families.inw.diagrams.blocks import find_blocks
 from inwards_core.families.inw.diagrams.mermaid import parse_mermaid
 from inwards_core.families.inw.diagrams.model import Diagram, Edge, Node
 
@@ -209,6 +213,8 @@ def test_bounds() -> None:
         "graph LR\n" + '"' * 9_999 + "\n" * 100,
         "graph LR\n" + "a -- " * 2_000,
         "graph LR\n" + "a@{" * 3_000,
+        "graph LR\n" + "a;" * 4_999,
+        'graph LR\n"\n' + ('"' + ";" * 9_998 + "\n") * 18 + '"',
     ],
 )
 def test_hostile_lines_end_with_problems(text: str) -> None:
@@ -229,3 +235,30 @@ def test_never_raises(body: str) -> None:
 def test_never_raises_on_any_text(body: str) -> None:
     read(body)
     read("graph TD\n" + body)
+
+
+CORPORA = Path(os.environ.get("INWARDS_CORPORA", "/work/corpora"))
+FASTAPI_SCRIPTS = CORPORA / "fastapi" / "fastapi-0.163.2" / "scripts"
+
+
+def _fastapi_docs() -> list[Path]:
+    data = FASTAPI_SCRIPTS / "tests" / "test_translation_fixer" / "test_code_blocks" / "data"
+    return [*sorted(data.glob("*.md")), FASTAPI_SCRIPTS / "general-llm-prompt.md"]
+
+
+@pytest.mark.skipif(not FASTAPI_SCRIPTS.is_dir(), reason="the fastapi corpus is not here")
+def test_real_markdown_flowcharts_read_cleanly() -> None:
+    read_blocks = 0
+    for path in _fastapi_docs():
+        text = path.read_text(encoding="utf-8")
+        assert find_blocks(path.name, text) == ()  # not marked: the rules would not read them
+        marked = text.replace("```mermaid\n", "```mermaid\n%% inwards: layers\n")
+        for block in find_blocks(path.name, marked):
+            diagram = parse_mermaid(block.lines, block.first_line, block.kind, path.name)
+            assert diagram.problems == (), path
+            assert diagram.nodes and diagram.edges, path
+            lines = marked.splitlines()
+            for node in diagram.nodes:
+                assert lines[node.line - 1][node.column - 1 :].startswith(node.id)
+            read_blocks += 1
+    assert read_blocks == 12

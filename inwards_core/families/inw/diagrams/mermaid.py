@@ -13,16 +13,14 @@ one ended, so a line is read in time linear in its length whatever it holds.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 
+from inwards_core.families.inw.diagrams.mermaid_links import LinkReader, Statement, skip_space
 from inwards_core.families.inw.diagrams.model import (
     MAX_LINE,
     Diagram,
     DiagramBuilder,
     DiagramKind,
-    Edge,
-    EdgeStyle,
     Node,
 )
 
@@ -31,36 +29,6 @@ _SKIPPED = frozenset(
     ("classDef", "style", "linkStyle", "click", "direction", "accTitle", "accDescr", "callback")
 )
 _HEADERS = frozenset(("flowchart", "graph", "flowchart-elk"))
-# Opening bracket runs, longest first, and the text that closes each.
-_SHAPES: tuple[tuple[str, str], ...] = (
-    ("(((", ")))"),
-    ("((", "))"),
-    ("([", "])"),
-    ("[[", "]]"),
-    ("[(", ")]"),
-    ("[/", "]"),
-    ("[\\", "]"),
-    ("{{", "}}"),
-    ("[", "]"),
-    ("(", ")"),
-    ("{", "}"),
-    (">", "]"),
-)
-_LINK_BODY = frozenset("-=.~")
-
-
-class _Text:
-    """One statement's text (offsets as in its lines joined by line breaks; what comes
-    before the statement blanked out) and where each offset stands in the file."""
-
-    def __init__(self, text: str, starts: Sequence[int], lines: Sequence[int]) -> None:
-        self.text = text
-        self._starts = starts
-        self._lines = lines
-
-    def at(self, offset: int) -> tuple[int, int]:
-        row = max(0, bisect.bisect_right(self._starts, offset) - 1)
-        return self._lines[row], offset - self._starts[row] + 1
 
 
 def parse_mermaid(lines: Sequence[str], first_line: int, kind: DiagramKind, file: str) -> Diagram:
@@ -80,9 +48,9 @@ def parse_mermaid(lines: Sequence[str], first_line: int, kind: DiagramKind, file
     return builder.build(kind, file)
 
 
-def _statements(lines: Sequence[str], first_line: int, builder: DiagramBuilder) -> list[_Text]:
+def _statements(lines: Sequence[str], first_line: int, builder: DiagramBuilder) -> list[Statement]:
     """The block's statements, comments and front matter left out."""
-    found: list[_Text] = []
+    found: list[Statement] = []
     index = 0
     front_matter = False
     seen_any = False
@@ -120,9 +88,9 @@ def _statements(lines: Sequence[str], first_line: int, builder: DiagramBuilder) 
     return found
 
 
-def _split(text: str, starts: list[int], numbers: list[int]) -> list[_Text]:
+def _split(text: str, starts: list[int], numbers: list[int]) -> list[Statement]:
     """Split on `;` outside quotes and brackets; each piece keeps its offsets."""
-    pieces: list[_Text] = []
+    pieces: list[Statement] = []
     depth = 0
     quoted = False
     begin = 0
@@ -142,9 +110,8 @@ def _split(text: str, starts: list[int], numbers: list[int]) -> list[_Text]:
     return [piece for piece in pieces if piece.text.strip()]
 
 
-def _piece(text: str, begin: int, end: int, starts: list[int], numbers: list[int]) -> _Text:
-    # Padded with spaces up to `begin`, so that offsets stay those of `text`.
-    return _Text(" " * begin + text[begin:end], starts, numbers)
+def _piece(text: str, begin: int, end: int, starts: list[int], numbers: list[int]) -> Statement:
+    return Statement(text[begin:end], begin, starts, numbers)
 
 
 class _Reader:
@@ -154,7 +121,7 @@ class _Reader:
         self.refused = False
         self.depth = 0
 
-    def header(self, statement: _Text) -> None:
+    def header(self, statement: Statement) -> None:
         """`flowchart`/`graph` and a direction start the diagram; anything else is another
         sort of diagram, not read."""
         words = statement.text.split()
@@ -168,7 +135,7 @@ class _Reader:
             line, column, f"`{words[0][:40]}` is not a flowchart: only flowcharts are read"
         )
 
-    def statement(self, statement: _Text) -> None:
+    def statement(self, statement: Statement) -> None:
         text = statement.text
         start = len(text) - len(text.lstrip())
         word = text[start:].split(maxsplit=1)[0]
@@ -186,7 +153,7 @@ class _Reader:
                 self._problem(statement, start, "`end` without a `subgraph`")
             self.depth = max(0, self.depth - 1)
             return
-        _Links(self.builder, statement).read(start)
+        LinkReader(self.builder, statement).read(start)
 
     def _class(self, rest: str) -> None:
         parts = rest.split()
@@ -194,240 +161,23 @@ class _Reader:
             for name in parts[0].split(","):
                 self.builder.mark_external(name)
 
-    def _subgraph(self, statement: _Text, start: int) -> None:
+    def _subgraph(self, statement: Statement, start: int) -> None:
         text = statement.text
-        offset = _skip_space(text, start)
+        offset = skip_space(text, start)
         if offset < len(text) and text[offset] == '"':
             return  # a title only: no id the rules could name
-        links = _Links(self.builder, statement)
+        links = LinkReader(self.builder, statement)
         found = links.node(offset)
         if found is None:
             self._problem(statement, offset, "a subgraph without a readable id")
             return
-        title = _skip_space(text, found[1])
+        title = skip_space(text, found[1])
         if text.startswith("[", title):  # `subgraph id [title]`: a space before the title
             shaped = links.shape(title)
             if shaped is not None and shaped[0] is not None:
                 line, column = statement.at(offset)
                 self.builder.node(Node(found[0], shaped[0], line, column))
 
-    def _problem(self, statement: _Text, offset: int, message: str) -> None:
+    def _problem(self, statement: Statement, offset: int, message: str) -> None:
         line, column = statement.at(offset)
         self.builder.problem(line, column, message)
-
-
-def _skip_space(text: str, offset: int) -> int:
-    while offset < len(text) and text[offset] in " \t\n":
-        offset += 1
-    return offset
-
-
-def _is_id_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _id_end(text: str, offset: int) -> int:
-    """Where a node id starting at `offset` ends: letters, digits, `_`, and `.`/`-` that do
-    not begin a link."""
-    end = offset
-    while end < len(text):
-        char = text[end]
-        if _is_id_char(char):
-            end += 1
-        elif char in ".-" and end > offset:
-            after = text[end + 1] if end + 1 < len(text) else ""
-            if not _is_id_char(after):
-                break
-            end += 1
-        else:
-            break
-    return end
-
-
-def _run_end(text: str, offset: int) -> int:
-    while offset < len(text) and text[offset] in _LINK_BODY:
-        offset += 1
-    return offset
-
-
-def _style(head: str, body: str, tail: str) -> EdgeStyle:
-    chars = set(body)
-    if chars == {"~"}:
-        return "other"
-    if head and head == ("<" if tail == ">" else tail):
-        return "two-way"
-    if head:
-        return "other"
-    if tail == ">":
-        if "." in chars:
-            return "dotted"
-        return "solid" if chars in ({"-"}, {"="}) else "other"
-    if tail:
-        return "other"
-    if "." in chars:
-        return "dotted"
-    return "open" if len(body) >= 3 and chars in ({"-"}, {"="}) else "other"
-
-
-class _Links:
-    """Reads one statement of nodes and links: `a & b --> c -.->|t| d`."""
-
-    def __init__(self, builder: DiagramBuilder, statement: _Text) -> None:
-        self.builder = builder
-        self.statement = statement
-        self.text = statement.text
-
-    def read(self, offset: int) -> None:
-        group, offset = self.group(offset)
-        if group is None:
-            self.problem(offset, "no node id here: the statement is not read")
-            return
-        while (offset := _skip_space(self.text, offset)) < len(self.text):
-            link = self.link(offset)
-            if link is None:
-                self.problem(offset, "no link here: the rest of the statement is not read")
-                return
-            style, label, end = link
-            targets, after = self.group(end)
-            if targets is None:
-                self.problem(after, "a link without a target: the rest is not read")
-                return
-            line, column = self.statement.at(offset)
-            for source in group:
-                for target in targets:
-                    self.builder.edge(Edge(source, target, style, line, column, label))
-            group, offset = targets, after
-
-    def group(self, offset: int) -> tuple[list[str] | None, int]:
-        """Node ids joined by `&`, and where they end; None when no id stands there."""
-        ids: list[str] = []
-        while True:
-            offset = _skip_space(self.text, offset)
-            found = self.node(offset)
-            if found is None:
-                return None, offset
-            ids.append(found[0])
-            offset = found[1]
-            after = _skip_space(self.text, offset)
-            if after < len(self.text) and self.text[after] == "&":
-                offset = after + 1
-                continue
-            return ids, offset
-
-    def node(self, offset: int) -> tuple[str, int] | None:
-        """Reads a node (id, shape, label, class), records it and returns its id and end."""
-        text = self.text
-        end = _id_end(text, offset)
-        if end == offset:
-            return None
-        node_id = text[offset:end]
-        label: str | None = None
-        if text.startswith("@{", end):
-            label, end = self.shape_object(end + 2)
-        else:
-            shaped = self.shape(end)
-            if shaped is not None:
-                label, end = shaped
-        external = False
-        if text.startswith(":::", end):
-            name_end = _id_end(text, end + 3)
-            external = "external" in text[end + 3 : name_end].split(",")
-            end = name_end
-        line, column = self.statement.at(offset)
-        self.builder.node(Node(node_id, label, line, column, external))
-        return node_id, end
-
-    def shape(self, offset: int) -> tuple[str | None, int] | None:
-        """The label of a bracketed shape at `offset` and where the shape ends; None when no
-        shape starts there."""
-        text = self.text
-        for opening, closing in _SHAPES:
-            if not text.startswith(opening, offset):
-                continue
-            start = offset + len(opening)
-            inner = _skip_space(text, start)
-            if inner < len(text) and text[inner] == '"':
-                quote_end = text.find('"', inner + 1)
-                label_text = text[inner + 1 : max(quote_end, inner + 1)]
-                close = text.find(closing, quote_end + 1) if quote_end >= 0 else -1
-            else:
-                close = text.find(closing, start)
-                label_text = text[start : max(close, start)].rstrip("/\\")
-            if close < 0:
-                self.problem(offset, f"`{opening}` is never closed by `{closing}`")
-                return None, len(text)
-            return _label(label_text), close + len(closing)
-        return None
-
-    def shape_object(self, offset: int) -> tuple[str | None, int]:
-        """`@{ shape: x, label: "text" }`: the label, and where the object ends."""
-        close = self.text.find("}", offset)
-        if close < 0:
-            self.problem(offset, "`@{` is never closed by `}`")
-            return None, len(self.text)
-        body = self.text[offset:close]
-        at = body.find("label:")
-        if at < 0:
-            return None, close + 1
-        value = body[at + len("label:") :].strip()
-        quoted = value.startswith('"')
-        value = value[1:].partition('"')[0] if quoted else value.partition(",")[0]
-        return _label(value), close + 1
-
-    def link(self, offset: int) -> tuple[EdgeStyle, str, int] | None:
-        """The link at `offset`: its style, its text and where it ends."""
-        text = self.text
-        id_end = _id_end(text, offset)
-        if id_end > offset and text.startswith("@", id_end):
-            offset = id_end + 1  # an edge id, `e1@-->`
-        head = ""
-        if text.startswith("<", offset):
-            head, offset = "<", offset + 1
-        elif (
-            text[offset : offset + 1] in ("o", "x") and text[offset + 1 : offset + 2] in _LINK_BODY
-        ):
-            head, offset = text[offset], offset + 1
-        body_end = _run_end(text, offset)
-        body = text[offset:body_end]
-        if not body:
-            return None
-        tail, end = self.tail(body_end)
-        label = ""
-        if not tail and not head and body in _TEXT_OPENERS and text[end : end + 1] in (" ", "\t"):
-            close = text.find(_TEXT_OPENERS[body], end)
-            if close < 0:
-                return None
-            label = text[end:close].strip()
-            close_end = _run_end(text, close)
-            body += text[close:close_end]
-            tail, end = self.tail(close_end)
-        after = _skip_space(text, end)
-        if text.startswith("|", after):
-            close = text.find("|", after + 1)
-            if close < 0:
-                return None
-            label, end = text[after + 1 : close].strip(), close + 1
-        return _style(head, body, tail), label, end
-
-    def tail(self, offset: int) -> tuple[str, int]:
-        char = self.text[offset : offset + 1]
-        if char == ">":
-            return char, offset + 1
-        if char in ("o", "x") and not _is_id_char(self.text[offset + 1 : offset + 2] or " "):
-            return char, offset + 1
-        return "", offset
-
-    def problem(self, offset: int, message: str) -> None:
-        line, column = self.statement.at(min(offset, max(0, len(self.text) - 1)))
-        self.builder.problem(line, column, message)
-
-
-_TEXT_OPENERS = {"--": "--", "==": "==", "-.": ".-"}
-
-
-def _label(text: str) -> str | None:
-    """A label as shown: markdown-string backticks removed, spaces trimmed; None if empty."""
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] == "`":
-        text = text[1:-1].strip()
-    return text or None
