@@ -117,6 +117,15 @@ def test_containers_and_skipped_lines() -> None:
     assert diagram.problems == ()
 
 
+def test_one_line_notes_headers_and_names_like_keywords() -> None:
+    text = (
+        'note "free" as n1\nheader page 1\nfooter\n a --> b\nendfooter\n'
+        "top to bottom direction\nleft --> top\nlegend right\n c --> d\nend legend\n"
+        "note as n2\n e --> f\nend note\nleft -> right\n"
+    )
+    assert edges(text) == [("left", "top", "solid", ""), ("left", "right", "solid", "")]
+
+
 def test_c4_macros() -> None:
     text = (
         'Person(user, "Developer")\nSystem_Boundary(shop, "Shop") {\n'

@@ -34,7 +34,7 @@ _ELEMENTS = frozenset(
 )  # fmt: skip
 _SKIPPED = frozenset(
     (
-        "title", "left", "top", "hide", "show", "remove", "scale", "caption", "header",
+        "title", "hide", "show", "remove", "scale", "caption", "header",
         "footer", "skinparam", "allowmixing", "together", "sprite", "newpage", "mainframe",
     )
 )  # fmt: skip
@@ -102,16 +102,21 @@ class _Lines:
             self.depth += 1
 
     def _opens_block(self, word: str, line: str) -> bool:
-        if word in _BLOCKS:
+        """Whether the line is skipped, and if it opens a block, where the block ends."""
+        if word == "legend" or (word in _BLOCKS and line.lower() == word):
             self.skip_until = _BLOCKS[word]
             return True
         if word in ("skinparam", "style") and line.endswith("{"):
             self.skip_until = "}"
             return True
-        if word in ("note", "hnote", "rnote") and ":" not in line:
-            self.skip_until = "endnote"
+        if word in ("left", "top") and line.lower().endswith("direction"):
             return True
-        return word in ("note", "hnote", "rnote")
+        if word not in ("note", "hnote", "rnote"):
+            return False
+        # `note ... : text` and `note "text" as N` stand on one line; others end at `end note`.
+        if ":" not in line and not line[len(word) :].lstrip().startswith('"'):
+            self.skip_until = "endnote"
+        return True
 
 
 def _skip_space(text: str, offset: int) -> int:
