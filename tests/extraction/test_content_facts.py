@@ -14,6 +14,7 @@ import pytest
 
 from inwards_core.extraction.content import CONTENT_ID, TRIGGERS, read_content
 from inwards_core.model.content_facts import (
+    FUNCTION_LIMIT,
     STRING_LIMIT,
     BindingFact,
     CallFact,
@@ -285,6 +286,17 @@ def test_deep_nesting_is_no_recursion() -> None:
     assert content("class A: ...\nx = a" + ".b" * 50_000 + "()\n").parsed is False
 
 
+def test_counts_are_bounded() -> None:
+    many = content("".join(f"@d\ndef f{i}(): pass\n" for i in range(5_100)))
+    assert len(many.functions) == FUNCTION_LIMIT and many.truncated
+    assert content_from_data(content_to_data(many)) == many
+
+
+def test_carriage_returns_keep_positions() -> None:
+    facts = content("class A:\r\n    x = f()\r\n")
+    assert facts.calls[0].span == Span(2, 9, 2, 10)
+
+
 def test_round_trip_snippets() -> None:
     facts = content(
         """
@@ -365,7 +377,8 @@ _json = strategies.recursive(
 )
 _valid = content_to_data(
     read_content(
-        '@app.get("/")\nasync def f(x: T):\n    await g(x)\nclass A(B):\n    y = "z"\n',
+        '@app.get("/")\nasync def f(x: T):\n    await g(x)\nclass A(B):\n    y = "z"\n'
+        'app = h("a", k=1)\n',
         "m",
         GRAMMARS,
     )
@@ -379,8 +392,21 @@ def _mutations() -> Any:
     )
 
 
+def _row_mutations() -> Any:
+    """One field of one nested row (a function's, a class's, a call's) replaced."""
+
+    def mutate(key: str, index: int, value: Any) -> Any:
+        rows = [list(row) for row in _valid[key]]
+        row = rows[0]
+        row[index % len(row)] = value
+        return {**_valid, key: rows}
+
+    keys = strategies.sampled_from(["functions", "classes", "calls", "bindings"])
+    return strategies.builds(mutate, keys, strategies.integers(0, 12), _json)
+
+
 @hypothesis.settings(max_examples=300, deadline=None)
-@hypothesis.given(strategies.one_of(_json, _mutations()))
+@hypothesis.given(strategies.one_of(_json, _mutations(), _row_mutations()))
 def test_content_from_data_raises_only_value_error(data: Any) -> None:
     with contextlib.suppress(ValueError):
         content_from_data(data)
