@@ -72,6 +72,7 @@ def test_link_styles(link: str, style: str) -> None:
         ("a == strong ==> b", "strong", "solid"),
         ("a -- plain --- b", "plain", "open"),
         ("a e1@--> b", "", "solid"),
+        ("a--uses-->b", "uses", "solid"),
     ],
 )
 def test_edge_text_and_ids(statement: str, text: str, style: str) -> None:
@@ -149,6 +150,14 @@ def test_subgraphs_are_nodes_and_hold_nodes() -> None:
     ]
     assert diagram.problems == ()
     assert read("graph LR\nend\n").problems[0].message.startswith("`end` without")
+
+
+def test_descriptions_and_unclosed_subgraphs() -> None:
+    diagram = read("graph LR\naccDescr {\n  a --> b\n}\nsubgraph one\nc --> d\n")
+    assert [(e.source, e.target) for e in diagram.edges] == [("c", "d")]
+    assert [(p.line, p.column, p.message) for p in diagram.problems] == [
+        (5, 1, "`subgraph` never closed by `end`")
+    ]
 
 
 def test_external_nodes() -> None:

@@ -45,6 +45,8 @@ def parse_mermaid(lines: Sequence[str], first_line: int, kind: DiagramKind, file
             reader.statement(statement)
     if not reader.started and not reader.refused:
         builder.problem(first_line, 1, "no `flowchart` or `graph` header: nothing is read")
+    for line, column in reader.subgraphs:
+        builder.problem(line, column, "`subgraph` never closed by `end`")
     return builder.build(kind, file)
 
 
@@ -119,7 +121,8 @@ class _Reader:
         self.builder = builder
         self.started = False
         self.refused = False
-        self.depth = 0
+        self.subgraphs: list[tuple[int, int]] = []  # where each open subgraph starts
+        self.in_description = False
 
     def header(self, statement: Statement) -> None:
         """`flowchart`/`graph` and a direction start the diagram; anything else is another
@@ -139,19 +142,26 @@ class _Reader:
         text = statement.text
         start = len(text) - len(text.lstrip())
         word = text[start:].split(maxsplit=1)[0]
-        if word in _SKIPPED or word.startswith(("accTitle:", "accDescr:", "accDescr{")):
+        if self.in_description:  # `accDescr {` ... `}` spans lines
+            self.in_description = "}" not in text
+            return
+        if word.startswith("accDescr") and "{" in text:
+            self.in_description = "}" not in text
+            return
+        if word in _SKIPPED or word.startswith(("accTitle:", "accDescr:")):
             return
         if word == "class":
             self._class(text[start + len(word) :])
             return
         if word == "subgraph":
-            self.depth += 1
+            self.subgraphs.append(statement.at(start))
             self._subgraph(statement, start + len(word))
             return
         if word == "end" and text[start:].strip() == "end":
-            if self.depth == 0:
+            if self.subgraphs:
+                self.subgraphs.pop()
+            else:
                 self._problem(statement, start, "`end` without a `subgraph`")
-            self.depth = max(0, self.depth - 1)
             return
         LinkReader(self.builder, statement).read(start)
 

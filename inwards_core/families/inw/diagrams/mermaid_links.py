@@ -221,7 +221,7 @@ class LinkReader:
             return None
         tail, end = self.tail(body_end)
         label = ""
-        if not tail and not head and body in _TEXT_OPENERS and text[end : end + 1] in (" ", "\t"):
+        if not tail and not head and body in _TEXT_OPENERS:  # `-- text -->`
             close = text.find(_TEXT_OPENERS[body], end)
             if close < 0:
                 return None
