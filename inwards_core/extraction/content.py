@@ -18,8 +18,9 @@ lambdas or classes; the def's docstring is no statement):
   handler, each `match` case; never `else`, loops or conditional expressions;
 - `nesting`: the deepest run of `if`/`for`/`while`/`with`/`try`/`match` blocks a statement
   stands in (`elif`/`else` are as deep as their `if`);
-- `loops`: `for`, `async for` and `while` statements; `comprehensions`: list, set, dict
-  and generator comprehensions.
+- `loops`: loops over data: every `while`, and each `for`/`async for` except over a
+  literal tuple, list or set of constants and names, a string, or `range` of integer
+  constants; `comprehensions`: list, set, dict and generator comprehensions.
 
 Calls in a def nested in a function are its own and also the enclosing function's with
 `nested` set (one level up only); calls in a lambda or a nested class are the enclosing

@@ -101,6 +101,20 @@ def annotation_names(node: ast.expr | None, limit: int = 64) -> tuple[str, ...]:
     return tuple(found)
 
 
+def is_fixed_iterable(node: ast.expr) -> bool:
+    """A literal tuple, list or set of constants and names, a string, or `range` of
+    integer constants: a loop over it is not a loop over data."""
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(isinstance(item, ast.Constant | ast.Name | ast.Attribute) for item in node.elts)
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str | bytes)
+    if isinstance(node, ast.Call) and dotted(node.func) == "range" and not node.keywords:
+        return all(
+            isinstance(arg, ast.Constant) and isinstance(arg.value, int) for arg in node.args
+        )
+    return False
+
+
 def is_docstring(statement: ast.stmt) -> bool:
     return (
         isinstance(statement, ast.Expr)

@@ -18,6 +18,7 @@ from inwards_core.extraction.content_parts import (
     annotation_names,
     dotted,
     is_docstring,
+    is_fixed_iterable,
     is_guard_body,
     is_guard_if,
     is_trivial_body,
@@ -143,7 +144,10 @@ class ContentWalk:
         )
         if metrics is not None and not guard and isinstance(statement, (*_BLOCKS, _TRY_STAR)):
             metrics.nesting = max(metrics.nesting, inner.depth)
-            if isinstance(statement, ast.For | ast.AsyncFor | ast.While):
+            if isinstance(statement, ast.While) or (
+                isinstance(statement, ast.For | ast.AsyncFor)
+                and not is_fixed_iterable(statement.iter)
+            ):
                 metrics.loops += 1
             if isinstance(statement, ast.If):
                 metrics.branches += 1

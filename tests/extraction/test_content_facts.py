@@ -164,16 +164,21 @@ def test_branches_nesting_loops_comprehensions() -> None:
                     pass
                 case _:
                     pass
+            for name in ("a", "b"):
+                pass
+            for i in range(3):
+                pass
             return {k: v for k, v in items}, (y for y in items)
         """
     )
     fact = function(facts, "handler")
     assert fact.branches == 4  # if, elif, two cases; never else
     assert fact.nesting == 3  # for > if > with (or for > else > while)
-    assert fact.loops == 2
+    assert fact.loops == 2  # not the loops over a literal or over range(3)
     assert fact.comprehensions == 3
-    # for, if, with, total, pass, while, break, match, pass, pass, return (elif: no)
-    assert fact.statements == 11
+    # for, if, with, total, pass, while, break, match, pass, pass, for, pass, for, pass,
+    # return (elif: no)
+    assert fact.statements == 15
 
 
 def test_trivial_bodies() -> None:
