@@ -151,6 +151,11 @@ def test_c4_macros() -> None:
     assert diagram.problems == ()
 
 
+def test_c4_macros_without_ids_are_not_read() -> None:
+    diagram = read('Rel(, b)\nRel(a, "")\nContainer("", "x")\nSystem_Boundary()\n')
+    assert diagram.nodes == () and diagram.edges == () and diagram.problems == ()
+
+
 def test_activity_and_sequence_lines_give_no_problem() -> None:
     diagram = read("start\n:Get version;\nif (given?) then (yes)\n  :Do it;\nendif\nstop\n")
     assert diagram.nodes == () and diagram.problems == ()

@@ -232,11 +232,13 @@ class _Statement:
             self.problem(offset - 1, f"`{name}(` is never closed: not read")
             return
         args = _arguments(self.text[offset:close])
-        if len(args) < 2 and not name.endswith("Boundary"):
+        if not args[0] or (len(args) < 2 and not name.endswith("Boundary")):
             return
         if name.startswith(("Rel", "BiRel")):
             style: EdgeStyle = "two-way" if name.startswith("BiRel") else "solid"
             source, target = args[0], args[1]
+            if not target:
+                return
             if name.startswith("Rel_Back"):
                 source, target = target, source
             text = args[2] if len(args) > 2 else ""
