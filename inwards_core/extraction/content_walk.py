@@ -320,7 +320,7 @@ class ContentWalk:
             callee, args = dotted(value.func), positional(value.args)
         elif isinstance(value, ast.Constant) and isinstance(value.value, str):
             literal = cut(value.value)
-        elif annotation is None and isinstance(value, ast.Subscript | ast.BinOp):
+        elif _is_alias(names) and isinstance(value, ast.Subscript | ast.BinOp):
             names = annotation_names(value)
         for sink, prefix in frame.bindings:
             if self._take(1 + len(names)):
@@ -390,6 +390,11 @@ class ContentWalk:
             tuple(cls.methods),
             tuple(cls.attributes),
         )
+
+
+def _is_alias(annotation: tuple[str, ...]) -> bool:
+    """No declared type, or `TypeAlias`: the value is a type, its names are the binding's."""
+    return not annotation or annotation[-1].rpartition(".")[2] == "TypeAlias"
 
 
 def _nested(fact: CallFact) -> CallFact:

@@ -71,9 +71,10 @@ class BindingFact:
 
     `value_callee` is the callee of a call value (dotted as `CallFact.callee`) and
     `positional` its first arguments (as `CallFact.positional`). `annotation` holds the
-    dotted names of the declared type, or, for an alias whose value is a subscript or a
-    `|` of names (`SessionDep = Annotated[Session, ...]`), the names of the value,
-    flattened as `ParamFact.annotation`. `literal` is a string value (cut).
+    dotted names of the declared type, or, for an alias (no annotation, or `TypeAlias`)
+    whose value is a subscript or a `|` of names (`SessionDep = Annotated[Session, ...]`),
+    the names of the value, flattened as `ParamFact.annotation`. `literal` is a string
+    value (cut).
     """
 
     __repr__ = value_repr

@@ -235,6 +235,7 @@ def test_module_bindings_and_calls() -> None:
     facts = content(
         """
         SessionDep = Annotated[Session, Depends(get_session)]
+        Db: TypeAlias = Optional[Session]
         cache = redis.Redis()
         metadata = MetaData(naming_convention=CONVENTION)
         urlpatterns = [
@@ -247,6 +248,7 @@ def test_module_bindings_and_calls() -> None:
     )
     assert [(b.name, b.value_callee, b.annotation) for b in facts.bindings] == [
         ("SessionDep", "", ("Session",)),
+        ("Db", "", ("Session",)),
         ("cache", "redis.Redis", ()),
         ("metadata", "MetaData", ()),
         ("urlpatterns", "", ()),
