@@ -69,3 +69,8 @@ def bench_scaling() -> ModuleType:
 @pytest.fixture(scope="session")
 def bench_startup() -> ModuleType:
     return _helper("startup")
+
+
+@pytest.fixture(scope="session")
+def bench_precision() -> ModuleType:
+    return _helper("precision")

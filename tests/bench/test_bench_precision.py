@@ -1,0 +1,202 @@
+"""bench/precision.py: the deterministic sample of a rule's findings, the judgements it
+reuses, the errors on a malformed judgements file, the report's arithmetic, and a real
+document of the installed CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHOP = REPO / "examples" / "shop-violations"
+CODE = "INW099"
+
+
+def _diagnostic(file: str, line: int, message: str, code: str = CODE) -> dict[str, Any]:
+    return {"code": code, "file": file, "line": line, "column": 1, "message": message}
+
+
+def _document(path: Path, diagnostics: list[dict[str, Any]]) -> Path:
+    document = {"schema": "inwards/diagnostics@1", "summary": {}, "diagnostics": diagnostics}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def _findings(precision: ModuleType, count: int, corpus: str = "c") -> list[Any]:
+    return [
+        precision.Finding(corpus, f"pkg/m{n % 7}.py", n + 1, 1 + n % 3, f"message {n}")
+        for n in range(count)
+    ]
+
+
+def test_the_sample_is_deterministic_and_independent_of_input_order(
+    bench_precision: ModuleType,
+) -> None:
+    findings = _findings(bench_precision, 60)
+    first = bench_precision.sample(findings, CODE)
+    assert len(first) == 20
+    assert first == sorted(first)
+    assert bench_precision.sample(list(reversed(findings)), CODE) == first
+    assert bench_precision.sample(findings[30:] + findings[:30], CODE) == first
+    assert bench_precision.sample(findings, "INW098") != first  # the seed is per rule
+
+
+def test_gather_sorts_by_corpus_file_line_column_message(
+    bench_precision: ModuleType, tmp_path: Path
+) -> None:
+    b = _document(tmp_path / "b.json", [_diagnostic("z.py", 1, "m"), _diagnostic("a.py", 9, "m")])
+    a = _document(
+        tmp_path / "a.INW099.json",
+        [
+            _diagnostic("a.py", 2, "y"),
+            _diagnostic("a.py", 2, "x"),
+            _diagnostic("a.py", 1, "o", "X"),
+        ],
+    )
+    forward = bench_precision.gather([("b", b), ("a", a)], CODE)
+    backward = bench_precision.gather([("a", a), ("b", b)], CODE)
+    assert forward == backward
+    assert [(f.corpus, f.file, f.line, f.message) for f in forward] == [
+        ("a", "a.py", 2, "x"),
+        ("a", "a.py", 2, "y"),
+        ("b", "a.py", 9, "m"),
+        ("b", "z.py", 1, "m"),
+    ]
+    assert bench_precision.corpus_of(a) == "a"
+
+
+@pytest.mark.parametrize("count", [0, 1, 19, 20])
+def test_the_sample_is_every_finding_up_to_twenty(bench_precision: ModuleType, count: int) -> None:
+    findings = _findings(bench_precision, count)
+    assert bench_precision.sample(findings, CODE) == sorted(findings)
+
+
+def _tsv_line(finding: Any, verdict: str, reason: str = "because") -> str:
+    return f"{finding.corpus}\t{finding.location}\t{finding.digest}\t{verdict}\t{reason}"
+
+
+def test_judgements_are_reused_while_the_message_matches(bench_precision: ModuleType) -> None:
+    findings = _findings(bench_precision, 3)
+    changed = bench_precision.Finding("c", findings[2].file, 3, 1, "a reworded message")
+    text = "\n".join(
+        [
+            "# corpus\tfile:line\tdigest\tverdict\treason",
+            _tsv_line(findings[0], "right"),
+            "",
+            _tsv_line(findings[1], "wrong", "an awaited call"),
+            _tsv_line(findings[2], "right"),
+        ]
+    )
+    judgements = bench_precision.parse_judgements(text, "INW099.tsv")
+    current = [findings[0], findings[1], changed]
+    row = bench_precision.tally(CODE, current, judgements)
+    assert (row.findings, row.sampled, row.judged, row.right, row.wrong) == (3, 3, 2, 1, 1)
+    shown = bench_precision.render_sample(CODE, current, judgements, None)
+    assert "1 unjudged" in shown
+    assert f"c\tpkg/m2.py:3\t{changed.digest}\tright|wrong\treason" in shown
+    assert "wrong: an awaited call" in shown
+
+
+@pytest.mark.parametrize(
+    ("line", "position", "says"),
+    [
+        ("c\tf.py:1\tabcdefabcdef\tright", "T.tsv:2:28", "expected 5"),
+        ("c\tf.py:1\tabcdefabcdef\tright\tok\textra", "T.tsv:2:32", "found 6"),
+        ("c\tf.py\tabcdefabcdef\tright\tok", "T.tsv:2:3", "file:line"),
+        ("c\tf.py:1\tABC\tright\tok", "T.tsv:2:10", "hex"),
+        ("c\tf.py:1\tabcdefabcdef\tmaybe\tok", "T.tsv:2:23", "right or wrong"),
+        ("c\tf.py:1\tabcdefabcdef\twrong\t ", "T.tsv:2:29", "empty reason"),
+        ("\tf.py:1\tabcdefabcdef\twrong\tok", "T.tsv:2:1", "empty corpus"),
+    ],
+)
+def test_a_malformed_judgement_is_reported_at_its_position(
+    bench_precision: ModuleType, line: str, position: str, says: str
+) -> None:
+    with pytest.raises(bench_precision.PrecisionError) as raised:
+        bench_precision.parse_judgements("# header\n" + line + "\n", "T.tsv")
+    assert str(raised.value).startswith(position + ": ")
+    assert says in str(raised.value)
+
+
+def test_a_second_judgement_of_the_same_finding_is_an_error(bench_precision: ModuleType) -> None:
+    line = "c\tf.py:1\tabcdefabcdef\tright\tok"
+    with pytest.raises(bench_precision.PrecisionError, match=r"^T.tsv:2:1: a second"):
+        bench_precision.parse_judgements(f"{line}\n{line}\n", "T.tsv")
+
+
+def test_the_report_counts_and_rounds(bench_precision: ModuleType) -> None:
+    tallies = [
+        bench_precision.Tally("INW012", 1234, 20, 17, 2),
+        bench_precision.Tally("INW013", 3, 3, 3, 0),
+        bench_precision.Tally("INW014", 0, 0, 0, 0),
+    ]
+    assert tallies[0].precision == "89.5%"  # 17 / 19, the unjudged one left out
+    table = bench_precision.render_report(tallies, {}, "abc1234")
+    assert "| INW012 | 1,234 | 20 | 19 | 17 | 2 | 89.5% | abc1234 |" in table
+    assert "| INW013 | 3 | 3 | 3 | 3 | 0 | 100.0% | abc1234 |" in table
+    assert "| INW014 | 0 | 0 | 0 | 0 | 0 | – | abc1234 |" in table
+
+
+def test_a_real_document_of_the_installed_cli_is_read(
+    bench_precision: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inwards = shutil.which("inwards", path=str(Path(sys.executable).parent))
+    assert inwards is not None, "the `inwards` console script is not installed"
+    copy = shutil.copytree(SHOP, tmp_path / "copies" / "shop")
+    output = tmp_path / "shop.json"
+    done = subprocess.run(
+        [
+            inwards,
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--format",
+            "json",
+            "--select",
+            "INW001",
+            "-o",
+            str(output),
+        ],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    findings = bench_precision.gather([("shop", output)], "INW001")
+    assert [(f.file, f.line) for f in findings] == [
+        ("src/shop/adapters/inbound/http.py", 3),
+        ("src/shop/application/reports.py", 6),
+        ("src/shop/domain/discounts.py", 6),
+    ]
+    judgements = tmp_path / "judgements"
+    judgements.mkdir()
+    (judgements / "INW001.tsv").write_text(_tsv_line(findings[0], "right") + "\n", "utf-8")
+    assert (
+        bench_precision.main(
+            [
+                "sample",
+                "--rule",
+                "INW001",
+                "--findings",
+                str(output),
+                "--root",
+                str(tmp_path / "copies"),
+                "--judgements",
+                str(judgements),
+            ]
+        )
+        == 0
+    )
+    shown = capsys.readouterr().out
+    assert "INW001: 3 findings, 3 sampled" in shown
+    assert "| from shop.adapters.outbound.sql_orders import SqlOrders" in shown
+    assert "right: because" in shown and "2 unjudged" in shown
