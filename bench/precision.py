@@ -275,6 +275,12 @@ def render_sample(
             unjudged.append(finding)
     out.append(f"{len(unjudged)} unjudged")
     out.extend(f"{f.corpus}\t{f.location}\t{f.digest}\tright|wrong\treason" for f in unjudged)
+    # A judgement of a finding that moved, changed or left the sample no longer counts.
+    sampled = {finding.key for finding in chosen}
+    stale = [j for key, j in sorted(judgements.items()) if key not in sampled]
+    if stale:
+        out.append(f"{len(stale)} judgements match no sampled finding (stale, not counted):")
+        out.extend(f"  {j.corpus} {j.location} [{j.digest}] {j.verdict}" for j in stale)
     return "\n".join(out) + "\n"
 
 

@@ -102,6 +102,23 @@ def test_judgements_are_reused_while_the_message_matches(bench_precision: Module
     assert "1 unjudged" in shown
     assert f"c\tpkg/m2.py:3\t{changed.digest}\tright|wrong\treason" in shown
     assert "wrong: an awaited call" in shown
+    assert "1 judgements match no sampled finding" in shown
+    assert f"c pkg/m2.py:3 [{findings[2].digest}] right" in shown
+
+
+def test_a_bad_input_exits_2_naming_it(
+    bench_precision: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = _document(tmp_path / "c.json", [_diagnostic("f.py", 1, "m")])
+    (tmp_path / f"{CODE}.tsv").write_text("c\tf.py:1\tnot-a-digest\tright\tok\n", "utf-8")
+    arguments = ["sample", "--rule", CODE, "--findings", str(document)]
+    assert bench_precision.main([*arguments, "--judgements", str(tmp_path)]) == 2
+    assert f"{tmp_path / CODE}.tsv:1:10: expected 12" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text('{"schema": "other"}', "utf-8")
+    assert (
+        bench_precision.main(["report", "--rule", CODE, "--corpus", f"x={tmp_path}/bad.json"]) == 2
+    )
+    assert "not an inwards/diagnostics@1 document" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
