@@ -20,7 +20,8 @@ from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
 from inwards_cli.commands.console import display_from, fail
 from inwards_cli.commands.loading import locate_config
-from inwards_cli.commands.run_check import CheckOutcome, check, render, use_colour
+from inwards_cli.commands.report_output import CheckOutcome, render, use_colour
+from inwards_cli.commands.run_check import check
 from inwards_core.model.findings import Finding, Report
 from inwards_core.reporting.text import FixDisplay, render_concise, summary_line
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inwards_cli.commands.run_check import use_colour
+from inwards_cli.commands.report_output import use_colour
 from tests.e2e.helpers import run_inwards
 from tests.e2e.test_check_examples import PLANTED
 
