@@ -175,6 +175,8 @@ def _toml_text(value: Any) -> str:
 def _describe(tp: Any) -> str:
     if typing.get_origin(tp) is tuple:
         return "list of strings"
+    if typing.get_origin(tp) is typing.Literal:
+        return " or ".join(str(a).lower() for a in typing.get_args(tp))
     args = [a for a in typing.get_args(tp) if a is not type(None)]
     if args:
         return " or ".join(_describe(a) for a in args)

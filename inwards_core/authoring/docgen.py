@@ -82,6 +82,8 @@ _TOML_TYPES = {
     "bool": "boolean",
     "int": "integer",
     "tuple[str, ...]": "list of strings",
+    "int | Literal[False]": "integer or `false` (off)",
+    "str | Literal[False]": "string or `false` (off)",
 }
 
 

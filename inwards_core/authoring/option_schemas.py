@@ -76,6 +76,8 @@ def _value_schema(tp: Any) -> JSON | None:
     if tp is str:
         return {"type": "string"}
     origin = typing.get_origin(tp)
+    if origin is typing.Literal and typing.get_args(tp) == (False,):
+        return {"const": False}  # `X | Literal[False]`: false turns the option off
     item_type = table_type(tp)
     if item_type is not None:
         return {"type": "array", "items": _table_schema(item_type)}

@@ -3,10 +3,12 @@ kind's attrs options class, strictly.
 
 Option names are the attrs field names with `_` written as `-` (`allow_libraries` is
 `allow-libraries`). Supported field types: str, int, bool, tuple[str, ...], `X | None` of
-those, and tuple[T, ...] of an attrs class T: an array of tables, each read as T's fields
-are, with the same rules (`deny = [{ modules = [...], libraries = [...] }]`). Unknown keys,
-wrong types, values their `check` rejects and missing required options raise `OptionsError`
-naming the key (`deny[0].libraries`).
+those, `int | Literal[False]` and `str | Literal[False]` (TOML `false` turns the option
+off; `true` is refused; a `check` sees only the int or str), and tuple[T, ...] of an attrs
+class T: an array of tables, each read as T's fields are, with the same rules
+(`deny = [{ modules = [...], libraries = [...] }]`). Unknown keys, wrong types, values
+their `check` rejects and missing required options raise `OptionsError` naming the key
+(`deny[0].libraries`).
 """
 
 from __future__ import annotations
@@ -80,7 +82,13 @@ def table_type(tp: Any) -> type[Any] | None:
     return item if isinstance(item, type) and attrs.has(item) else None
 
 
+def _is_false_literal(tp: Any) -> bool:
+    return typing.get_origin(tp) is typing.Literal and typing.get_args(tp) == (False,)
+
+
 def _describe(tp: Any) -> str:
+    if _is_false_literal(tp):
+        return "false"
     if tp is str:
         return "a string"
     if tp is bool:
@@ -107,8 +115,11 @@ def _convert(tp: Any, value: Any, key: str) -> Any:
                 return _convert(arg, value, key)
             except OptionsError:
                 continue
-        raise OptionsError(key, f"must be {_describe(tp)}, not {type_name(value)}.")
-    if tp is bool:
+        raise OptionsError(key, _wrong_type(tp, value))
+    if _is_false_literal(tp):
+        if value is False:
+            return value
+    elif tp is bool:
         if isinstance(value, bool):
             return value
     elif tp is int:
@@ -124,7 +135,14 @@ def _convert(tp: Any, value: Any, key: str) -> Any:
             if not isinstance(item, str):
                 raise OptionsError(f"{key}[{index}]", f"must be a string, not {type_name(item)}.")
         return tuple(value)
-    raise OptionsError(key, f"must be {_describe(tp)}, not {type_name(value)}.")
+    raise OptionsError(key, _wrong_type(tp, value))
+
+
+def _wrong_type(tp: Any, value: Any) -> str:
+    if value is True and any(_is_false_literal(arg) for arg in typing.get_args(tp)):
+        # `true` is not "on with a default": the option needs its value, or false for off.
+        return f"must be {_describe(tp)}, not true (give the value, or false to turn it off)."
+    return f"must be {_describe(tp)}, not {type_name(value)}."
 
 
 def _tables(item_type: Any, value: list[Any] | tuple[Any, ...], key: str) -> tuple[Any, ...]:
@@ -173,7 +191,7 @@ def parse_options(
             )
         converted = _convert(hints[field.name], value, f"{key_prefix}.{name}")
         validator = field.metadata.get(CHECK)
-        if validator is not None:
+        if validator is not None and not _turned_off(hints[field.name], converted):
             message = validator(converted)
             if message:
                 raise OptionsError(f"{key_prefix}.{name}", message)
@@ -187,6 +205,11 @@ def parse_options(
             message = f"has no `{option_name(field.name)}`: this {noun} is required."
             raise OptionsError(key_prefix, message)
     return options
+
+
+def _turned_off(tp: Any, value: Any) -> bool:
+    """`false` given to an `X | Literal[False]` option: off, so its `check` has nothing to judge."""
+    return value is False and any(_is_false_literal(arg) for arg in typing.get_args(tp))
 
 
 def _article(noun: str) -> str:
