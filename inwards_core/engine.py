@@ -16,6 +16,7 @@ from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.config.values import Config, ConfigError, ConfigProblem
 from inwards_core.extraction.facts_reading import (
     ParseMany,
+    contents_reader,
     more_reader,
     names_reader,
     parse_serially,
@@ -137,6 +138,23 @@ def check_project(
         )
         return watched(read, digests or {}, spoilt)
 
+    def read_contents(infos: Sequence[ModuleInfo]) -> Mapping[str, ModuleFacts]:
+        read, _ = read_facts(
+            infos,
+            files,
+            cache,
+            grammars,
+            parse_many,
+            check_syntax,
+            verify=verify_cache,
+            content=True,
+            digests=digests,
+            changed=spoilt,
+        )
+        if not memorable(infos, read, digests or {}):
+            spoilt.append("")
+        return read
+
     model = ProjectModel(
         config,
         index,
@@ -148,7 +166,10 @@ def check_project(
         # The top-level names are for public-api-only's fix naming a public module: read
         # for the few modules it asks about, not for every file.
         read_names=names_reader(reader(names=True)),
+        read_contents=contents_reader(read_contents) if needs.content else None,
     )
+    if needs.content:
+        model.read_content_of(needs.content_wanted(model))
     findings, skipped = _run_checks(model, enabled)
     verdicts = _apply_verdicts(model, rules, findings)
     cache.flush(prune=whole_project)
@@ -375,6 +396,10 @@ class _ReadNeeds:
     every_module: bool = False
     chains_skipped: tuple[str, ...] = ()  # file-scope rules whose chains need the project
     every_file: bool = False  # contexts are declared: ignored modules are read too
+    # Content rules: whether any runs, and the imports that narrow which checked modules'
+    # content is read in the first batch (one empty tuple: every checked module).
+    content: bool = False
+    content_imports: tuple[tuple[str, ...], ...] = ()
 
     @classmethod
     def of(
@@ -383,6 +408,7 @@ class _ReadNeeds:
         patterns: dict[str, ModulePattern] = {}
         every_module = False
         chains_skipped: list[str] = []
+        content_imports: list[tuple[str, ...]] = []
         for rule in enabled:
             kind = rule.rule.kind
             if kind.reads is None or kind.scope is Scope.REVIEW:
@@ -396,12 +422,33 @@ class _ReadNeeds:
                 except ValueError:
                     continue  # the kind's options class rejects it first
             every_module = every_module or scope.every_module
+            if scope.content:
+                content_imports.append(scope.content_imports)
             if scope.import_graph:
                 if whole_project:
                     every_module = True
                 elif kind.scope is Scope.FILE:
                     chains_skipped.append(rule.code)
-        return cls(tuple(patterns.values()), every_module, tuple(chains_skipped), contexts)
+        return cls(
+            tuple(patterns.values()),
+            every_module,
+            tuple(chains_skipped),
+            contexts,
+            bool(content_imports),
+            tuple(content_imports),
+        )
+
+    def content_wanted(self, model: ProjectModel) -> list[ModuleInfo]:
+        """The checked modules whose content facts the first batch reads: those some
+        content rule wants, by the packages they import (`ReadScope.content_imports`)."""
+        if any(not wanted for wanted in self.content_imports):
+            return list(model.checked)
+        prefixes = tuple(sorted({p for wanted in self.content_imports for p in wanted}))
+        return [
+            info
+            for info in model.checked
+            if any(_imports_under(edge.target, prefixes) for edge in model.import_edges(info))
+        ]
 
     @property
     def beyond_layers(self) -> bool:
@@ -413,3 +460,7 @@ class _ReadNeeds:
         if any(pattern.matches(info.name) for pattern in self.patterns):
             return True
         return self.every_module and not index.is_ignored(info.name)
+
+
+def _imports_under(target: str, prefixes: Sequence[str]) -> bool:
+    return any(target == prefix or target.startswith(prefix + ".") for prefix in prefixes)

@@ -336,9 +336,17 @@ def _widen(descriptor: int) -> None:
         fcntl.fcntl(descriptor, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
 
 
-def _fields(job: ParseJob) -> tuple[str, bytes, str, bool, bool, bool]:
+def _fields(job: ParseJob) -> tuple[str, bytes, str, bool, bool, bool, bool]:
     # A plain tuple pickles several times faster than an attrs instance.
-    return (job.file, job.data, job.module, job.is_package, job.check_syntax, job.names)
+    return (
+        job.file,
+        job.data,
+        job.module,
+        job.is_package,
+        job.check_syntax,
+        job.names,
+        job.content,
+    )
 
 
 def _kill(pid: int) -> None:

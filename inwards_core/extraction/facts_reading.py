@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -23,6 +24,9 @@ from inwards_core.ports import (
 )
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
+if TYPE_CHECKING:
+    from inwards_core.model.content_facts import ContentFacts
+
 
 @attrs.frozen
 class ParseJob:
@@ -34,6 +38,7 @@ class ParseJob:
     is_package: bool
     check_syntax: bool = True
     names: bool = False  # read ModuleFacts.names too (`ProjectModel.top_names` asks)
+    content: bool = False  # read ModuleFacts.content only (`ProjectModel.content` asks)
 
 
 ParseMany = Callable[[Sequence[ParseJob], GrammarBinaries], list[ModuleFacts]]
@@ -49,6 +54,7 @@ def parse_job(job: ParseJob, grammars: GrammarBinaries) -> ModuleFacts:
         grammars=grammars,
         check_syntax=job.check_syntax,
         names=job.names,
+        content=job.content,
     )
 
 
@@ -57,11 +63,20 @@ def parse_serially(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[
 
 
 def extractor_key(
-    grammars: GrammarBinaries, *, check_syntax: bool = True, names: bool = False
+    grammars: GrammarBinaries,
+    *,
+    check_syntax: bool = True,
+    names: bool = False,
+    content: bool = False,
 ) -> str:
     """Goes into every cache key: a new extractor or grammar never reads old facts, and
     facts read without the whole-file syntax check (or without the top-level names) never
-    stand in for checked ones (or ones with names)."""
+    stand in for checked ones (or ones with names). Content facts are entries of their
+    own, whatever the syntax check (they don't depend on it)."""
+    if content:
+        from inwards_core.extraction.content import CONTENT_ID  # content rules only
+
+        return "|".join((EXTRACTOR_ID, CONTENT_ID, *grammars.grammar_ids))
     mode = ("checked" if check_syntax else "imports-only") + ("+names" if names else "")
     return "|".join((EXTRACTOR_ID, mode, *grammars.grammar_ids))
 
@@ -75,18 +90,41 @@ def more_reader(
     verify: bool,
     *,
     names: bool = False,
+    content: bool = False,
 ) -> Callable[[ModuleInfo], ModuleFacts | None]:
     """Reads one more module's facts, as the run read the others, when a kind asks
     (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns; with
-    `names`, `ProjectModel.top_names` reads a module again with its top-level names)."""
+    `names`, `ProjectModel.top_names` reads a module again with its top-level names; with
+    `content`, `ProjectModel.content` reads its content facts)."""
 
     def read_more(info: ModuleInfo) -> ModuleFacts | None:
         more, _ = read_facts(
-            [info], files, cache, grammars, parse_many, check_syntax, verify=verify, names=names
+            [info],
+            files,
+            cache,
+            grammars,
+            parse_many,
+            check_syntax,
+            verify=verify,
+            names=names,
+            content=content,
         )
         return more.get(info.file)
 
     return read_more
+
+
+def contents_reader(
+    read: Callable[[Sequence[ModuleInfo]], Mapping[str, ModuleFacts]],
+) -> Callable[[Sequence[ModuleInfo]], Mapping[str, ContentFacts]]:
+    """`ProjectModel.read_contents` from a batch read of facts with `content=True`."""
+
+    def read_contents(infos: Sequence[ModuleInfo]) -> Mapping[str, ContentFacts]:
+        return {
+            file: facts.content for file, facts in read(infos).items() if facts.content is not None
+        }
+
+    return read_contents
 
 
 def names_reader(
@@ -109,6 +147,7 @@ def read_facts(
     *,
     verify: bool = False,
     names: bool = False,
+    content: bool = False,
     kept: dict[str, bytes] | None = None,
     digests: Mapping[str, str] | None = None,
     changed: list[str] | None = None,
@@ -120,7 +159,7 @@ def read_facts(
     file whose cached facts are found under its digest is not read at all. A file that
     must be parsed is read, and the digest of the bytes read decides its key; a file whose
     bytes are no longer those of its digest in `digests` is added to `changed`."""
-    extractor = extractor_key(grammars, check_syntax=check_syntax, names=names)
+    extractor = extractor_key(grammars, check_syntax=check_syntax, names=names, content=content)
     facts: dict[str, ModuleFacts] = {}
     unreadable: list[NotChecked] = []
     misses: list[tuple[ParseJob, CacheKey]] = []
@@ -157,7 +196,9 @@ def read_facts(
         else:
             if cached is not None:
                 from_cache[info.file] = cached
-            job = ParseJob(info.file, data, info.name, info.is_package, check_syntax, names)
+            job = ParseJob(
+                info.file, data, info.name, info.is_package, check_syntax, names, content
+            )
             misses.append((job, key))
     if misses:
         parsed = parse_many([job for job, _ in misses], grammars)

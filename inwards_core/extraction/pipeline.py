@@ -257,6 +257,18 @@ def _dynamic(
     )
 
 
+def _extract_content(data: bytes, module: str, grammars: GrammarBinaries) -> ModuleFacts:
+    decoded = decode_source(data)
+    if isinstance(decoded, FileProblem):
+        return ModuleFacts(problem=decoded)
+    from inwards_core.extraction.content import read_content  # content rules only
+
+    return ModuleFacts(
+        content=read_content(decoded.text, module, grammars),
+        line_count=count_lines(decoded.text),
+    )
+
+
 def _extract(
     data: bytes,
     module: str,
@@ -316,6 +328,7 @@ def extract(
     fast: bool = True,
     check_syntax: bool = True,
     names: bool = False,
+    content: bool = False,
 ) -> ModuleFacts:
     """Everything the extractors read from one file's bytes. Pure; never raises, except
     `ParserRefused` when `grammars` refuses the concrete parser this file needs.
@@ -329,8 +342,13 @@ def extract(
     `check_syntax=False` skips that check: fastest, but a syntax error outside the
     import statements then goes unnoticed. `fast=False` always parses the whole file.
     `names` reads `ModuleFacts.names` too (empty without it).
+
+    `content` reads the content facts instead (`ModuleFacts.content`, for the opt-in
+    content rules) and nothing else: no imports, which the ordinary read gives.
     """
     try:
+        if content:
+            return _extract_content(data, module, grammars)
         return _extract(data, module, is_package, grammars, fast, check_syntax, names)
     except ParserRefused:
         raise  # the caller reads this file elsewhere (see `ParserRefused`)

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from inwards_core.model.findings import Span
 from inwards_core.model.value_repr import value_repr
+
+if TYPE_CHECKING:
+    from inwards_core.model.content_facts import ContentFacts
 
 
 class ImportStyle(enum.Enum):
@@ -157,6 +160,9 @@ class ModuleFacts:
     names: tuple[str, ...] = ()
     extends_path: bool = False
     registers: tuple[str, ...] = ()
+    # Only in the facts a content read gives (`extract(content=True)`); None elsewhere, so
+    # the entries of a run without content rules are what they were before they existed.
+    content: ContentFacts | None = None
 
 
 # -- plain-data conversion (for caches) ------------------------------------------------
@@ -201,7 +207,7 @@ def _int(data: Any) -> int:
 
 
 def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "imports": [
             [
                 f.style.value,
@@ -250,6 +256,11 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
         "extends_path": facts.extends_path,
         "registers": list(facts.registers),
     }
+    if facts.content is not None:
+        from inwards_core.model.content_facts import content_to_data  # content reads only
+
+        data["content"] = content_to_data(facts.content)
+    return data
 
 
 def _seq(data: Any) -> Sequence[Any]:
@@ -344,6 +355,15 @@ def facts_from_data(data: Any) -> ModuleFacts:
             names=tuple(_str(data["names"]).split()),
             extends_path=_bool(data["extends_path"]),
             registers=tuple(_str(name) for name in _seq(data["registers"])),
+            content=_content_from_data(data.get("content")),
         )
     except (KeyError, IndexError, TypeError) as error:
         raise ValueError(f"bad facts: {error}") from error
+
+
+def _content_from_data(data: Any) -> ContentFacts | None:
+    if data is None:
+        return None
+    from inwards_core.model.content_facts import content_from_data  # content reads only
+
+    return content_from_data(data)

@@ -90,6 +90,12 @@ class ReadScope:
     - `import_graph`: the rule follows import chains through any first-party module, so
       every module not in `ignore` is read on a whole-project run. With PATHS that part of
       a file-scope rule is skipped (the engine says so in a note).
+    - `content`: the rule reads content facts (`ProjectModel.content`: functions, classes,
+      calls, bindings) of the modules it judges. The engine reads them in one batch for
+      the checked modules that import a module at or below one of `content_imports` (all
+      checked modules when it is empty), through the cache; others on first need. A run
+      with no such rule reads none.
+    - `documents`: the rule reads the files `diagrams` names (`ProjectModel.documents`).
     """
 
     __repr__ = value_repr
@@ -97,6 +103,9 @@ class ReadScope:
     modules: tuple[str, ...] = ()
     every_module: bool = False
     import_graph: bool = False
+    content: bool = False
+    content_imports: tuple[str, ...] = ()
+    documents: bool = False
 
 
 ReadsFunction = Callable[[Any], ReadScope]

@@ -6,8 +6,8 @@ which module, who owns what), and the facts of every file it read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -18,6 +18,13 @@ from inwards_core.model.facts import ImportFact, ModuleFacts
 from inwards_core.model.findings import Span
 from inwards_core.model.value_repr import value_repr
 from inwards_core.suppression_verdicts import CommentVerdict
+
+if TYPE_CHECKING:
+    from inwards_core.model.content_facts import ContentFacts
+
+# Reads the content facts of modules (through the cache), file -> facts; a file missing
+# from the result could not be read.
+ContentReader = Callable[[Sequence[ModuleInfo]], Mapping[str, "ContentFacts"]]
 
 _Shared = TypeVar("_Shared")
 
@@ -77,6 +84,12 @@ class ProjectModel:
     read_names: Callable[[ModuleInfo], tuple[str, ...] | None] | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    # Reads content facts for `content`; None: no content rule runs, none are read.
+    read_contents: ContentReader | None = attrs.field(default=None, eq=False, repr=False)
+    # The files `diagrams` names that a diagram rule reads: path -> text; and each
+    # `diagrams` entry with the paths it matched.
+    documents: Mapping[str, str] = attrs.field(factory=dict, kw_only=True)
+    document_matches: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, kw_only=True)
 
     # Per-file resolved import targets, shared by every kind (filled on first use).
     _resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(
@@ -98,6 +111,10 @@ class ProjectModel:
     )
     _shared: dict[Callable[[ProjectModel], Any], Any] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_shared"
+    )
+    # Content facts read so far (None: unreadable), by file.
+    _content: dict[str, ContentFacts | None] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_content"
     )
 
     def facts_of(self, info: ModuleInfo) -> ModuleFacts:
@@ -126,6 +143,27 @@ class ProjectModel:
         if found is None:
             found = self._names[info.file] = self.read_names(info) or ()
         return found
+
+    def content(self, info: ModuleInfo) -> ContentFacts | None:
+        """The content facts of any module of the index (functions, classes, calls,
+        bindings: `inwards_core.ContentFacts`), for the rules that ask for them
+        (`ReadScope.content`); None when the file could not be read or no content rule
+        runs. The engine reads those of the modules the rules judge in one batch; any other
+        is read here on first need, through the cache."""
+        if info.file in self._content:
+            return self._content[info.file]
+        self.read_content_of((info,))
+        return self._content.get(info.file)
+
+    def read_content_of(self, infos: Sequence[ModuleInfo]) -> None:
+        """Reads the content facts of these modules in one batch (parsed in parallel
+        where the caller allows), for `content` to answer from."""
+        wanted = [info for info in infos if info.file not in self._content]
+        if not wanted:
+            return
+        found = self.read_contents(wanted) if self.read_contents is not None else {}
+        for info in wanted:
+            self._content[info.file] = found.get(info.file)
 
     def extended_at(self, name: str) -> str | None:
         """What keeps the files from telling whether `name` exists: the package where it

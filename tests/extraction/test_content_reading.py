@@ -1,0 +1,212 @@
+"""Content facts through the engine (issue 13): a kind that asks for them
+(`ReadScope.content`) gets them for the modules it narrows to by imports, through the cache
+under their own entries; a run without such a kind reads none and its cache entries are
+what they were."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from inwards_core import (
+    CheckKind,
+    ContentFacts,
+    Family,
+    NoOptions,
+    ProjectModel,
+    ReadScope,
+    Violation,
+)
+from inwards_core.adapters.caches import DictExtractionCache
+from inwards_core.adapters.grammars import StandardGrammars
+from inwards_core.adapters.in_memory import InMemoryProjectFiles, InMemoryRuleSources
+from inwards_core.api import check, installed_families, load_config_text, load_rules
+from inwards_core.families.inw.content_names import Names, is_test_module
+from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.findings import Span
+
+PYPROJECT = """\
+[tool.inwards]
+layers = [
+  { name = "app", modules = ["shop.app"] },
+  { name = "domain", modules = ["shop.domain"] },
+]
+"""
+PROBE = """\
+code = "ACME001"
+name = "probe-functions"
+check = "probe.functions"
+"""
+FILES = {
+    "shop/__init__.py": "",
+    "shop/app/__init__.py": "",
+    "shop/app/api.py": (
+        "from fastapi import APIRouter as Router\n"
+        "import sqlalchemy.orm as orm\n"
+        "from shop.domain import model\n"
+        "router = Router()\n"
+        "@router.get('/')\n"
+        "async def index(db: orm.Session):\n"
+        "    return model.Order()\n"
+    ),
+    "shop/app/cli.py": "import sys\n\ndef main():\n    return sys.argv\n",
+    "shop/domain/__init__.py": "",
+    "shop/domain/model.py": "class Order:\n    pass\n",
+}
+seen: list[str] = []
+
+
+def _functions(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+    for info in model.checked:
+        content = model.content(info)
+        assert content is None or isinstance(content, ContentFacts)
+        seen.append(f"{info.name}:{content is not None and content.parsed}")
+        for function in content.functions if content is not None else ():
+            yield Violation(info.file, info.name, function.span, f"function {function.qualname}")
+
+
+def _family(imports: tuple[str, ...]) -> Family:
+    kind = CheckKind(
+        "probe.functions",
+        "Reports every function.",
+        NoOptions,
+        _functions,
+        reads=lambda options: ReadScope(content=True, content_imports=imports),
+    )
+    return Family("PROBE", (kind,), "inwards_core.adapters", "probe", "1")
+
+
+def _run(imports: tuple[str, ...], cache: DictExtractionCache) -> list[str]:
+    families = (*installed_families(), _family(imports))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    assert rules.problems == ()
+    report = check(
+        load_config_text(PYPROJECT),
+        InMemoryProjectFiles(FILES),
+        rule_set=rules,
+        cache=cache,
+        grammars=StandardGrammars(),
+    )
+    return [f.message for f in report.findings if f.code == "ACME001"]
+
+
+def test_a_content_kind_reads_the_modules_that_import_its_packages_first() -> None:
+    seen.clear()
+    cache = DictExtractionCache()
+    assert _run(("fastapi",), cache) == ["function index"]
+    # The module importing fastapi was read in the first batch; the others on demand.
+    assert "shop.app.api:True" in seen
+    # cli.py holds no trigger (no decorator, class or async def): read, not parsed.
+    assert "shop.app.cli:False" in seen
+    contents = {key.module for key in cache.entries if "content/" in key.extractor}
+    assert {"shop.app.api", "shop.app.cli", "shop.domain.model"} <= contents
+
+
+def test_content_facts_are_cached_under_their_own_entries_and_read_back() -> None:
+    cache = DictExtractionCache()
+    first = _run((), cache)
+    puts = len(cache.entries)
+    assert _run((), cache) == first
+    assert len(cache.entries) == puts
+    assert any("content/" in key.extractor for key in cache.entries)
+
+
+def test_a_run_without_content_kinds_asks_for_no_content_entry() -> None:
+    cache = DictExtractionCache()
+    check(
+        load_config_text(PYPROJECT),
+        InMemoryProjectFiles(FILES),
+        cache=cache,
+        grammars=StandardGrammars(),
+    )
+    assert cache.entries
+    assert not any("content/" in key.extractor for key in cache.entries)
+
+
+def test_the_content_key_is_written_only_when_there_is_content() -> None:
+    plain = ModuleFacts(line_count=3)
+    assert "content" not in facts_to_data(plain)
+    with_content = ModuleFacts(content=ContentFacts(parsed=False), line_count=3)
+    data = facts_to_data(with_content)
+    assert data["content"]["parsed"] is False
+    assert facts_from_data(data) == with_content
+    assert facts_from_data(facts_to_data(plain)) == plain
+
+
+def test_names_qualify_through_imports_aliases_and_own_definitions() -> None:
+    captured: dict[str, Names] = {}
+
+    def capture(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+        for info in model.checked:
+            if info.name == "shop.app.api":
+                captured["api"] = Names.of(model, info)
+        return iter(())
+
+    kind = CheckKind(
+        "probe.functions",
+        "x",
+        NoOptions,
+        capture,
+        reads=lambda options: ReadScope(content=True),
+    )
+    families = (*installed_families(), Family("PROBE", (kind,), "inwards_core.adapters", "p", "1"))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    check(load_config_text(PYPROJECT), InMemoryProjectFiles(FILES), rule_set=rules)
+    names = captured["api"]
+    assert names.qualify("orm.Session") == "sqlalchemy.orm.Session"
+    assert names.qualify("Router") == "fastapi.APIRouter"
+    assert names.qualify("model.Order") == "shop.domain.model.Order"
+    assert names.qualify("router.get") == "shop.app.api.router.get"
+    assert names.qualify("index") == "shop.app.api.index"
+    assert names.qualify("len") == "len"
+    assert names.qualify("db.add") == "db.add"
+
+
+def test_test_modules() -> None:
+    assert is_test_module("tests.unit.test_x")
+    assert is_test_module("pkg.test_api")
+    assert is_test_module("pkg.api_test")
+    assert is_test_module("conftest")
+    assert is_test_module("pkg.test")
+    assert not is_test_module("pkg.testing")
+    assert not is_test_module("pkg.contest")
+
+
+def test_only_the_modules_importing_the_packages_are_read_in_the_first_batch() -> None:
+    cache = DictExtractionCache()
+    families = (*installed_families(), _family(("fastapi",)))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    batches: list[list[str]] = []
+
+    def counting(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+        batches.append(sorted(f for f, c in model._content.items() if c is not None))
+        return iter(())
+
+    kind = attrs.evolve(families[-1].kinds[0], check=counting)
+    families = (*families[:-1], attrs.evolve(families[-1], kinds=(kind,)))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    check(
+        load_config_text(PYPROJECT),
+        InMemoryProjectFiles(FILES),
+        rule_set=rules,
+        cache=cache,
+        grammars=StandardGrammars(),
+    )
+    assert batches == [["shop/app/api.py"]]
+
+
+def test_the_record_keeps_the_def_names_span() -> None:
+    seen.clear()
+    cache = DictExtractionCache()
+    _run(("fastapi",), cache)
+    (facts,) = (
+        f
+        for k, f in cache.entries.items()
+        if "content/" in k.extractor and k.module == "shop.app.api"
+    )
+    assert facts.content is not None
+    (index,) = facts.content.functions
+    assert index.span.line == 6 and index.is_async
+    assert facts.imports == ()
+    assert Span(1, 1, 1, 1).line == 1
