@@ -155,6 +155,27 @@ def _top_level_properties() -> dict[str, JSON]:
             "default": "on",
         },
         "rules": {"$ref": "#/$defs/rules"},
+        "diagrams": {
+            **strings(
+                None,
+                "Files holding architecture diagrams that the diagram rules (INW017-INW019) "
+                "check against this configuration: Markdown, Mermaid or PlantUML, each a path "
+                'or a glob relative to the directory of this pyproject.toml ("*" and "?" '
+                'within a name, "[seq]" one character of a set, "**" any number of '
+                'directories). Only blocks marked "%% inwards: layers|contexts" (Mermaid) or '
+                "\"' inwards: layers|contexts\" (PlantUML) are read.",
+            ),
+            "items": {
+                "type": "string",
+                "pattern": NOT_BLANK,
+                "allOf": [
+                    {"not": {"pattern": r"^(?:/|[A-Za-z]:)"}},
+                    {"not": {"pattern": r"\\"}},
+                    {"not": {"pattern": r"(?:^|/)\.\.(?:/|$)"}},
+                ],
+            },
+            "default": [],
+        },
         **template_properties(),
         **structure_properties(),
     }

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from inwards_core.config.entries import any_string, dotted_entry, generated_entry, ignore_entry
 from inwards_core.config.layers import read_layers
+from inwards_core.config.path_globs import path_glob_problem
 from inwards_core.config.problems import (
     PREFIX,
     ProblemCollector,
@@ -54,6 +55,7 @@ TOP_LEVEL_KEYS = (
     "cycles",
     "shape",
     "names",
+    "diagrams",
 )
 RULES_KEYS = ("select", "extend-select", "ignore", "severity")
 USER_RULES_VALUES = ("on", "guidance-only", "off")
@@ -127,6 +129,7 @@ class _Reader(ProblemCollector):
         rules = self.rules(table.get("rules", {}))
         contexts, cycles = self.contexts_and_cycles(table)
         shapes, names = self.shapes_and_names(table)
+        diagrams = self.string_list(table, "diagrams", path_glob_problem)
         return Config(
             file=self.file,
             root=root,
@@ -141,6 +144,7 @@ class _Reader(ProblemCollector):
             cycles=cycles,
             shapes=shapes,
             names=names,
+            diagrams=diagrams or (),
             positions=self.positions,
         )
 

@@ -143,6 +143,8 @@ class Config:
     cycles: tuple[str, ...] = DEFAULT_CYCLES
     shapes: tuple[Shape, ...] = ()
     names: tuple[NameRule, ...] = ()
+    # Globs of the files holding architecture diagrams (`inwards_core.config.path_globs`).
+    diagrams: tuple[str, ...] = ()
     positions: SourcePositions = attrs.field(factory=NoPositions, eq=False, repr=False)
 
     def locate(self, key: str) -> tuple[int, int]:
