@@ -24,6 +24,7 @@ from inwards_core.extraction.facts_reading import (
 )
 from inwards_core.extraction.remembered_runs import memorable, recall, remember, watched
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
+from inwards_core.model.facts import FileProblemKind
 from inwards_core.model.findings import Finding, NotChecked, Report
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RunMemo
@@ -138,6 +139,8 @@ def check_project(
         )
         return watched(read, digests or {}, spoilt)
 
+    content_gaps: list[NotChecked] = []  # files whose content a limit stopped
+
     def read_contents(infos: Sequence[ModuleInfo]) -> Mapping[str, ModuleFacts]:
         read, _ = read_facts(
             infos,
@@ -153,6 +156,15 @@ def check_project(
         )
         if not memorable(infos, read, digests or {}):
             spoilt.append("")
+        for file, facts in read.items():
+            if facts.problem is not None and facts.problem.kind is FileProblemKind.LIMIT:
+                content_gaps.append(
+                    NotChecked(
+                        file,
+                        f"{file}: its functions and classes were not read within the limits "
+                        "a file is allowed, so the content rules did not judge it.",
+                    )
+                )
         return read
 
     model = ProjectModel(
@@ -174,7 +186,7 @@ def check_project(
     verdicts = _apply_verdicts(model, rules, findings)
     cache.flush(prune=whole_project)
     not_checked = [NotChecked(problem.path, problem.message) for problem in listing.problems]
-    not_checked += refused + unreadable
+    not_checked += refused + unreadable + content_gaps
     kept_findings = tuple(sorted(set(verdicts.kept), key=Finding.sort_key))
     report = Report(
         findings=kept_findings,

@@ -5,7 +5,7 @@ what they were."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import attrs
 
@@ -210,3 +210,41 @@ def test_the_record_keeps_the_def_names_span() -> None:
     assert index.span.line == 6 and index.is_async
     assert facts.imports == ()
     assert Span(1, 1, 1, 1).line == 1
+
+
+def test_a_content_read_stopped_by_a_limit_is_said_and_not_cached() -> None:
+    from inwards_core.extraction.facts_reading import ParseJob, parse_serially
+    from inwards_core.model.facts import FileProblem, FileProblemKind
+    from inwards_core.ports import GrammarBinaries
+
+    def limited(jobs: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
+        limit = FileProblem(FileProblemKind.LIMIT, "too slow", Span.start_of_file())
+        return [
+            ModuleFacts(problem=limit) if job.content else facts
+            for job, facts in zip(jobs, parse_serially(jobs, grammars), strict=True)
+        ]
+
+    families = (*installed_families(), _family(("fastapi",)))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    cache = DictExtractionCache()
+    report = check(
+        load_config_text(PYPROJECT),
+        InMemoryProjectFiles(FILES),
+        rule_set=rules,
+        cache=cache,
+        grammars=StandardGrammars(),
+        parse_many=limited,
+    )
+    assert [f for f in report.findings if f.code == "ACME001"] == []
+    gaps = [n for n in report.not_checked if "content rules did not judge it" in n.message]
+    # The probe asks for every checked module's content: each one is said once.
+    assert [n.path for n in gaps] == [
+        "shop/app/__init__.py",
+        "shop/app/api.py",
+        "shop/app/cli.py",
+        "shop/domain/__init__.py",
+        "shop/domain/model.py",
+    ]
+    assert not any(
+        "content/" in key.extractor for key in cache.entries if key.module == "shop.app.api"
+    )
