@@ -27,7 +27,13 @@ from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.facts import FileProblemKind
 from inwards_core.model.findings import Finding, NotChecked, Report
 from inwards_core.model.value_repr import value_repr
-from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles, RunMemo
+from inwards_core.ports import (
+    ExtractionCache,
+    GrammarBinaries,
+    ProjectFiles,
+    ProjectListing,
+    RunMemo,
+)
 from inwards_core.rules.kinds import ReadScope, Scope
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
@@ -35,6 +41,7 @@ from inwards_core.rules.violations import to_finding
 from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
 
 if TYPE_CHECKING:
+    from inwards_core.extraction.documents import Documents
     from inwards_core.model.facts import ModuleFacts
     from inwards_core.model.source_lines import SourceLine
 
@@ -89,6 +96,7 @@ def check_project(
     whole_project = paths is None
     listing = files.listing(_normalise_root(config.root))
     check_syntax = full_parse or not whole_project
+    documents = _documents(config, rules, files, listing) if whole_project else None
     recalled = None
     if memo is not None and whole_project:
         recalled = recall(
@@ -98,6 +106,7 @@ def check_project(
             check_syntax=check_syntax,
             source_lines=source_lines,
             verify=verify_cache,
+            documents=documents.digest() if documents is not None else "",
         )
         if recalled.held is not None and not verify_cache:
             return attrs.evolve(recalled.held, duration_ms=round((clock() - started) * 1000, 1))
@@ -179,6 +188,8 @@ def check_project(
         # for the few modules it asks about, not for every file.
         read_names=names_reader(reader(names=True)),
         read_contents=contents_reader(read_contents) if needs.content else None,
+        documents=documents.texts if documents is not None else {},
+        document_matches=documents.matches if documents is not None else {},
     )
     if needs.content:
         model.read_content_of(needs.content_wanted(model))
@@ -187,6 +198,9 @@ def check_project(
     cache.flush(prune=whole_project)
     not_checked = [NotChecked(problem.path, problem.message) for problem in listing.problems]
     not_checked += refused + unreadable + content_gaps
+    if documents is not None and documents.unreadable:
+        not_checked += documents.unreadable
+        spoilt.append("")  # an unreadable diagram file may read next time
     kept_findings = tuple(sorted(set(verdicts.kept), key=Finding.sort_key))
     report = Report(
         findings=kept_findings,
@@ -201,6 +215,26 @@ def check_project(
     if memo is not None and recalled is not None and not spoilt:
         remember(memo, recalled.inputs, report, held=recalled.held if verify_cache else None)
     return report
+
+
+def _documents(
+    config: Config, rules: Sequence[ActiveRule], files: ProjectFiles, listing: ProjectListing
+) -> Documents | None:
+    """The files `diagrams` names, read when an enabled rule asks for them (a whole-project
+    run); None otherwise. `listing` serves when root is the project directory."""
+    if not config.diagrams:
+        return None
+    wanted = any(
+        rule.rule.kind.reads is not None and rule.rule.kind.reads(rule.options).documents
+        for rule in rules
+        if rule.enabled
+    )
+    if not wanted:
+        return None
+    from inwards_core.extraction.documents import read_documents  # diagram rules only
+
+    whole = listing if _normalise_root(config.root) == "" else None
+    return read_documents(config.diagrams, files, listing=whole)
 
 
 def files_to_check(

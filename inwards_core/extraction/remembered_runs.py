@@ -59,12 +59,21 @@ def source_digests(listing: ProjectListing, files: ProjectFiles) -> dict[str, st
 
 
 def run_inputs(
-    listing: ProjectListing, digests: Mapping[str, str], *, check_syntax: bool, source_lines: bool
+    listing: ProjectListing,
+    digests: Mapping[str, str],
+    *,
+    check_syntax: bool,
+    source_lines: bool,
+    documents: str = "",
 ) -> str:
     """A digest of everything a whole-project run reads from the tree: the listing (every
     file, directory and link, and what could not be listed), each source file's digest,
-    and the engine's own options. The `RunMemo` adds the rest (code, config, rules)."""
+    the engine's own options, and `documents`, the digest of the diagram files a diagram
+    rule reads (`Documents.digest`; "" when none is on). The `RunMemo` adds the rest
+    (code, config, rules)."""
     digest = hashlib.sha256(f"run-inputs 1\0{check_syntax}\0{source_lines}\0".encode())
+    if documents:
+        digest.update(f"documents\0{documents}\0".encode())
     for part in (listing.files, listing.directories):
         digest.update(("\0".join(part) + "\1").encode(*_TEXT))
     for path, target in listing.symlinks:
@@ -94,12 +103,19 @@ def recall(
     check_syntax: bool,
     source_lines: bool,
     verify: bool,
+    documents: str = "",
 ) -> Recall:
     """The run's inputs and what `memo` holds for them. With `verify` the memo forgets
     it (what it holds may come from forged facts the run then finds) and the caller
-    compares it with the run's report (`remember`)."""
+    compares it with the run's report (`remember`). `documents` as `run_inputs` takes it."""
     digests = source_digests(listing, files)
-    inputs = run_inputs(listing, digests, check_syntax=check_syntax, source_lines=source_lines)
+    inputs = run_inputs(
+        listing,
+        digests,
+        check_syntax=check_syntax,
+        source_lines=source_lines,
+        documents=documents,
+    )
     held = memo.recall(inputs)
     if verify:
         memo.forget()
