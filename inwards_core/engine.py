@@ -25,7 +25,7 @@ from inwards_core.extraction.facts_reading import (
 from inwards_core.extraction.remembered_runs import memorable, recall, remember, watched
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.facts import FileProblemKind
-from inwards_core.model.findings import Finding, NotChecked, Report
+from inwards_core.model.findings import Finding, Fix, NotChecked, Report, Severity, Span
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import (
     ExtractionCache,
@@ -34,7 +34,7 @@ from inwards_core.ports import (
     ProjectListing,
     RunMemo,
 )
-from inwards_core.rules.kinds import ReadScope, Scope
+from inwards_core.rules.kinds import ReadScope, Scope, Violation
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.violations import to_finding
@@ -194,6 +194,7 @@ def check_project(
     if needs.content:
         model.read_content_of(needs.content_wanted(model))
     findings, skipped = _run_checks(model, enabled)
+    findings += _options_of_rules_off(config, rules)
     verdicts = _apply_verdicts(model, rules, findings)
     cache.flush(prune=whole_project)
     not_checked = [NotChecked(problem.path, problem.message) for problem in listing.problems]
@@ -394,6 +395,36 @@ def _run_checks(
                 to_finding(rule, violation, whole_project=violation.file == config_file)
             )
     return findings, skipped
+
+
+def _options_of_rules_off(config: Config, rules: Sequence[ActiveRule]) -> list[Finding]:
+    """An options table for a rule that does not run is no error (a team may keep it for
+    the day the rule is turned on), but it does nothing, which the team should know: a
+    warning of that rule, located at the table, that no comment can hide."""
+    found: list[Finding] = []
+    for rule in rules:
+        if rule.enabled or not config.rules.options.get(rule.name):
+            continue
+        key = f"tool.inwards.rules.{rule.name}"
+        line, column = config.positions.locate(key) or (1, 1)
+        how = {
+            "opt-in": f'add "{rule.code}" to extend-select in [tool.inwards.rules]',
+            "rules.ignore": f'take "{rule.code}" out of ignore in [tool.inwards.rules]',
+        }.get(rule.decided_by, f'add "{rule.code}" to select in [tool.inwards.rules]')
+        violation = Violation(
+            config.file,
+            None,
+            Span(line, column, line, column + 1),
+            f"[{key}] sets options for {rule.name} ({rule.code}), which is off, so they "
+            "do nothing.",
+        )
+        finding = to_finding(rule, violation, whole_project=True)
+        fix = Fix(
+            f"Turn {rule.code} on, or delete [{key}].",
+            (f"To turn it on, {how}.", f"If the rule is not wanted, delete [{key}]."),
+        )
+        found.append(attrs.evolve(finding, severity=Severity.WARNING, fix=fix, suppressible=False))
+    return found
 
 
 def _apply_verdicts(
