@@ -74,3 +74,8 @@ def bench_startup() -> ModuleType:
 @pytest.fixture(scope="session")
 def bench_precision() -> ModuleType:
     return _helper("precision")
+
+
+@pytest.fixture(scope="session")
+def bench_precision_corpora() -> ModuleType:
+    return _helper("precision_corpora")
