@@ -18,6 +18,7 @@ from inwards_core.families.inw import (
     inw009_suppression_comment,
     inw010_unknown_first_party,
     inw011_dynamic_import,
+    inw012_thin_endpoint,
     inw020_syntax_error,
     kind_acyclic,
     kind_forbidden,
@@ -40,6 +41,7 @@ KIND_MODULES = (
     inw009_suppression_comment,
     inw010_unknown_first_party,
     inw011_dynamic_import,
+    inw012_thin_endpoint,
     inw020_syntax_error,
 )
 

@@ -1,0 +1,284 @@
+"""The page and the examples of inw.thin-endpoint (INW012)."""
+
+from __future__ import annotations
+
+from inwards_core import Example, KindDocs
+
+DOCS = KindDocs(
+    what_it_does="""
+Finds the HTTP endpoints of a module and measures the work each does itself, then reports
+an endpoint that does too much, once, on the line of its `def`, naming every signal it
+trips with its number and its limit:
+
+- more statements than `max-statements` (10), more decision points than `max-branches` (2)
+  or blocks nested deeper than `max-nesting` (2);
+- a loop over data (unless `allow-loops`), a comprehension (only with
+  `allow-comprehensions = false`);
+- a direct call that `deny-calls` names (HTTP clients, SMTP, cloud SDKs, Redis, SQLAlchemy,
+  database drivers, Celery, Django's raw connection by default);
+- a method called on a database session: a parameter typed as one of `deny-receiver-types`
+  (SQLAlchemy's and SQLModel's sessions by default, also through a same-module alias such
+  as `SessionDep = Annotated[Session, Depends(get_session)]`), a parameter named in
+  `deny-receiver-params`, or a local name a session constructor bound;
+- with `delegate-to` set: no call at all into those layers or modules (a call through a
+  parameter typed with one of their classes counts).
+
+A size signal alone is enough to report; a denied call, a session call or a missing
+delegation is always enough.
+
+How the code is measured:
+
+- A *guard* is not counted: an `if` with no `elif`/`else`, or an `except` handler, whose
+  body only raises, returns or calls `abort(...)`. So the usual error mapping
+  `try: ... except UserExists: raise HTTPException(400)` adds nothing.
+- Statements are counted at every depth (a compound statement once, its body's statements
+  too); the docstring is not, nor are calls that only log (`logger.*`, `logging.*`),
+  `print`, `warnings.warn`, or set a cookie on a response.
+- Branches are decision points: each `if` and `elif`, each `match` case, each `except`
+  handler that does more than a guard. `else` is none.
+- A `for` over a literal tuple, list or set, a string or `range(<constants>)` is no loop over
+  data; every `while` is one.
+- Same-module helpers the endpoint calls (a function of the module, a function nested in
+  the same factory, `self.<method>` in a class-based view) are folded in, up to three calls
+  deep, each counted once however often it is called. A helper that itself calls into
+  `delegate-to` is a delegation: its body is not added.
+
+Endpoints are recognised by framework (`frameworks`, all four by default):
+
+- FastAPI and Starlette: route decorators on an application or router (`@app.get`,
+  `@router.post`, `api_route`, `websocket`), also routers built inside factory functions
+  (`def get_router(): router = APIRouter()` with nested endpoints); `add_api_route`,
+  `add_route`, `Route(...)`, `APIRoute(...)` naming a function of the module.
+- Flask: `@app.route`, `@bp.get` and the other method decorators, `add_url_rule(rule,
+  endpoint, view_func)` with the view function as its third positional argument, and the
+  HTTP-method handlers of `MethodView` subclasses (`dispatch_request` of `View` ones).
+- Litestar: the handler decorators (`@get`, `@post`, ..., `@route`, `@websocket`), on
+  functions and on `Controller` methods.
+- Django and Django REST framework: functions that `path()`/`re_path()` name (in any
+  judged module, `urls.py` usually), the HTTP-method handlers of `View` subclasses and of
+  the generic views, of `APIView`, DRF's generic views and `ViewSet`s (plus the viewset
+  actions `list`, `create`, `retrieve`, `update`, `partial_update`, `destroy` and `@action`
+  methods), functions under `@api_view`, and functions under view-only decorators
+  (`require_POST`, `require_http_methods`, `csrf_exempt`, `login_required`, ...).
+- Your own: `decorators` (canonical dotted names of decorators that make an endpoint) and
+  `base-classes` (view base classes whose subclasses' HTTP-method methods are endpoints).
+
+A base class defined in the same module counts when it is itself a view. Test modules are
+skipped unless `check-tests = true`. The rule is off by default: turn it on with
+`extend-select = ["INW012"]`.
+""",
+    why_is_this_bad="""
+An endpoint's job is to translate HTTP into a call and the result back into HTTP. Once it
+queries the database, calls other services or makes business decisions itself, that logic
+can only be reached, tested and reused through HTTP, and the next endpoint copies it.
+""",
+    how_to_fix="""
+Move the work into a function or service of the application layer that takes plain
+values and returns plain values, and have the endpoint call it: parse the request, call,
+map errors to HTTP responses (guards are free), return. Database sessions, HTTP clients and
+task queues go to the code the endpoint calls, passed in through dependency injection.
+
+If a number is too strict for your code, raise the limit (`max-statements = 15`) or turn
+a signal off (`max-nesting = false`); a single endpoint that is fine as it is takes
+`# inwards: ignore[INW012]` on its `def` line.
+""",
+    limitations="""
+- Content is read only for modules that import an enabled framework's package (or the
+  root package of a `decorators`/`base-classes` entry). A module that only uses a router
+  or an application imported from a module of your own, and imports none of these, is not
+  judged: add the root package of your router module to `decorators` (for example
+  `decorators = ["myapp.web.router.get"]`) to have such modules read.
+- A route decorator on a receiver the module neither builds nor types is taken as a route
+  when the module imports FastAPI/Starlette or Flask.
+- `add_url_rule(..., view_func=index)` (the view as a keyword argument) and
+  `path("x/", views.View.as_view())` are not followed: class-based views are recognised by
+  their base class instead. A function registered from another module (Django's `urls.py`)
+  is found only when both modules are checked in the same run.
+- View base classes are followed within one module only: a project base class defined in
+  another module is not recognised unless it is listed in `base-classes`.
+- Helpers are folded in only from the same module; a helper in another module is a call
+  like any other.
+- Statements are counted from the syntax tree: response building (`return
+  templates.TemplateResponse(...)`, a context dict) counts as statements, and a handler
+  that logs before raising is not a guard.
+- A file that does not parse, or whose content was not read within the limits, is not
+  judged.
+""",
+)
+
+_CONFIG = """\
+[tool.inwards]
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "application", modules = ["shop.application"] },
+  { name = "api", modules = ["shop.api"] },
+]
+
+[tool.inwards.rules]
+extend-select = ["INW012"]
+"""
+
+_FAT_FASTAPI = """\
+from fastapi import APIRouter, Depends, HTTPException
+import httpx
+from sqlalchemy.orm import Session
+
+from shop.api.deps import get_session
+
+router = APIRouter()
+
+
+@router.post("/orders")
+async def create_order(payload: dict, db: Session = Depends(get_session)):  # expect: INW012
+    total = 0
+    for line in payload["lines"]:
+        total += line["price"] * line["quantity"]
+    order = {"total": total, "lines": payload["lines"]}
+    db.add(order)
+    db.commit()
+    await httpx.AsyncClient().post("https://mail.example/send", json=order)
+    return order
+"""
+
+_THIN_FASTAPI = '''\
+from fastapi import APIRouter, Depends, HTTPException
+
+from shop.application.orders import OrderService, OutOfStock
+
+router = APIRouter()
+
+
+@router.post("/orders")
+async def create_order(payload: dict, service: OrderService = Depends()):
+    """Guards that only raise are free: this endpoint is thin."""
+    if not payload.get("lines"):
+        raise HTTPException(status_code=422, detail="no lines")
+    try:
+        order = await service.place(payload["lines"])
+    except OutOfStock as error:
+        raise HTTPException(status_code=409, detail=str(error)) from error
+    return {"id": order.id}
+'''
+
+_SERVICE = """\
+class OutOfStock(Exception):
+    pass
+
+
+class OrderService:
+    async def place(self, lines):
+        return lines
+"""
+
+_FACTORY = """\
+from fastapi import APIRouter
+
+
+def get_reports_router(store) -> APIRouter:
+    router = APIRouter()
+
+    def _totals(rows):
+        result = {}
+        for row in rows:
+            result.setdefault(row["day"], 0)
+            result[row["day"]] += row["amount"]
+        return result
+
+    @router.get("/reports/daily")
+    async def daily(month: int):  # expect: INW012
+        rows = await store.rows(month)
+        if not rows:
+            return []
+        return _totals(rows)
+
+    return router
+"""
+
+_FLASK = """\
+from flask import request
+from flask.views import MethodView
+
+
+class InvoiceView(MethodView):
+    def get(self, number):
+        return {"number": number}
+
+    def post(self):  # expect: INW012
+        data = request.get_json()
+        if data.get("draft"):
+            status = "draft"
+        elif data.get("paid"):
+            status = "paid"
+        else:
+            status = "open"
+        if status == "paid" and not data.get("receipt"):
+            status = "open"
+        return {"status": status}
+"""
+
+_DELEGATE_CONFIG = (
+    _CONFIG
+    + """
+[tool.inwards.rules.thin-endpoint]
+delegate-to = ["application"]
+max-nesting = false
+"""
+)
+
+_NO_DELEGATION = """\
+from fastapi import FastAPI
+
+from shop.application.orders import OrderService
+
+app = FastAPI()
+
+
+@app.get("/orders/{number}")
+async def read_order(number: int, service: OrderService):
+    return await service.find(number)
+
+
+@app.get("/health")
+async def health():  # expect: INW012
+    return {"ok": True}
+"""
+
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="An endpoint that loops, writes to the database and sends mail itself",
+            good=False,
+            config=_CONFIG,
+            files={
+                "shop/api/orders.py": _FAT_FASTAPI,
+                "shop/api/deps.py": "def get_session():\n    return None\n",
+            },
+        ),
+        Example(
+            title="A thin endpoint: guards and error mapping around one call",
+            good=True,
+            config=_CONFIG,
+            files={"shop/api/orders.py": _THIN_FASTAPI, "shop/application/orders.py": _SERVICE},
+        ),
+        Example(
+            title="A router built in a factory, with a helper folded in",
+            good=False,
+            config=_CONFIG,
+            files={"shop/api/reports.py": _FACTORY},
+        ),
+        Example(
+            title="A Flask MethodView whose post decides itself",
+            good=False,
+            config=_CONFIG,
+            files={"shop/api/invoices.py": _FLASK},
+        ),
+        Example(
+            title="delegate-to: every endpoint must call the application layer",
+            good=False,
+            config=_DELEGATE_CONFIG,
+            files={"shop/api/main.py": _NO_DELEGATION, "shop/application/orders.py": _SERVICE},
+        ),
+    )
