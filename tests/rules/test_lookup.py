@@ -48,6 +48,6 @@ def test_a_rule_defined_but_not_in_force_is_found_without_a_rule() -> None:
 
 def test_the_closest_code_or_name() -> None:
     rule_set = rules()
-    assert did_you_mean(rule_set, "INW01l") == ' Did you mean "INW011"?'
+    assert did_you_mean(rule_set, "inw-011") == ' Did you mean "INW011"?'
     assert did_you_mean(rule_set, "layer-dependancy") == ' Did you mean "layer-dependency"?'
     assert did_you_mean(rule_set, "zzzzzz") == ""

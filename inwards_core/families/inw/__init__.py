@@ -19,6 +19,7 @@ from inwards_core.families.inw import (
     inw010_unknown_first_party,
     inw011_dynamic_import,
     inw012_thin_endpoint,
+    inw014_ports_abstract,
     inw020_syntax_error,
     kind_acyclic,
     kind_forbidden,
@@ -42,6 +43,7 @@ KIND_MODULES = (
     inw010_unknown_first_party,
     inw011_dynamic_import,
     inw012_thin_endpoint,
+    inw014_ports_abstract,
     inw020_syntax_error,
 )
 
