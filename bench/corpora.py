@@ -8,6 +8,7 @@ copy of it (``working_copy``), since ours and the reference both keep their cach
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from collections.abc import Iterable, Sequence
@@ -25,6 +26,11 @@ GET_CORPORA_HINT = "bash ../shared/bench/get-corpora.sh DIR big (from the reposi
 
 SYNTHETIC, SYNTHETIC_CONTEXTS, SYNTHETIC_LARGE = "synthetic", "synthetic-contexts", "synthetic-9000"
 DJANGO, SYMPY = "django", "sympy"
+SYNTHETIC_OPTIN, DJANGO_OPTIN = "synthetic-optin", "django-optin"
+OPTIN_BASES = {SYNTHETIC_OPTIN: SYNTHETIC, DJANGO_OPTIN: DJANGO}  # variant: the default run
+OPTIN_CODES = tuple(f"INW0{number}" for number in range(12, 20))  # issue 13's opt-in rules
+DIAGRAM_CODES = ("INW017", "INW018", "INW019")
+DIAGRAM_FILE = "docs/architecture.md"  # the marked layers diagram of an opt-in variant
 LARGE_MODULES = 9_000  # about the size of homeassistant's core package
 
 
@@ -202,6 +208,104 @@ def prepare_real(real: RealPackage, corpus_dir: Path) -> Corpus:
 
 def prepare_django(corpus_dir: Path) -> Corpus:
     return prepare_real(DJANGO_PACKAGE, corpus_dir)
+
+
+@attrs.frozen
+class OptIn:
+    """What the inwards being timed offers for an opt-in variant: which of issue 13's rules
+    it has (only those are turned on) and whether it knows the ``diagrams`` key."""
+
+    codes: tuple[str, ...]
+    diagrams_key: bool
+
+    @property
+    def diagrams(self) -> bool:
+        return self.diagrams_key and any(code in DIAGRAM_CODES for code in self.codes)
+
+
+@attrs.frozen
+class OptInLayout:
+    """The parts of an opt-in variant's configuration that depend on the project."""
+
+    layers: tuple[str, ...]  # layer names, innermost first (the diagram's nodes)
+    role: tuple[str, ...]  # INW015 construct-only-in
+    allowed_in: tuple[str, ...]
+
+
+SYNTHETIC_OPTIN_LAYOUT = OptInLayout(
+    generate.LAYERS, (f"{generate.PACKAGE}.infrastructure",), (f"{generate.PACKAGE}.api",)
+)
+DJANGO_OPTIN_LAYOUT = OptInLayout(
+    ("framework", DJANGO_PACKAGE.outer),
+    tuple(f"django.db.backends.{name}" for name in ("postgresql", "sqlite3", "mysql", "oracle")),
+    ("django.db.backends", "django.contrib.gis.db.backends"),
+)
+
+
+def layers_diagram(layers: Sequence[str]) -> str:
+    """A Markdown page with a marked Mermaid layers diagram: each layer may import the next
+    inner one (a path of arrows covers every inward import)."""
+    arrows = [f"    {outer} --> {inner}" for inner, outer in itertools.pairwise(layers)]
+    return "\n".join(
+        [
+            "# Architecture",
+            "",
+            "The layers, outermost at the top (written by bench/corpora.py).",
+            "",
+            "```mermaid",
+            "%% inwards: layers",
+            "flowchart TD",
+            *reversed(arrows),
+            "```",
+            "",
+        ]
+    )
+
+
+def optin_pyproject(pyproject: str, optin: OptIn, layout: OptInLayout) -> str:
+    """The default run's configuration with every opt-in rule ``optin`` has turned on at its
+    default options; INW015 gets the role it requires and the diagram rules a diagram. The
+    base text ends inside ``[tool.inwards]`` (after ``layers``), so keys can follow it."""
+    lines = [pyproject.rstrip("\n")]
+    if optin.diagrams:
+        lines.append(f'diagrams = ["{DIAGRAM_FILE}"]')
+    lines += ["", "[tool.inwards.rules]", f"extend-select = [{_toml_list(optin.codes)}]"]
+    if "INW015" in optin.codes:
+        lines += [
+            "",
+            "[tool.inwards.rules.construct-only-in]",
+            f"role = [{_toml_list(layout.role)}]",
+            f"allowed-in = [{_toml_list(layout.allowed_in)}]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def prepare_optin(base: Corpus, key: str, optin: OptIn | None, layout: OptInLayout) -> Corpus:
+    """A copy of a prepared corpus with every opt-in rule of issue 13 on (``optin`` None: the
+    inwards being timed could not say which it has)."""
+    if base.source is None or optin is None:
+        why = base.unavailable or "could not list the rules of the inwards being timed"
+        return attrs.evolve(base, key=key, source=None, unavailable=why)
+    if not optin.codes:
+        return attrs.evolve(
+            base,
+            key=key,
+            source=None,
+            unavailable=f"the inwards being timed has none of {', '.join(OPTIN_CODES)}",
+        )
+    source = OUT_DIR / key
+    if source.exists():
+        shutil.rmtree(source)
+    shutil.copytree(base.source, source, ignore=shutil.ignore_patterns("__pycache__", ".inwards"))
+    pyproject = source / "pyproject.toml"
+    text = optin_pyproject(pyproject.read_text(encoding="utf-8"), optin, layout)
+    pyproject.write_text(text, encoding="utf-8")
+    if optin.diagrams:
+        (source / DIAGRAM_FILE).parent.mkdir(parents=True, exist_ok=True)
+        (source / DIAGRAM_FILE).write_text(layers_diagram(layout.layers), encoding="utf-8")
+    rules = ", ".join(optin.codes)
+    description = f"{base.description}, with {rules} on"
+    return attrs.evolve(base, key=key, source=source, description=description)
 
 
 def working_copy(corpus: Corpus, tool: str) -> Path:

@@ -276,10 +276,15 @@ def default_inwards() -> str:
 
 
 def _inwards_json(inwards: str, *arguments: str) -> Any:
+    if os.sep in inwards:  # a path given relative to here still names it from elsewhere
+        inwards = str(Path(inwards).resolve())
     with tempfile.TemporaryDirectory() as empty:  # no project config can change the answer
-        done = subprocess.run(
-            [inwards, *arguments], cwd=empty, capture_output=True, text=True, check=False
-        )
+        try:
+            done = subprocess.run(
+                [inwards, *arguments], cwd=empty, capture_output=True, text=True, check=False
+            )
+        except OSError as error:
+            raise PrecisionRunError(f"cannot run {inwards}: {error}") from error
     if done.returncode != 0:
         raise PrecisionRunError(
             f"{inwards} {' '.join(arguments)} exited {done.returncode}:\n{done.stderr}"
@@ -517,6 +522,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     inwards = args.inwards or default_inwards()
+    if os.sep in inwards:  # the runs happen in the copies
+        inwards = str(Path(inwards).resolve())
     try:
         installed = query_installed(inwards)
         configs = [load_config(config_path(corpus)) for corpus in args.corpus]

@@ -8,9 +8,12 @@ runs first, then ``--runs`` rounds in which the tools take turns, so a burst of 
 hits all of them alike. Medians are reported with the min-max range.
 
 usage: python bench/run.py [--runs N] [--warmups N] [--only ours,reference,import-linter]
-           [--corpora synthetic,synthetic-contexts,synthetic-9000,django,sympy,trees]
+           [--corpora synthetic,synthetic-contexts,synthetic-optin,synthetic-9000,django,
+                      django-optin,sympy,trees]
            [--scenarios version,one-file,cold,warm] [--ours PATH/TO/bin/inwards] [--json FILE]
-The peers' virtualenvs come from bench/peers.sh; the scaling report is bench/scaling.py and
+The -optin corpora are their base with every opt-in rule of issue 13 the timed inwards has
+turned on (bench/corpora.py); they are timed for ours only, against the base's default run
+(issue 13: at most 1.5x, cold and warm). The peers' virtualenvs come from bench/peers.sh; the scaling report is bench/scaling.py and
 the start-up report bench/startup.py.
 """
 
@@ -32,25 +35,41 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora as corpora_module
 import generate
 import measure
+import precision_corpora
 import report
 import trees as trees_module
 from corpora import (
     DJANGO,
+    DJANGO_OPTIN,
     DJANGO_PACKAGE,
+    OPTIN_BASES,
+    OPTIN_CODES,
     SYMPY,
     SYMPY_PACKAGE,
     SYNTHETIC,
     SYNTHETIC_CONTEXTS,
     SYNTHETIC_LARGE,
+    SYNTHETIC_OPTIN,
     Corpus,
+    OptIn,
 )
-from measure import COLD, OURS, REFERENCE, SCENARIOS, TOOLS, VERSION, Result, Tool
+from measure import COLD, OURS, REFERENCE, SCENARIOS, TOOLS, VERSION, WARM, Result, Tool
 from report import TREE_PREFIX, TREES
 
 DEFAULT_VENVS = Path(
     os.environ.get("INWARDS_BENCH_VENVS") or Path.home() / ".cache" / "inwards-bench"
 )
-CORPORA = (SYNTHETIC, SYNTHETIC_CONTEXTS, SYNTHETIC_LARGE, DJANGO, SYMPY, TREES)
+CORPORA = (
+    SYNTHETIC,
+    SYNTHETIC_CONTEXTS,
+    SYNTHETIC_OPTIN,
+    SYNTHETIC_LARGE,
+    DJANGO,
+    DJANGO_OPTIN,
+    SYMPY,
+    TREES,
+)
+OPTIN_LIMIT = 1.5  # issue 13: every opt-in rule on costs at most this times the default run
 TREE_TOOLS = (OURS, REFERENCE)  # import-linter gets no contract for the made-up layerings
 DEFAULT_TREE_RUNS = 3
 
@@ -126,7 +145,30 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def optin_of(tools: dict[str, Tool]) -> OptIn | None:
+    """Which of issue 13's opt-in rules ours has, and whether it knows ``diagrams``."""
+    ours = tools.get(OURS)
+    if ours is None or ours.unavailable or ours.executable is None:
+        return None
+    try:
+        installed = precision_corpora.query_installed(str(ours.executable))
+    except precision_corpora.PrecisionRunError as error:
+        print(f"warning: {error}", file=sys.stderr)
+        return None
+    codes = tuple(code for code in OPTIN_CODES if installed.has(code))
+    return OptIn(codes, "diagrams" in installed.top_keys)
+
+
 def prepare(key: str, args: argparse.Namespace, ready: dict[str, Corpus]) -> Corpus:
+    if key in OPTIN_BASES:
+        base_key = OPTIN_BASES[key]
+        base = ready.get(base_key) or prepare(base_key, args, ready)
+        layout = (
+            corpora_module.SYNTHETIC_OPTIN_LAYOUT
+            if key == SYNTHETIC_OPTIN
+            else corpora_module.DJANGO_OPTIN_LAYOUT
+        )
+        return corpora_module.prepare_optin(base, key, args.optin, layout)
     if key == SYNTHETIC:
         return corpora_module.prepare_synthetic(args.synthetic, args.modules)
     if key == SYNTHETIC_CONTEXTS:
@@ -200,6 +242,34 @@ def time_trees(
             )
         )
     return results
+
+
+def optin_targets(results: Sequence[Result], corpora: Sequence[str]) -> list[report.Target]:
+    """Each timed -optin corpus against its base's default run, cold and warm."""
+    found = []
+    for variant, base in OPTIN_BASES.items():
+        if variant not in corpora or base not in corpora:
+            continue
+        for scenario in (COLD, WARM):
+            with_rules = report.median_wall(results, variant, scenario, OURS)
+            default = report.median_wall(results, base, scenario, OURS)
+            target = report.judge(
+                "opt-in",
+                variant,
+                f"{scenario} <= {OPTIN_LIMIT:.1f}x {base} {scenario}",
+                with_rules,
+                _scaled(default, OPTIN_LIMIT),
+                f"needs ours {scenario} on {variant} and {base}",
+            )
+            if with_rules is not None and default:
+                ratio = f" ({with_rules / default:.2f}x)"
+                target = attrs.evolve(target, detail=target.detail + ratio)
+            found.append(target)
+    return found
+
+
+def _scaled(seconds: float | None, factor: float) -> float | None:
+    return None if seconds is None else seconds * factor
 
 
 def print_header(tools: dict[str, Tool], host: dict[str, Any], load: list[float]) -> None:
@@ -278,6 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host["python_start_s"] = measure.interpreter_start()
     print_header(tools, host, load_before)
 
+    args.optin = optin_of(tools) if set(OPTIN_BASES) & set(args.corpora) else None
     prepared: dict[str, Corpus] = {}
     for key in (key for key in args.corpora if key != TREES):
         prepared[key] = prepare(key, args, prepared)
@@ -295,7 +366,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if corpus.key != args.corpora[0]:
             # Start-up cost doesn't depend on the project: measure it once.
             scenarios = [s for s in scenarios if s != VERSION]
-        results.extend(time_corpus(corpus, scenarios, list(tools.values()), settings))
+        timed = list(tools.values())
+        if corpus.key in OPTIN_BASES:  # the opt-in variants are ours against ours
+            timed = [tool for tool in timed if tool.key == OURS]
+        results.extend(time_corpus(corpus, scenarios, timed, settings))
     if chosen and COLD in args.scenarios:
         tree_tools = [tool for key, tool in tools.items() if key in TREE_TOOLS]
         results.extend(time_trees(chosen, tree_tools, settings))
@@ -303,6 +377,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_after = measure.load_average()
 
     verdicts = report.targets(results, list(prepared), tree_names) if OURS in tools else []
+    if OURS in tools:
+        verdicts += optin_targets(results, list(prepared))
     print_results(
         results, list(prepared), tree_names, verdicts, settings, (load_before, load_after)
     )
