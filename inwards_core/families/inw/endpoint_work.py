@@ -75,15 +75,30 @@ def _resolved_call(
     `httpx.Client().get`); a root that is a parameter stands for its annotated type."""
     root, dot, rest = callee.partition(".")
     root = root.removesuffix("()")
-    if dot:
-        for binding in reversed(function.bindings):
+    scopes = [function, *_enclosing_functions(function, facts)] if dot else []
+    for scope in scopes:
+        for binding in reversed(scope.bindings):
             if binding.name == root and binding.value_callee:
                 return f"{_qualified(binding.value_callee, measure)}().{rest}"
-        for param in function.params:
+        for param in scope.params:
             if param.name == root and param.annotation:
                 kind = _alias_target(param.annotation[0], facts, measure)
                 return f"{kind}.{rest}"
     return _qualified(callee, measure)
+
+
+def _enclosing_functions(function: FunctionFact, facts: ContentFacts) -> list[FunctionFact]:
+    """The functions around a nested def, innermost first (a router factory's parameters
+    type the names its endpoints use)."""
+    by_name = {f.qualname: f for f in facts.functions}
+    found = []
+    scope = function.qualname.rpartition(".<locals>.")[0]
+    while scope:
+        outer = by_name.get(scope)
+        if outer is not None:
+            found.append(outer)
+        scope = scope.rpartition(".<locals>.")[0]
+    return found
 
 
 def _qualified(callee: str, measure: Measure) -> str:
@@ -130,11 +145,13 @@ def _plain(callee: str, measure: Measure) -> bool:
 def _helper(
     callee: str, caller: FunctionFact, owner: str, functions: Mapping[str, FunctionFact]
 ) -> FunctionFact | None:
-    """The same-module function a call names: a def nested in the caller's enclosing
-    functions or at module level, or a method of the endpoint's class (`self.x`)."""
+    """The same-module helper a call names: a def nested in the caller's enclosing
+    functions (any name), a private module-level function (`_name`), or a private method
+    of the endpoint's class (`self._name`). A public function or method is an API of its
+    own (a service, a framework hook): calling it is delegating, not hiding work."""
     root, dot, rest = callee.partition(".")
     if dot:
-        if owner and root in ("self", "cls") and "." not in rest:
+        if owner and root in ("self", "cls") and "." not in rest and rest.startswith("_"):
             return functions.get(f"{owner}.{rest}")
         return None
     scope = caller.qualname
@@ -143,7 +160,7 @@ def _helper(
         if found is not None:
             return found
         scope = scope.rpartition(".<locals>.")[0]
-    return functions.get(callee)
+    return functions.get(callee) if callee.startswith("_") else None
 
 
 def _own_calls(function: FunctionFact) -> Iterator[str]:
@@ -152,13 +169,42 @@ def _own_calls(function: FunctionFact) -> Iterator[str]:
             yield call.callee
 
 
+def _delegates_through(
+    function: FunctionFact,
+    resolved: list[tuple[str, str]],
+    facts: ContentFacts,
+    measure: Measure,
+) -> bool:
+    """Whether a public function of the module that `function` calls (not folded in)
+    calls into `delegate-to` itself, up to `HELPER_DEPTH` calls deep."""
+    assert measure.delegation is not None
+    functions = {f.qualname: f for f in facts.functions}
+    seen = {function.qualname}
+    frontier = [(callee, 1) for callee, _ in resolved]
+    while frontier:
+        callee, depth = frontier.pop(0)
+        helper = functions.get(callee) if "." not in callee else None
+        if helper is None or helper.qualname in seen or depth > HELPER_DEPTH:
+            continue
+        seen.add(helper.qualname)
+        for inner in _own_calls(helper):
+            if measure.delegation(_resolved_call(inner, helper, facts, measure)):
+                return True
+            frontier.append((inner, depth + 1))
+    return False
+
+
 def _outermost(calls: tuple[str, ...]) -> tuple[str, ...]:
     """Without `httpx.AsyncClient` when `httpx.AsyncClient().post` is listed too."""
     return tuple(c for c in calls if not any(other.startswith(c + "()") for other in calls))
 
 
 def measure_endpoint(
-    endpoint: FunctionFact, owner: str, facts: ContentFacts, measure: Measure
+    endpoint: FunctionFact,
+    owner: str,
+    facts: ContentFacts,
+    measure: Measure,
+    endpoints: frozenset[str] = frozenset(),
 ) -> Work:
     """The endpoint's work with its same-module helpers folded in. A helper that calls into
     `delegate-to` is a delegation: its own body is not folded."""
@@ -168,7 +214,7 @@ def measure_endpoint(
     session_calls: dict[str, None] = {}
     delegates = False
     helpers: list[str] = []
-    seen = {endpoint.qualname}
+    seen = {endpoint.qualname} | endpoints  # another endpoint is judged on its own
     frontier: list[tuple[FunctionFact, int]] = [(endpoint, 0)]
     while frontier:
         function, depth = frontier.pop(0)
@@ -176,6 +222,8 @@ def measure_endpoint(
         calls_delegate = measure.delegation is not None and any(
             measure.delegation(name) for _, name in resolved
         )
+        if measure.delegation is not None and not calls_delegate:
+            calls_delegate = _delegates_through(function, resolved, facts, measure)
         if depth and calls_delegate:
             delegates = True
             continue

@@ -23,8 +23,12 @@ trips with its number and its limit:
 - with `delegate-to` set: no call at all into those layers or modules (a call through a
   parameter typed with one of their classes counts).
 
-A size signal alone is enough to report; a denied call, a session call or a missing
-delegation is always enough.
+When it reports (chosen on real code, see the limitations): a denied call or a session
+call is always enough, and so is one size signal (statements, branches or nesting). A loop
+or a comprehension alone is not: in an endpoint it is far more often a stream or a
+websocket's receive loop than logic, so it is only listed beside another signal. A
+missing delegation counts once the endpoint holds at least three statements of its own:
+an endpoint of one or two statements is thin whatever it calls.
 
 How the code is measured:
 
@@ -38,10 +42,13 @@ How the code is measured:
   handler that does more than a guard. `else` is none.
 - A `for` over a literal tuple, list or set, a string or `range(<constants>)` is no loop over
   data; every `while` is one.
-- Same-module helpers the endpoint calls (a function of the module, a function nested in
-  the same factory, `self.<method>` in a class-based view) are folded in, up to three calls
-  deep, each counted once however often it is called. A helper that itself calls into
-  `delegate-to` is a delegation: its body is not added.
+- Same-module helpers the endpoint calls are folded in, up to three calls deep, each
+  counted once however often it is called: a function nested in the same factory or
+  endpoint, a private module-level function (`_name`), a private method (`self._name`) of
+  a class-based view. A public function or method is an API of its own (a service, a
+  framework hook such as `get_context_data`): calling it is delegating. Another endpoint
+  is judged on its own, never folded, and a helper that itself calls into `delegate-to`
+  is a delegation: its body is not added.
 
 Endpoints are recognised by framework (`frameworks`, all four by default):
 
@@ -180,8 +187,15 @@ def get_reports_router(store) -> APIRouter:
     def _totals(rows):
         result = {}
         for row in rows:
-            result.setdefault(row["day"], 0)
-            result[row["day"]] += row["amount"]
+            if row["refunded"]:
+                amount = -row["amount"]
+            elif row["voided"]:
+                amount = 0
+            else:
+                amount = row["amount"]
+            if row["day"] not in result:
+                result[row["day"]] = 0
+            result[row["day"]] += amount
         return result
 
     @router.get("/reports/daily")
@@ -239,8 +253,16 @@ async def read_order(number: int, service: OrderService):
 
 
 @app.get("/health")
-async def health():  # expect: INW012
+async def health():
     return {"ok": True}
+
+
+@app.get("/orders/{number}/total")
+async def order_total(number: int, prices: dict):  # expect: INW012
+    lines = prices.get(str(number), [])
+    total = sum(line["price"] for line in lines)
+    tax = round(total * 0.2, 2)
+    return {"total": total + tax}
 """
 
 
