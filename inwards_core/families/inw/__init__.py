@@ -20,6 +20,7 @@ from inwards_core.families.inw import (
     inw011_dynamic_import,
     inw012_thin_endpoint,
     inw014_ports_abstract,
+    inw015_construct_only_in,
     inw020_syntax_error,
     kind_acyclic,
     kind_forbidden,
@@ -44,6 +45,7 @@ KIND_MODULES = (
     inw011_dynamic_import,
     inw012_thin_endpoint,
     inw014_ports_abstract,
+    inw015_construct_only_in,
     inw020_syntax_error,
 )
 

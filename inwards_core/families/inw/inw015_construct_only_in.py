@@ -1,0 +1,461 @@
+"""inw.construct-only-in: a module outside the composition root imports or builds what only
+the composition root may (the adapters of a role)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from inwards_core import (
+    LIST_LIMIT,
+    CallFact,
+    CheckKind,
+    ContentFacts,
+    Example,
+    ImportFact,
+    ImportStyle,
+    KindDocs,
+    ModuleFacts,
+    ModuleInfo,
+    ProjectModel,
+    ReadScope,
+    Violation,
+    option,
+    quoted,
+)
+from inwards_core.families.inw.content_names import is_test_module
+from inwards_core.families.inw.layering import ScopedOptions, outward_layer
+from inwards_core.families.inw.module_entries import check_patterns, first_match
+from inwards_core.families.inw.role_classes import (
+    Reached,
+    build_calls,
+    is_value_name,
+    qualify,
+    reach_class,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
+Keeps the modules of a role (the adapters: database repositories, HTTP clients, token
+strategies) in the hands of the composition root. `role` lists them (prefixes or selectors);
+`allowed-in` lists the modules that may import and build them (the composition root, the
+wiring). In every other module that a layer owns, the rule reports:
+
+- a runtime import of a role module, or of a name from one (`from shop.adapters.sql import
+  SqlOrders`), once per import statement;
+- a call that builds a class of a role module reached through re-exports
+  (`from shop.adapters import SqlOrders` where `shop/adapters/__init__.py` re-exports it from
+  `shop.adapters.sql`), followed through up to four re-exports, once per call. The callee
+  must be a class the role module defines: a capitalised function or a factory is not a
+  construction.
+
+What passes:
+
+- imports under `if TYPE_CHECKING:` (they never run);
+- exceptions and enums a role module defines, and its ALL_CAPS constants: any module may catch
+  or compare them;
+- the `__init__` of a package above a role module importing from below itself: that is the
+  package's re-export face, not a use (its re-exports are what builds are followed through);
+- an import that points outwards or sideways in the layering: it is layer-dependency's
+  (INW001) finding, whether or not that rule is on, so one import gives one finding;
+- the modules of the role themselves, the `allowed-in` modules, modules no layer owns, and
+  test modules (a `tests` or `test` segment, `test_*`, `*_test`, `conftest`) unless
+  `check-tests = true`.
+
+A call of a class imported straight from a role module is covered by the import's finding
+and is not reported again.
+""",
+    why_is_this_bad="""
+When an endpoint or a use case builds its own repository or client, the choice of adapter is
+made in a hundred places: it can't be swapped for a fake in tests or for another
+implementation without editing them all, and the code that should know only a port knows a
+concrete class and its constructor's arguments.
+""",
+    how_to_fix="""
+Build the adapter once, in a module `allowed-in` lists (the composition root), and pass it in:
+as a constructor argument, a function parameter, or through the framework's dependency
+injection. Type the receiving code against a port (a `typing.Protocol` an inner layer owns).
+If the importing module really is part of the wiring, add it to `allowed-in`.
+
+```toml
+[tool.inwards]
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "adapters", modules = ["shop.adapters"] },
+  { name = "main", modules = ["shop.main"] },
+]
+
+[tool.inwards.rules]
+extend-select = ["INW015"]
+
+[tool.inwards.rules.construct-only-in]
+role = ["shop.adapters.outbound"]
+allowed-in = ["shop.main"]
+```
+""",
+    limitations="""
+The rule is silent until `role` names modules. Imports used only in annotations but not put
+under `TYPE_CHECKING` are reported (they run). Dynamic imports (`importlib`) are not judged.
+A class is recognised as an exception or an enum by its bases as written in its own module
+(`Exception`, `...Error`, `Enum`, `TextChoices`, ...), following bases defined in the same
+module; a base imported from elsewhere with another name is not followed. Builds are found
+through `from`-imports re-exported by other modules; a class reached through a module-level
+alias (`Repo = SqlRepo`), a factory function, `getattr` or a dependency-injection container is
+not seen. Calls are read only in files that give content facts (see the content rules'
+triggers).
+""",
+)
+
+
+@attrs.frozen
+class ConstructOnlyInOptions(ScopedOptions):
+    """`role`: the modules only the composition root may import and build. `allowed-in`: the
+    modules that may. `check-tests`: judge test modules too."""
+
+    role: tuple[str, ...] = option(
+        (),
+        check=check_patterns,
+        description="The modules (prefixes or selectors) whose classes only the `allowed-in` "
+        "modules may import and build: the adapters. The rule reports nothing until it is set.",
+    )
+    allowed_in: tuple[str, ...] = option(
+        (),
+        check=check_patterns,
+        description="The modules (prefixes or selectors) that may import and build the role's "
+        "classes: the composition root and the wiring.",
+    )
+    check_tests: bool = option(
+        False,
+        description="Also judge test modules (a `tests` or `test` segment, `test_*`, "
+        "`*_test`, `conftest`), which are skipped by default.",
+    )
+
+
+def _role_tops(options: ConstructOnlyInOptions) -> tuple[str, ...]:
+    """The top-level packages of the role's entries: a class of the role is reached only
+    through imports of something below them. Empty (every module) when an entry starts
+    with a wildcard."""
+    tops = {entry.split(".")[0] for entry in options.role}
+    return () if any("*" in top for top in tops) else tuple(sorted(tops))
+
+
+def reads(options: ConstructOnlyInOptions) -> ReadScope:
+    """Content (for the calls) of the modules that import something in the role's top-level
+    packages; the role's modules and the re-exporters are read on demand."""
+    return ReadScope(content=bool(options.role), content_imports=_role_tops(options))
+
+
+def _imports_under(facts: ModuleFacts, tops: tuple[str, ...]) -> bool:
+    return not tops or any(
+        fact.module is not None and fact.module.split(".")[0] in tops and not fact.type_checking
+        for fact in facts.imports
+    )
+
+
+class _Reader:
+    """Facts and content of any module of the project, read once per run on first need."""
+
+    def __init__(self, model: ProjectModel) -> None:
+        self._model = model
+        self._facts: dict[str, ModuleFacts | None] = {}
+        self._content: dict[str, ContentFacts | None] = {}
+
+    def facts(self, name: str) -> ModuleFacts | None:
+        if name not in self._facts:
+            info = self._model.index.module(name)
+            found = None
+            if info is not None:
+                found = self._model.facts.get(info.file)
+                if found is None and self._model.read_more is not None:
+                    found = self._model.read_more(info)
+            self._facts[name] = found
+        return self._facts[name]
+
+    def content(self, name: str) -> ContentFacts | None:
+        if name not in self._content:
+            info = self._model.index.module(name)
+            self._content[name] = None if info is None else self._model.content(info)
+        return self._content[name]
+
+
+def _reader(model: ProjectModel) -> _Reader:
+    return _Reader(model)
+
+
+def check(model: ProjectModel, options: ConstructOnlyInOptions) -> Iterator[Violation]:
+    if not options.role:
+        return
+    reader = model.shared(_reader)
+    tops = _role_tops(options)
+    for info in model.checked:
+        if not _judged(info, options):
+            continue
+        facts = model.facts.get(info.file)
+        if facts is None:
+            continue
+        yield from _imports(model, info, options, reader)
+        if not _imports_under(facts, tops):
+            continue
+        content = model.content(info)
+        if content is not None and content.parsed:
+            yield from _builds(model, info, facts, content, options, reader)
+
+
+def _judged(info: ModuleInfo, options: ConstructOnlyInOptions) -> bool:
+    return (
+        info.layer is not None
+        and options.applies_to(info.name)
+        and (options.check_tests or not is_test_module(info.name))
+        and first_match(info.name, options.role) is None
+        and first_match(info.name, options.allowed_in) is None
+    )
+
+
+def _statements(
+    resolved: Sequence[tuple[ImportFact, str | None]],
+) -> Iterator[list[tuple[ImportFact, str]]]:
+    """The resolved runtime imports grouped by statement (consecutive facts of one text)."""
+    group: list[tuple[ImportFact, str]] = []
+    for fact, name in resolved:
+        if name is None or fact.type_checking:
+            continue
+        if group and group[-1][0].statement != fact.statement:
+            yield group
+            group = []
+        group.append((fact, name))
+    if group:
+        yield group
+
+
+def _imports(
+    model: ProjectModel, info: ModuleInfo, options: ConstructOnlyInOptions, reader: _Reader
+) -> Iterator[Violation]:
+    layer = info.layer
+    assert layer is not None  # _judged
+    for group in _statements(model.resolved_imports(info)):
+        used: list[tuple[ImportFact, str, str]] = []
+        for fact, name in group:
+            entry = first_match(name, options.role)
+            if entry is None or outward_layer(model.index, layer, name) is not None:
+                continue
+            if info.is_package and name.startswith(info.name + "."):
+                continue  # the package's re-export face
+            if _value_import(fact, name, reader):
+                continue
+            used.append((fact, name, entry))
+        if used:
+            yield _import_violation(info, used, options)
+
+
+def _value_import(fact: ImportFact, name: str, reader: _Reader) -> bool:
+    """`from role.mod import SomeError` (or an enum, or a constant): a value, not a use of
+    the adapter. `name` is what the import resolved to: the module for an attribute."""
+    if fact.style is not ImportStyle.FROM or fact.name is None:
+        return False
+    if name == f"{fact.module}.{fact.name}":
+        return False  # a submodule
+    return is_value_name(fact.name, reader.content(name))
+
+
+def _allowed_text(options: ConstructOnlyInOptions) -> str:
+    if not options.allowed_in:
+        return "no module outside the role"
+    return quoted(", ".join(f'"{quoted(entry)}"' for entry in options.allowed_in), LIST_LIMIT)
+
+
+def _import_violation(
+    info: ModuleInfo, used: list[tuple[ImportFact, str, str]], options: ConstructOnlyInOptions
+) -> Violation:
+    fact, source, entry = used[0]
+    names = ", ".join(dict.fromkeys(f.name or f.target or "*" for f, _, _ in used))
+    shown = quoted(names if fact.style is ImportStyle.FROM else source)
+    allowed = _allowed_text(options)
+    stable = (
+        f'"{quoted(info.name)}" imports "{shown}" from "{quoted(source)}", a module of the '
+        f'role "{quoted(entry)}".'
+    )
+    return Violation(
+        file=info.file,
+        module=info.name,
+        span=fact.span,
+        message=f"{stable[:-1]}, which only {allowed} may import.",
+        stable_message=stable,
+        params={
+            "imported": shown,
+            "source": quoted(source),
+            "role": quoted(entry),
+            "allowed_in": allowed,
+            "statement": fact.statement,
+            "via": "",
+        },
+    )
+
+
+def _builds(
+    model: ProjectModel,
+    info: ModuleInfo,
+    facts: ModuleFacts,
+    content: ContentFacts,
+    options: ConstructOnlyInOptions,
+    reader: _Reader,
+) -> Iterator[Violation]:
+    layer = info.layer
+    assert layer is not None  # _judged
+
+    def in_role(name: str) -> bool:
+        return first_match(name, options.role) is not None
+
+    for call in build_calls(content):
+        qualified = qualify(facts, call.callee)
+        if qualified is None:
+            continue
+        dotted, fact = qualified
+        through = model.index.resolve_target(fact)
+        if through is None or in_role(through):
+            continue  # an import from the role itself: its own finding
+        if outward_layer(model.index, layer, through) is not None:
+            continue  # layer-dependency's
+        reached = reach_class(model, dotted, in_role, reader.facts, reader.content)
+        if reached is None or not reached.via:
+            continue
+        if is_value_name(reached.name, reader.content(reached.module)):
+            continue
+        yield _build_violation(info, call, reached, fact, options)
+
+
+def _build_violation(
+    info: ModuleInfo,
+    call: CallFact,
+    reached: Reached,
+    fact: ImportFact,
+    options: ConstructOnlyInOptions,
+) -> Violation:
+    entry = first_match(reached.module, options.role) or reached.module
+    allowed = _allowed_text(options)
+    via = quoted(" -> ".join(reached.via), LIST_LIMIT)
+    stable = (
+        f'"{quoted(info.name)}" builds "{quoted(reached.name)}", a class of '
+        f'"{quoted(reached.module)}" (role "{quoted(entry)}"), imported through "{via}".'
+    )
+    return Violation(
+        file=info.file,
+        module=info.name,
+        span=call.span,
+        message=f"{stable[:-1]}; only {allowed} may build it.",
+        stable_message=stable,
+        variant="build",
+        params={
+            "imported": quoted(reached.name),
+            "source": quoted(reached.module),
+            "role": quoted(entry),
+            "allowed_in": allowed,
+            "statement": fact.statement,
+            "via": via,
+        },
+    )
+
+
+_CONFIG = (
+    "[tool.inwards]\n"
+    "layers = [\n"
+    '  { name = "domain", modules = ["shop.domain"] },\n'
+    '  { name = "application", modules = ["shop.application"] },\n'
+    '  { name = "adapters", modules = ["shop.adapters"] },\n'
+    '  { name = "main", modules = ["shop.main"] },\n'
+    "]\n"
+    "\n"
+    "[tool.inwards.rules]\n"
+    'extend-select = ["INW015"]\n'
+    "\n"
+    "[tool.inwards.rules.construct-only-in]\n"
+    'role = ["shop.adapters.outbound"]\n'
+    'allowed-in = ["shop.main"]\n'
+)
+_ADAPTERS = {
+    "shop/adapters/__init__.py": "from shop.adapters.outbound import SqlOrders\n",
+    "shop/adapters/outbound/__init__.py": (
+        "from shop.adapters.outbound.sql import OrderNotFound, SqlOrders\n"
+    ),
+    "shop/adapters/outbound/sql.py": (
+        "class OrderNotFound(Exception): ...\n\n"
+        "class SqlOrders:\n    def count(self) -> int:\n        return 0\n"
+    ),
+}
+
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="An endpoint imports the repository it should be given",
+            good=False,
+            config=_CONFIG,
+            files={
+                **_ADAPTERS,
+                "shop/adapters/inbound/orders.py": (
+                    "from shop.adapters.outbound.sql import SqlOrders  # expect: INW015\n\n"
+                    "def count() -> int:\n    return SqlOrders().count()\n"
+                ),
+            },
+        ),
+        Example(
+            title="An endpoint builds a repository reached through a re-export",
+            good=False,
+            config=_CONFIG,
+            files={
+                **_ADAPTERS,
+                "shop/adapters/inbound/orders.py": (
+                    "from shop.adapters import SqlOrders\n\n"
+                    "async def count() -> int:\n"
+                    "    orders = SqlOrders()  # expect: INW015\n"
+                    "    return orders.count()\n"
+                ),
+            },
+        ),
+        Example(
+            title="Built in the composition root, passed in; exceptions and type-only imports pass",
+            good=True,
+            config=_CONFIG,
+            files={
+                **_ADAPTERS,
+                "shop/main.py": (
+                    "from shop.adapters.inbound.orders import count\n"
+                    "from shop.adapters.outbound.sql import SqlOrders\n\n"
+                    "def main() -> int:\n    return count(SqlOrders())\n"
+                ),
+                "shop/adapters/inbound/orders.py": (
+                    "from typing import TYPE_CHECKING\n\n"
+                    "from shop.adapters.outbound.sql import OrderNotFound\n\n"
+                    "if TYPE_CHECKING:\n"
+                    "    from shop.adapters.outbound.sql import SqlOrders\n\n\n"
+                    "def count(orders: SqlOrders) -> int:\n"
+                    "    try:\n        return orders.count()\n"
+                    "    except OrderNotFound:\n        return 0\n"
+                ),
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.construct-only-in",
+    summary="A module outside the composition root imports or builds an adapter of a role.",
+    options_type=ConstructOnlyInOptions,
+    check=check,
+    reads=reads,
+    guidance_params={
+        "imported": "the name imported or the class built (the module, for `import x.y`)",
+        "source": "the role module it comes from",
+        "role": "the `role` entry that covers that module",
+        "allowed_in": "the `allowed-in` entries, quoted (`no module outside the role` when "
+        "there are none)",
+        "statement": "the import statement, as one line (for a build, the import that "
+        "brought the name in)",
+        "via": "the modules the class was re-exported through, outermost first (empty for "
+        "an import)",
+    },
+    docs=DOCS,
+    examples=examples,
+)

@@ -1,0 +1,189 @@
+"""What INW015 (construct-only-in) needs to know about names: the names a module's imports
+bind, the class a dotted name reaches through re-exports, and which classes of a role are
+plain values (exceptions, enums) that any module may use."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import attrs
+
+from inwards_core import (
+    CallFact,
+    ClassFact,
+    ContentFacts,
+    ImportFact,
+    ImportStyle,
+    ModuleFacts,
+    ProjectModel,
+)
+
+# How many re-exports (`from .jwt import JWTStrategy` in a package's `__init__`) a name is
+# followed through before it is given up on.
+MAX_HOPS = 4
+
+# Bases that make a class a value any layer may hold: exceptions and enums.
+_VALUE_BASES = frozenset(
+    {
+        "Exception",
+        "BaseException",
+        "Warning",
+        "Enum",
+        "IntEnum",
+        "StrEnum",
+        "Flag",
+        "IntFlag",
+        "ReprEnum",
+        "TextChoices",
+        "IntegerChoices",
+        "Choices",
+    }
+)
+_VALUE_SUFFIXES = ("Error", "Exception", "Warning")
+
+
+def bound_name(fact: ImportFact) -> tuple[str, str] | None:
+    """(the local name an import binds, the dotted name it stands for), or None for a star
+    import or an import climbing above the top level."""
+    if fact.style is ImportStyle.FROM:
+        if fact.module is None or fact.name is None:
+            return None
+        return _alias(fact.statement, fact.name) or fact.name, f"{fact.module}.{fact.name}"
+    if fact.style is ImportStyle.IMPORT and fact.target:
+        alias = _alias(fact.statement, fact.target)
+        if alias is not None:
+            return alias, fact.target
+        top = fact.target.split(".")[0]
+        return top, top
+    return None
+
+
+def _alias(statement: str, name: str) -> str | None:
+    found = re.search(rf"(?<![\w.]){re.escape(name)}\s+as\s+([A-Za-z_]\w*)", statement)
+    return found.group(1) if found else None
+
+
+def qualify(facts: ModuleFacts, dotted: str) -> tuple[str, ImportFact] | None:
+    """The dotted name `dotted` (`repo.SqlRepo`, `SqlRepo`) stands for in a module, through
+    the import that binds its first part, with that import; None when no import binds it.
+    Imports under TYPE_CHECKING bind nothing at run time."""
+    head, _, rest = dotted.partition(".")
+    found: tuple[str, ImportFact] | None = None
+    for fact in facts.imports:
+        if fact.type_checking:
+            continue
+        bound = bound_name(fact)
+        if bound is not None and bound[0] == head:
+            found = (f"{bound[1]}.{rest}" if rest else bound[1], fact)
+    return found
+
+
+@attrs.frozen
+class Reached:
+    """A class a dotted name reaches: its module, its name, and the modules it was
+    re-exported through on the way (empty when the name was the module's own)."""
+
+    module: str
+    name: str
+    via: tuple[str, ...]
+
+
+FactsOf = Callable[[str], ModuleFacts | None]
+ContentOf = Callable[[str], ContentFacts | None]
+
+
+def split_module(model: ProjectModel, dotted: str) -> tuple[str, str] | None:
+    """(module, attribute) for `pkg.mod.Name`: the longest prefix that is a module of the
+    project, and the one name after it; None otherwise."""
+    module, _, name = dotted.rpartition(".")
+    if not module or model.index.module(module) is None:
+        return None
+    return module, name
+
+
+def reach_class(
+    model: ProjectModel,
+    dotted: str,
+    in_role: Callable[[str], bool],
+    facts_of: FactsOf,
+    content_of: ContentOf,
+) -> Reached | None:
+    """The class of a role module that `dotted` names, followed through at most `MAX_HOPS`
+    re-exports; None when it names no such class (a function, a constant, a class outside
+    the role, or a name the files can't tell)."""
+    via: list[str] = []
+    current = dotted
+    for _ in range(MAX_HOPS + 1):
+        split = split_module(model, current)
+        if split is None:
+            return None
+        module, name = split
+        if in_role(module):
+            content = content_of(module)
+            if content is not None and _top_class(content, name) is not None:
+                return Reached(module, name, tuple(via))
+        following = _reexport(facts_of(module), name)
+        if following is None:
+            return None
+        via.append(module)
+        current = following
+    return None
+
+
+def _reexport(facts: ModuleFacts | None, name: str) -> str | None:
+    """What a module's `from x import name` (or `... as name`) stands for, or None."""
+    if facts is None:
+        return None
+    for fact in facts.imports:
+        if fact.style is not ImportStyle.FROM or fact.type_checking:
+            continue
+        bound = bound_name(fact)
+        if bound is not None and bound[0] == name:
+            return bound[1]
+    return None
+
+
+def _top_class(content: ContentFacts, name: str) -> ClassFact | None:
+    for found in content.classes:
+        if found.qualname == name:
+            return found
+    return None
+
+
+def is_value_name(name: str, content: ContentFacts | None) -> bool:
+    """A name any module may import from a role: an ALL_CAPS constant, an exception or an
+    enum class of the module (bases read in the module's own classes, one level of
+    same-module bases followed); without the module's content, a name ending in Error,
+    Exception or Warning."""
+    if name.isupper() or (name.upper() == name and any(c.isalpha() for c in name)):
+        return True
+    if content is None:
+        return name.endswith(_VALUE_SUFFIXES)
+    return _is_value_class(content, name, depth=0)
+
+
+def _is_value_class(content: ContentFacts, name: str, depth: int) -> bool:
+    found = _top_class(content, name)
+    if found is None:
+        return False
+    for base in found.bases:
+        last = base.rsplit(".", 1)[-1]
+        if last in _VALUE_BASES or last.endswith(_VALUE_SUFFIXES):
+            return True
+        if depth < MAX_HOPS and "." not in base and _is_value_class(content, base, depth + 1):
+            return True
+    return False
+
+
+def build_calls(content: ContentFacts) -> Iterator[CallFact]:
+    """Every call of a module, once each (a call in a nested def is also its enclosing
+    function's), leaving out calls of something that is no dotted name."""
+    seen: set[tuple[int, int]] = set()
+    calls = [*content.calls, *(call for function in content.functions for call in function.calls)]
+    for call in calls:
+        key = (call.span.line, call.span.column)
+        if not call.callee or "(" in call.callee or key in seen:
+            continue
+        seen.add(key)
+        yield call
