@@ -47,7 +47,7 @@ def test_a_concrete_class_lists_the_methods_that_do_work() -> None:
     source = """\
         class Mailer:
             def __init__(self, host: str) -> None:
-                self.host = host
+                self.host = host.strip()
 
             def send(self, to: str) -> None:
                 print(to)
@@ -481,3 +481,27 @@ def test_allow_bases_replaces_extend_allow_bases_and_allow_decorators_add() -> N
 
 def test_a_file_that_does_not_parse_is_not_judged() -> None:
     assert _findings({PORTS: "class A:\n    def f(self) -> int:\n        return (\n"}) == []
+
+
+def test_an_init_that_only_stores_values_is_no_work() -> None:
+    source = """\
+        class Params:
+            def __init__(self, q: str, limit: int = 10) -> None:
+                self.q = q
+                self.limit = limit
+
+        class Named(Params):
+            def __init__(self, name: str) -> None:
+                super().__init__(name)
+                self.name = name
+
+        class Builds:
+            def __init__(self) -> None:
+                self.db = connect()
+
+        class Decides:
+            def __init__(self, q: str | None) -> None:
+                if q:
+                    self.q = q
+        """
+    assert _lines({PORTS: source}) == [(PORTS, 11), (PORTS, 15)]

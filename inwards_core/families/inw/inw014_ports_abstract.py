@@ -107,7 +107,9 @@ exchange. The rule reports, in such a module:
 A body does work when it holds anything but a docstring, `...`, `pass` and `raise
 NotImplementedError(...)`. `__class_getitem__`, `__init_subclass__` and `__subclasshook__`
 are type machinery and never count, nor do class attributes (`__slots__`, annotations,
-constants).
+constants). Nor does an `__init__` that only stores values (`self.name = name`: no call but
+`super().__init__(...)`, no branch, loop or block): a hand-written value class builds
+nothing and talks to nothing.
 
 A class none of whose methods does work is an interface by convention even without
 `Protocol` or `ABC` (a `Generic` base class whose methods only raise

@@ -57,6 +57,8 @@ ABSTRACT_DECORATORS = frozenset(
 MACHINERY_METHODS = frozenset(("__class_getitem__", "__init_subclass__", "__subclasshook__"))
 # How far first-party bases are followed (each hop may be another module).
 BASE_HOPS = 8
+# The only calls a plain initialiser makes (`super().__init__(...)` is both).
+_PLAIN_INIT_CALLS = frozenset(("super", "super().__init__"))
 # A third-party base we cannot read is an exception when its name says so.
 _EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 
@@ -187,11 +189,27 @@ def last_name(qualname: str) -> str:
 
 def working_methods(place: Place, cls: ClassFact) -> tuple[FunctionFact, ...]:
     """The methods whose bodies do work (more than a docstring, `...`, `pass` or `raise
-    NotImplementedError`), type machinery aside."""
+    NotImplementedError`), type machinery and plain initialisers aside."""
     return tuple(
         m
         for m in place.methods(cls)
-        if not m.trivial and last_name(m.qualname) not in MACHINERY_METHODS
+        if not m.trivial
+        and last_name(m.qualname) not in MACHINERY_METHODS
+        and not is_plain_initialiser(m)
+    )
+
+
+def is_plain_initialiser(method: FunctionFact) -> bool:
+    """An `__init__` that only stores values (`self.name = name`): no call but
+    `super().__init__(...)`, no branch, no loop, no block. A hand-written value class
+    has one; it builds nothing and talks to nothing."""
+    return (
+        last_name(method.qualname) == "__init__"
+        and method.branches == 0
+        and method.loops == 0
+        and method.nesting == 0
+        and method.comprehensions == 0
+        and all(call.callee in _PLAIN_INIT_CALLS for call in method.calls)
     )
 
 
