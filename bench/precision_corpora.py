@@ -329,7 +329,9 @@ def missing_source(config: CorpusConfig, corpora_dir: Path) -> str:
     source = source_dir(config, corpora_dir)
     absent = [entry for entry in config.copy if not (source / entry).exists()]
     if absent:
-        return f"{source} lacks {', '.join(absent)} (get it with {corpora_module.GET_CORPORA_HINT})"
+        group = Path(config.source).parts[0]  # get-corpora.sh's group: fastapi, big
+        hint = f"bash ../shared/bench/get-corpora.sh DIR {group} (from the repository root)"
+        return f"{source} lacks {', '.join(absent)} (get it with {hint})"
     return ""
 
 
