@@ -30,6 +30,7 @@ from inwards_core.families.inw.module_entries import check_patterns, first_match
 from inwards_core.families.inw.role_classes import (
     Reached,
     build_calls,
+    defining_module,
     is_value_name,
     qualify,
     reach_class,
@@ -255,7 +256,8 @@ def _value_import(fact: ImportFact, name: str, reader: _Reader) -> bool:
         return False
     if name == f"{fact.module}.{fact.name}":
         return False  # a submodule
-    return is_value_name(fact.name, reader.content(name))
+    module, defined = defining_module(f"{name}.{fact.name}", reader.facts, reader.content)
+    return is_value_name(defined, reader.content(module))
 
 
 def _allowed_text(options: ConstructOnlyInOptions) -> str:

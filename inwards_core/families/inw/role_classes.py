@@ -158,9 +158,25 @@ def is_value_name(name: str, content: ContentFacts | None) -> bool:
     Exception or Warning."""
     if name.isupper() or (name.upper() == name and any(c.isalpha() for c in name)):
         return True
-    if content is None:
+    if content is None or not content.parsed:
         return name.endswith(_VALUE_SUFFIXES)
     return _is_value_class(content, name, depth=0)
+
+
+def defining_module(dotted: str, facts_of: FactsOf, content_of: ContentOf) -> tuple[str, str]:
+    """(module, name) where `module.name` is defined, following the module's re-exports
+    (`from .sql import OrderNotFound` in a package's `__init__`) at most `MAX_HOPS` times;
+    the last module reached when the chain ends without a definition."""
+    module, _, name = dotted.rpartition(".")
+    for _ in range(MAX_HOPS):
+        content = content_of(module)
+        if content is not None and _top_class(content, name) is not None:
+            break
+        following = _reexport(facts_of(module), name)
+        if following is None:
+            break
+        module, _, name = following.rpartition(".")
+    return module, name
 
 
 def _is_value_class(content: ContentFacts, name: str, depth: int) -> bool:
