@@ -163,7 +163,7 @@ def _top_level_properties() -> dict[str, JSON]:
                 'or a glob relative to the directory of this pyproject.toml ("*" and "?" '
                 'within a name, "[seq]" one character of a set, "**" any number of '
                 'directories). Only blocks marked "%% inwards: layers|contexts" (Mermaid) or '
-                "\"' inwards: layers|contexts\" (PlantUML) are read.",
+                '"\' inwards: layers|contexts" (PlantUML) are read.',
             ),
             "items": {
                 "type": "string",
