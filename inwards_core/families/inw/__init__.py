@@ -21,6 +21,9 @@ from inwards_core.families.inw import (
     inw012_thin_endpoint,
     inw014_ports_abstract,
     inw015_construct_only_in,
+    inw017_diagram_unknown_name,
+    inw018_diagram_forbidden_edge,
+    inw019_diagram_missing_dependency,
     inw020_syntax_error,
     kind_acyclic,
     kind_forbidden,
@@ -46,6 +49,9 @@ KIND_MODULES = (
     inw012_thin_endpoint,
     inw014_ports_abstract,
     inw015_construct_only_in,
+    inw017_diagram_unknown_name,
+    inw018_diagram_forbidden_edge,
+    inw019_diagram_missing_dependency,
     inw020_syntax_error,
 )
 

@@ -1,0 +1,115 @@
+"""INW019's comparison: the imports of the code between layers (or contexts), and the
+arrows of each marked diagram that should cover them.
+
+The imports are gathered once per run (`model.shared`), one example per pair: the first
+in file and line order. A pair the configuration forbids is left out (INW001 and INW002
+report the import; the diagram is right not to draw it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from inwards_core import ImportEdge, ProjectModel
+from inwards_core.families.inw.contexts import ContextMap, undeclared
+from inwards_core.families.inw.diagrams.model import DiagramKind
+from inwards_core.families.inw.diagrams.reading import drawn_nodes, parse_diagrams, solid_edges
+from inwards_core.families.inw.layering import forbidden
+
+Pair = tuple[str, str]
+
+
+@attrs.frozen
+class MissingDependency:
+    """An import from `source` into `target` (layers or contexts) with no arrow for it in
+    the diagram of `file`; `line`/`column` are where the source node first appears."""
+
+    kind: DiagramKind
+    file: str
+    line: int
+    column: int
+    source: str
+    target: str
+    example: ImportEdge
+
+
+def missing_dependencies(model: ProjectModel) -> Iterator[MissingDependency]:
+    config = model.config
+    for marked in model.shared(parse_diagrams).marked:
+        diagram = marked.diagram
+        drawn = drawn_nodes(diagram, config)
+        if len(drawn) < 2:
+            continue
+        imports = model.shared(layer_imports if diagram.kind == "layers" else context_imports)
+        arrows: dict[str, set[str]] = {}
+        for edge in solid_edges(diagram, config):
+            arrows.setdefault(edge.source, set()).add(edge.target)
+        for (source, target), example in sorted(imports.items()):
+            if source not in drawn or target not in drawn:
+                continue
+            direct = target in arrows.get(source, ())
+            if direct or (diagram.kind == "layers" and _reaches(arrows, source, target)):
+                continue
+            node = drawn[source]
+            yield MissingDependency(
+                diagram.kind, diagram.file, node.line, node.column, source, target, example
+            )
+
+
+def _reaches(arrows: Mapping[str, set[str]], source: str, target: str) -> bool:
+    seen = {source}
+    todo = [source]
+    while todo:
+        for after in arrows.get(todo.pop(), ()):
+            if after == target:
+                return True
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+    return False
+
+
+def layer_imports(model: ProjectModel) -> dict[Pair, ImportEdge]:
+    """Each (importing layer, imported layer) pair the code has and the layers allow, with
+    its first import."""
+    found: dict[Pair, ImportEdge] = {}
+    index = model.index
+    for info in model.checked:
+        source = info.layer
+        if source is None:
+            continue
+        for edge in model.import_edges(info):
+            if not edge.first_party:
+                continue
+            target = index.layer_of(edge.target)
+            if target is None or target.name == source.name or forbidden(source, target):
+                continue
+            _keep(found, (source.name, target.name), edge)
+    return found
+
+
+def context_imports(model: ProjectModel) -> dict[Pair, ImportEdge]:
+    """Each (importing context, imported context) pair the code has and `depends-on`
+    allows, with its first import."""
+    found: dict[Pair, ImportEdge] = {}
+    contexts = ContextMap(model.config.contexts)
+    for info in model.checked:
+        source = contexts.owner(info.name)
+        if source is None:
+            continue
+        for edge in model.import_edges(info):
+            if not edge.first_party:
+                continue
+            target = contexts.owner(edge.target)
+            if target is None or target.name == source.name or undeclared(source, target):
+                continue
+            _keep(found, (source.name, target.name), edge)
+    return found
+
+
+def _keep(found: dict[Pair, ImportEdge], pair: Pair, edge: ImportEdge) -> None:
+    known = found.get(pair)
+    if known is None or (edge.file, edge.span) < (known.file, known.span):
+        found[pair] = edge
