@@ -35,12 +35,14 @@ ADAPTERS = {
     ),
     "shop/adapters/outbound/sql.py": (
         "import enum\n"
+        "from typing import Protocol\n"
         "PAGE_SIZE = 50\n"
+        "class Orders(Protocol): ...\n"
         "class BaseError(Exception): ...\n"
         "class OrderNotFound(BaseError): ...\n"
         "class Colour(enum.Enum):\n    RED = 1\n"
         "class SqlOrders:\n    def count(self) -> int:\n        return 0\n"
-        "class Mailer:\n    pass\n"
+        "class Mailer(Orders):\n    pass\n"
         "def make_orders() -> SqlOrders:\n    return SqlOrders()\n"
     ),
 }
@@ -62,26 +64,25 @@ def test_one_finding_per_import_statement_naming_every_name() -> None:
             "shop/adapters/inbound/api.py": (
                 "from shop.adapters.outbound.sql import SqlOrders, Mailer, OrderNotFound\n"
                 "import shop.adapters.outbound.sql\n"
+                "from shop.adapters.outbound import sql\n"
             )
         }
     )
-    assert _where(found) == [
-        ("shop/adapters/inbound/api.py", 1),
-        ("shop/adapters/inbound/api.py", 2),
-    ]
+    assert _where(found) == [("shop/adapters/inbound/api.py", n) for n in (1, 2, 3)]
     assert found[0].message == (
         '"shop.adapters.inbound.api" imports "SqlOrders, Mailer" from '
         '"shop.adapters.outbound.sql", a module of the role "shop.adapters.outbound", which '
         'only "shop.main" may import.'
     )
-    assert '"shop.adapters.outbound.sql" from "shop.adapters.outbound.sql"' in found[1].message
+    for submodule in found[1:]:
+        assert '"shop.adapters.outbound.sql" from "shop.adapters.outbound.sql"' in submodule.message
 
 
 def test_values_of_the_role_and_type_only_imports_pass() -> None:
     files = {
         "shop/adapters/inbound/api.py": (
             "from typing import TYPE_CHECKING\n"
-            "from shop.adapters.outbound.sql import OrderNotFound, Colour, PAGE_SIZE, BaseError\n"
+            "from shop.adapters.outbound.sql import OrderNotFound, Colour, PAGE_SIZE, BaseError, Orders\n"
             "from shop.adapters.outbound import OrderNotFound, Colour  # defined below it\n"
             "if TYPE_CHECKING:\n"
             "    from shop.adapters.outbound.sql import SqlOrders\n"

@@ -55,7 +55,7 @@ What passes:
 
 - imports under `if TYPE_CHECKING:` (they never run);
 - exceptions and enums a role module defines, and its ALL_CAPS constants: any module may catch
-  or compare them;
+  or compare them; and its `typing.Protocol` classes, which code types against;
 - the `__init__` of a package above a role module importing from below itself: that is the
   package's re-export face, not a use (its re-exports are what builds are followed through);
 - an import that points outwards or sideways in the layering: it is layer-dependency's
@@ -98,7 +98,7 @@ allowed-in = ["shop.main"]
     limitations="""
 The rule is silent until `role` names modules. Imports used only in annotations but not put
 under `TYPE_CHECKING` are reported (they run). Dynamic imports (`importlib`) are not judged.
-A class is recognised as an exception or an enum by its bases as written in its own module
+A class is recognised as an exception, an enum or a Protocol by its bases as written in its own module
 (`Exception`, `...Error`, `Enum`, `TextChoices`, ...), following bases defined in the same
 module; a base imported from elsewhere with another name is not followed. Builds are found
 through `from`-imports re-exported by other modules; a class reached through a module-level
@@ -270,8 +270,10 @@ def _import_violation(
     info: ModuleInfo, used: list[tuple[ImportFact, str, str]], options: ConstructOnlyInOptions
 ) -> Violation:
     fact, source, entry = used[0]
-    names = ", ".join(dict.fromkeys(f.name or f.target or "*" for f, _, _ in used))
-    shown = quoted(names if fact.style is ImportStyle.FROM else source)
+    if fact.style is ImportStyle.FROM and fact.name and source != f"{fact.module}.{fact.name}":
+        shown = quoted(", ".join(dict.fromkeys(f.name or "*" for f, _, _ in used)))
+    else:  # `import a.b`, a star import, or `from a import b` of the submodule `a.b`
+        shown = quoted(source)
     allowed = _allowed_text(options)
     stable = (
         f'"{quoted(info.name)}" imports "{shown}" from "{quoted(source)}", a module of the '

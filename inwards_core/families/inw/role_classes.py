@@ -23,7 +23,9 @@ from inwards_core import (
 # followed through before it is given up on.
 MAX_HOPS = 4
 
-# Bases that make a class a value any layer may hold: exceptions and enums.
+# Bases that make a class a value any layer may hold (exceptions, enums), also through
+# bases of the same module. A class listing `Protocol` itself among its bases is an interface
+# code types against; one inheriting from such a class implements it, and is no value.
 _VALUE_BASES = frozenset(
     {
         "Exception",
@@ -152,8 +154,8 @@ def _top_class(content: ContentFacts, name: str) -> ClassFact | None:
 
 
 def is_value_name(name: str, content: ContentFacts | None) -> bool:
-    """A name any module may import from a role: an ALL_CAPS constant, an exception or an
-    enum class of the module (bases read in the module's own classes, one level of
+    """A name any module may import from a role: an ALL_CAPS constant, an exception, enum
+    or Protocol class of the module (bases read in the module's own classes, one level of
     same-module bases followed); without the module's content, a name ending in Error,
     Exception or Warning."""
     if name.isupper() or (name.upper() == name and any(c.isalpha() for c in name)):
@@ -186,6 +188,8 @@ def _is_value_class(content: ContentFacts, name: str, depth: int) -> bool:
     for base in found.bases:
         last = base.rsplit(".", 1)[-1]
         if last in _VALUE_BASES or last.endswith(_VALUE_SUFFIXES):
+            return True
+        if depth == 0 and last == "Protocol":
             return True
         if depth < MAX_HOPS and "." not in base and _is_value_class(content, base, depth + 1):
             return True
