@@ -195,7 +195,8 @@ def _delegates_through(
 
 
 def _outermost(calls: tuple[str, ...]) -> tuple[str, ...]:
-    """Without `httpx.AsyncClient` when `httpx.AsyncClient().post` is listed too."""
+    """Without `httpx.AsyncClient` (or `session.exec`) when `httpx.AsyncClient().post` (or
+    `session.exec().all`) is listed too: one call chain, named once."""
     return tuple(c for c in calls if not any(other.startswith(c + "()") for other in calls))
 
 
@@ -253,7 +254,7 @@ def measure_endpoint(
         loops=loops,
         comprehensions=comprehensions,
         denied_calls=_outermost(tuple(denied_calls)),
-        session_calls=tuple(session_calls),
+        session_calls=_outermost(tuple(session_calls)),
         delegates=delegates if measure.delegation is not None else None,
         helpers=tuple(helpers),
     )

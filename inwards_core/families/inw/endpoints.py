@@ -90,6 +90,8 @@ _VIEW_DECORATORS: Mapping[str, str] = {
     "django.views.decorators.http.require_safe": "django",
     "django.views.decorators.csrf.csrf_exempt": "django",
     "django.views.decorators.csrf.csrf_protect": "django",
+    "django.views.decorators.csrf.requires_csrf_token": "django",
+    "django.views.decorators.csrf.ensure_csrf_cookie": "django",
     "django.views.decorators.cache.never_cache": "django",
     "django.views.decorators.cache.cache_page": "django",
     "django.contrib.auth.decorators.login_required": "django",
@@ -97,7 +99,8 @@ _VIEW_DECORATORS: Mapping[str, str] = {
     "django.contrib.admin.views.decorators.staff_member_required": "django",
 }
 # View base classes: (framework, the handler methods of their subclasses).
-_DJANGO_HANDLERS = _HTTP_METHODS
+# `dispatch` receives every request of a Django view before its method handler.
+_DJANGO_HANDLERS = _HTTP_METHODS | {"dispatch"}
 _DRF_HANDLERS = _HTTP_METHODS | _VIEWSET_ACTIONS
 _VIEW_BASES: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("flask.views.MethodView", "flask", _HTTP_METHODS),
@@ -196,18 +199,32 @@ def _decorated_route(
     if not receiver or method not in _ROUTE_METHODS or "(" in receiver:
         return None
     binding = _binding(receiver, scope, facts, functions) if "." not in receiver else None
-    if binding is not None:
-        return _router_framework(binding.value_callee, qualify) if binding.value_callee else None
-    qualified = qualify(receiver)
+    if binding is not None and binding.value_callee:
+        known = _router_framework(binding.value_callee, qualify)
+        if known is not None:
+            return known
+        # Built by a call of something else: a factory of the project's own
+        # (`app = create_app()`) is taken like an imported receiver, a library's is not.
+        qualified = qualify(binding.value_callee)
+    elif binding is not None:
+        return None
+    else:
+        qualified = qualify(receiver)
     root = qualified.partition(".")[0]
+    if root in _FOREIGN_ROOTS or root in _FRAMEWORK_ROOTS:
+        return None
     for framework in ("fastapi", "flask"):
-        if framework in recognisers.imported_frameworks and root not in _FOREIGN_ROOTS:
+        if framework in recognisers.imported_frameworks:
             return framework
     return None
 
 
-# Receivers from these libraries are never routers (`@mock.patch`, `@pytest.mark.get`).
-_FOREIGN_ROOTS = frozenset(("unittest", "mock", "pytest", "functools", "typing", "click", "typer"))
+# Receivers from these libraries are never routers (`@mock.patch`, `@pytest.mark.get`);
+# a framework's own objects are routers only when they are one of `_ROUTERS`.
+_FOREIGN_ROOTS = frozenset(
+    ("unittest", "mock", "pytest", "functools", "typing", "click", "typer", "celery", "attrs")
+)
+_FRAMEWORK_ROOTS = frozenset(p for packages in FRAMEWORK_PACKAGES.values() for p in packages)
 
 
 def _function_framework(
