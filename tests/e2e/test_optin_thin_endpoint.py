@@ -111,3 +111,9 @@ def test_true_for_a_limit_is_a_config_error_naming_the_key(tmp_path: Path) -> No
 
 def test_the_schema_takes_the_options() -> None:
     assert_valid(tomllib.loads(PYPROJECT + ON), "pyproject")
+
+
+def test_a_path_run_judges_the_named_module(tmp_path: Path) -> None:
+    project = write_tree(tmp_path, {"pyproject.toml": PYPROJECT + ON, **FILES})
+    run = run_inwards("check", "--format", "json", "shop/api/orders.py", cwd=project)
+    assert [f[:2] for f in _findings(run.stdout)] == [("shop/api/orders.py", 16)], run.stderr

@@ -387,3 +387,64 @@ def test_fastapi_users_routers_only_the_oauth_callbacks_do_work() -> None:
         ("fastapi_users/router/oauth.py", 257),
         ("fastapi_users/router/oauth.py", 323),
     ]
+
+
+def test_litestar_controllers_project_factories_and_not_other_libraries() -> None:
+    source = """
+    class Orders(Controller):
+        @post("/")
+        async def create(self) -> None: ...
+
+        def helper(self): ...
+
+    app = create_app()
+
+    @app.get("/made")
+    def made(): ...
+
+    cli = typer.Typer()
+
+    @cli.command()
+    def run(): ...
+
+    @cli.get("/x")
+    def not_a_route(): ...
+    """
+    imports = {
+        "Controller": "litestar.Controller",
+        "post": "litestar.post",
+        "create_app": "shop.factory.create_app",
+        "typer": "typer",
+    }
+    found = _endpoints(source, imports, frozenset({"fastapi", "litestar"}))
+    assert found == ["Orders.create", "made"]
+    assert _endpoints(source, imports, frozenset({"litestar"})) == ["Orders.create"]
+
+
+def test_own_decorators_and_base_classes_read_modules_without_a_framework_import() -> None:
+    files = {
+        "shop/web/__init__.py": "",
+        "shop/web/routing.py": "def route(path):\n    return lambda f: f\n\nclass Handler:\n    pass\n",
+        "shop/api/pages.py": """
+        import requests
+        from shop.web.routing import Handler, route
+
+        @route("/a")
+        def page():
+            return requests.get("http://example.com")
+
+        class Orders(Handler):
+            def post(self):
+                return requests.post("http://example.com")
+
+            def helper(self):
+                return requests.get("http://example.com")
+        """,
+    }
+    assert _findings(files) == []
+    options = (
+        'decorators = ["shop.web.routing.route"]\nbase-classes = ["shop.web.routing.Handler"]\n'
+    )
+    found = _findings(files, options)
+    assert _lines(found) == [("shop/api/pages.py", 6), ("shop/api/pages.py", 10)]
+    assert found[0].message.endswith("direct calls to `requests.get`.")
