@@ -64,8 +64,8 @@ Endpoints are recognised by framework (`frameworks`, all four by default):
 - Litestar: the handler decorators (`@get`, `@post`, ..., `@route`, `@websocket`), on
   functions and on `Controller` methods.
 - Django and Django REST framework: functions that `path()`/`re_path()` name (in any
-  judged module, `urls.py` usually), the HTTP-method handlers of `View` subclasses and of
-  the generic views, of `APIView`, DRF's generic views and `ViewSet`s (plus the viewset
+  judged module, `urls.py` usually), the HTTP-method handlers and `dispatch` of `View`
+  subclasses and of the generic views, the HTTP-method handlers of `APIView`, DRF's generic views and `ViewSet`s (plus the viewset
   actions `list`, `create`, `retrieve`, `update`, `partial_update`, `destroy` and `@action`
   methods), functions under `@api_view`, and functions under view-only decorators
   (`require_POST`, `require_http_methods`, `csrf_exempt`, `login_required`, ...).
@@ -95,8 +95,10 @@ a signal off (`max-nesting = false`); a single endpoint that is fine as it is ta
 - Content is read only for modules that import an enabled framework's package (or the
   root package of a `decorators`/`base-classes` entry). A module that only uses a router
   or an application imported from a module of your own, and imports none of these, is not
-  judged: add the root package of your router module to `decorators` (for example
-  `decorators = ["myapp.web.router.get"]`) to have such modules read.
+  judged: name its decorators in `decorators` (for example
+  `decorators = ["myapp.web.router.get"]`), which also has such modules read. On the
+  corpora measured (FastAPI's `docs_src` and tests, fastapi-users) no module with a route
+  decorator missed a framework import.
 - A route decorator on a receiver the module neither builds nor types is taken as a route
   when the module imports FastAPI/Starlette or Flask.
 - `add_url_rule(..., view_func=index)` (the view as a keyword argument) and
@@ -108,8 +110,23 @@ a signal off (`max-nesting = false`); a single endpoint that is fine as it is ta
 - Helpers are folded in only from the same module; a helper in another module is a call
   like any other.
 - Statements are counted from the syntax tree: response building (`return
-  templates.TemplateResponse(...)`, a context dict) counts as statements, and a handler
-  that logs before raising is not a guard.
+  templates.TemplateResponse(...)`, a context dict) and `assert` statements count as
+  statements (so size signals are not reported in test modules), and a handler that logs
+  before raising is not a guard.
+- Dependencies injected through parameter defaults (`user = Depends(current_user)`) are
+  not read: an endpoint whose work happens in its dependencies calls nothing, which is why
+  a missing delegation needs three statements of the endpoint's own.
+- A `deny-calls` entry covers every callable under it, value constructors included: the
+  default `sqlalchemy` entry also takes `quoted_name(...)` or `Column(...)` built in an
+  endpoint. Narrow it with `deny-calls` (for example `sqlalchemy.create_engine`,
+  `sqlalchemy.text`) if that matters.
+- Precision, measured on FastAPI's `docs_src` and tests (with `check-tests`),
+  fastapi-users and Django (`frameworks = ["django"]`): 27 findings, 20 judged by hand, 19
+  right (95%). Most of them are the SQL tutorials of `docs_src`, which query the session
+  in the endpoint on purpose. Reporting a loop alone, as the reference does, would have
+  added 48 findings there, every one a stream, a server-sent-events generator or a
+  websocket's receive loop; folding public same-module functions would have reported
+  the security tutorials' `login_for_access_token` for the services it calls.
 - A file that does not parse, or whose content was not read within the limits, is not
   judged.
 """,
