@@ -229,3 +229,36 @@ def test_a_user_rule_added_is_a_miss(project: Path, tmp_path: Path) -> None:
     cold = run_inwards("check", "--no-cache", cwd=project, env=env)
     assert "SHOP002" in after.stdout
     assert _without_durations(after) == _without_durations(cold)
+
+
+def test_a_diagram_edit_is_a_miss(tmp_path: Path) -> None:
+    """Diagram files live outside `root` and are not Python: the memo keys on them too,
+    when a diagram rule is on."""
+    from tests.e2e.helpers import write_tree
+    from tests.e2e.test_optin_diagrams import FILES, ON, PYPROJECT
+
+    write_tree(tmp_path, {"pyproject.toml": PYPROJECT + ON, **FILES})
+
+    def check() -> list[dict[str, object]]:
+        run = run_inwards("check", "--format", "json", cwd=tmp_path)
+        assert run.code == 0, run.stderr
+        cold = run_inwards("check", "--no-cache", "--format", "json", cwd=tmp_path)
+        found: list[dict[str, object]] = json.loads(run.stdout)["diagnostics"]
+        assert found == json.loads(cold.stdout)["diagnostics"]
+        return found
+
+    first = check()
+    assert check() == first  # remembered
+    diagram = tmp_path / "docs/architecture.md"
+    diagram.write_text(
+        diagram.read_text(encoding="utf-8").replace("shop.aplication", "shop.application"),
+        encoding="utf-8",
+    )
+    edited = check()
+    assert len(edited) == len(first) - 1
+    (tmp_path / "docs/missing.md").write_text("no diagram here\n", encoding="utf-8")
+    added = check()
+    assert [d["message"] for d in added if d["file"] == "pyproject.toml"] == [
+        'The diagrams entry "docs/missing.md" matches "docs/missing.md", and none holds a '
+        'diagram marked "inwards: layers" or "inwards: contexts".'
+    ]
