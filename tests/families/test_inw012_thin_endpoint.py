@@ -280,6 +280,10 @@ def test_delegate_to_needs_three_statements_and_sees_factory_parameters() -> Non
     found = _findings(files, 'delegate-to = ["application"]\n')
     assert _lines(found) == [("shop/api/main.py", 19)]
     assert found[0].message.endswith("no call into `application`.")
+    found = _findings(files, 'delegate-to = ["applicaton"]\n')
+    assert found[0].message.endswith(
+        "no call into `applicaton` (`applicaton` names no layer and no module)."
+    )
 
 
 def test_django_function_views_from_urls_and_view_classes() -> None:

@@ -21,7 +21,9 @@ trips with its number and its limit:
   as `SessionDep = Annotated[Session, Depends(get_session)]`), a parameter named in
   `deny-receiver-params`, or a local name a session constructor bound;
 - with `delegate-to` set: no call at all into those layers or modules (a call through a
-  parameter typed with one of their classes counts).
+  parameter typed with one of their classes counts, and so does a call of a same-module
+  function that calls into them). An entry that names no layer and no module is said in
+  the finding, since a typo there reads as a missing call.
 
 When it reports (chosen on real code, see the limitations): a denied call or a session
 call is always enough, and so is one size signal (statements, branches or nesting). A loop

@@ -31,7 +31,11 @@ from inwards_core.families.inw.endpoints import (
 )
 from inwards_core.families.inw.inw012_docs import DOCS, examples
 from inwards_core.families.inw.layering import ScopedOptions
-from inwards_core.families.inw.module_entries import check_patterns, first_match
+from inwards_core.families.inw.module_entries import (
+    check_patterns,
+    covers_some_module,
+    first_match,
+)
 
 DEFAULT_DENY_CALLS = (
     "requests", "httpx", "aiohttp", "urllib.request", "smtplib", "boto3", "redis",
@@ -268,6 +272,10 @@ def check(model: ProjectModel, options: ThinEndpointOptions) -> Iterator[Violati
         modules.append(module)
         remote.extend(views)
     delegation = _delegation(model, options.delegate_to) if options.delegate_to else None
+    layers = {layer.name for layer in model.config.layers}
+    dead = tuple(
+        e for e in options.delegate_to if e not in layers and not covers_some_module(model, e)
+    )
     deny = options.deny_calls + options.extend_deny_calls
     for module in _with_remote(modules, remote):
         measure = Measure(
@@ -282,7 +290,7 @@ def check(model: ProjectModel, options: ThinEndpointOptions) -> Iterator[Violati
             work = measure_endpoint(
                 endpoint.function, endpoint.owner, module.facts, measure, qualnames
             )
-            found = _finding(module.info, endpoint, work, options)
+            found = _finding(module.info, endpoint, work, options, dead)
             if found is not None:
                 yield found
 
@@ -300,8 +308,12 @@ def _joined(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def signals(work: Work, options: ThinEndpointOptions) -> tuple[list[str], list[str], list[str]]:
-    """(size, supporting, hard) signals tripped, each a clause with its number and limit."""
+def signals(
+    work: Work, options: ThinEndpointOptions, dead: tuple[str, ...] = ()
+) -> tuple[list[str], list[str], list[str]]:
+    """(size, supporting, hard) signals tripped, each a clause with its number and limit.
+    `dead`: the `delegate-to` entries naming no layer and no module (said in the clause:
+    a typo there would otherwise read as a missing call)."""
     size: list[str] = []
     limits = (
         (work.statements, options.max_statements, "statement"),
@@ -324,14 +336,19 @@ def signals(work: Work, options: ThinEndpointOptions) -> tuple[list[str], list[s
     if work.session_calls:
         hard.append(f"database session calls {_listed(work.session_calls)}")
     if work.delegates is False and work.statements >= DELEGATION_MIN_STATEMENTS:
-        hard.append(f"no call into {_listed(options.delegate_to)}")
+        note = f" ({_listed(dead)} names no layer and no module)" if dead else ""
+        hard.append(f"no call into {_listed(options.delegate_to)}{note}")
     return size, supporting, hard
 
 
 def _finding(
-    info: ModuleInfo, endpoint: Endpoint, work: Work, options: ThinEndpointOptions
+    info: ModuleInfo,
+    endpoint: Endpoint,
+    work: Work,
+    options: ThinEndpointOptions,
+    dead: tuple[str, ...] = (),
 ) -> Violation | None:
-    size, supporting, hard = signals(work, options)
+    size, supporting, hard = signals(work, options, dead)
     if not hard and (not size or is_test_module(info.name)):
         return None
     tripped = size + supporting + hard
