@@ -42,7 +42,8 @@ It reports, on the diagram's line:
 and, on the entry in `pyproject.toml`, a `diagrams` entry that matches no file, or whose
 files hold no marked diagram.
 
-Nodes marked external (`:::external`, or `class a,b external`) are skipped. A label is
+Nodes marked external are skipped: in Mermaid `:::external` or `class a,b external`; in
+PlantUML the stereotype `<<external>>`, C4's `*_Ext` elements and `Person`. A label is
 judged only where it looks like module names: one word with a `.` or a wildcard, or one
 lower-case word; parts are split at `<br>` and commas. A label that is a caption
 (`Domain model`) is never reported.
@@ -55,7 +56,8 @@ one box is wrong, no box is trusted.
     how_to_fix="""
 Rename the node to the layer or context it stands for, or fix its label to the package's
 name today. A node that is deliberately not part of the project (a third-party service, a
-user) is marked external: `payments["Stripe"]:::external`. Point a `diagrams` entry that
+user) is marked external: `payments["Stripe"]:::external` in Mermaid, `[Stripe] as
+payments <<external>>` in PlantUML. Point a `diagrams` entry that
 matches nothing at the file (paths are relative to the directory of `pyproject.toml`).
 """,
     limitations="""

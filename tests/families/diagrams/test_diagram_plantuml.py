@@ -241,3 +241,22 @@ def test_real_diagrams_read_cleanly(name: str, counts: tuple[int, int]) -> None:
     assert (len(diagram.nodes), len(diagram.edges)) == counts
     known = {node.id for node in diagram.nodes}
     assert all(e.source in known and e.target in known for e in diagram.edges)
+
+
+def test_external_elements() -> None:
+    text = (
+        "[shop.domain] as domain\n"
+        "component stripe <<External>>\n"
+        "[Payments API] as payments <<external>> #lightgrey\n"
+        'Person(user, "Developer")\nSystem_Ext(git, "Git")\nContainerDb_Ext(db, "DB")\n'
+        'Container(api, "API")\n'
+    )
+    assert [(n.id, n.external) for n in read(text).nodes] == [
+        ("domain", False),
+        ("stripe", True),
+        ("payments", True),
+        ("user", True),
+        ("git", True),
+        ("db", True),
+        ("api", False),
+    ]

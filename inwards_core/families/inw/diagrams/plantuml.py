@@ -5,7 +5,8 @@ Read: elements (`component`, `package`, `node`, ... and `[label]`), named by the
 when `as X` gives one, containers (`{` ... `}`), arrows (`->`, `-->`, `-up->`, `-[#red]->`,
 `..>`, `--`, `<-->`, and reversed `<--`, stored pointing the way they point), their
 `: label`, and C4's `Person`/`System`/`Container`/`Component`/`*_Boundary` elements and
-`Rel`/`Rel_U`.../`Rel_Back`/`BiRel` relations. Skipped: comments, preprocessor lines,
+`Rel`/`Rel_U`.../`Rel_Back`/`BiRel` relations. External: an element with the stereotype
+`<<external>>`, C4's `*_Ext` elements and `Person`. Skipped: comments, preprocessor lines,
 `skinparam`, titles, `legend`/`note` blocks, and every line of another sort (a sequence or
 activity diagram gives no node). Each line is scanned forward once: linear in its length.
 """
@@ -162,7 +163,10 @@ class _Statement:
     def element(self, offset: int) -> None:
         found = self.endpoint(offset, alias=True)
         if found is not None:
-            self.builder.node(Node(found[0], found[1], self.number, offset + 1))
+            # A `<<external>>` stereotype marks a box outside the project, as `:::external`
+            # does in Mermaid.
+            external = "<<external>>" in self.text[found[2] :].lower()
+            self.builder.node(Node(found[0], found[1], self.number, offset + 1, external))
 
     def arrow_or_element(self, offset: int) -> None:
         left = self.endpoint(offset, alias=False)
@@ -246,7 +250,9 @@ class _Statement:
         elif name.startswith(_C4_ELEMENTS) or name.endswith("Boundary"):
             label = args[1] if len(args) > 1 else None
             start = _skip_space(self.text, 0) + 1
-            self.builder.node(Node(args[0], label or None, self.number, start))
+            # C4's `*_Ext` elements and people are outside the system drawn.
+            external = name.endswith("_Ext") or name.startswith("Person")
+            self.builder.node(Node(args[0], label or None, self.number, start, external))
 
     def problem(self, offset: int, message: str) -> None:
         self.builder.problem(self.number, offset + 1, message)
