@@ -90,7 +90,6 @@ def test_a_class_implementing_a_port_of_another_module_is_named_with_the_port() 
             "`Mailer`: `send` does work, which belongs in an adapter.",
         )
     ]
-    assert findings[0].fix is not None
     assert findings[0].fix.summary.startswith("Move `SmtpMailer`, an implementation of `Mailer`")
 
 
