@@ -334,6 +334,19 @@ def test_django_function_views_from_urls_and_view_classes() -> None:
     found = _findings(files, 'frameworks = ["django"]\n', config=config)
     assert _lines(found) == [("site/views.py", 5), ("site/views.py", 29)]
     assert _findings(files, 'frameworks = ["flask"]\n', config=config) == []
+    # A run on the views file alone still reads the URL configuration above it.
+    text = config + '\n[tool.inwards.rules.thin-endpoint]\nframeworks = ["django"]\n'
+    sources = {path: textwrap.dedent(source) for path, source in files.items()}
+    report = check(
+        load_config_text(text),
+        InMemoryProjectFiles(sources),
+        rule_set=RULES,
+        paths=["site/views.py"],
+    )
+    assert [(f.file, f.span.line) for f in report.findings if f.code == "INW012"] == [
+        ("site/views.py", 5),
+        ("site/views.py", 29),
+    ]
 
 
 def test_test_modules_are_skipped_unless_check_tests() -> None:

@@ -105,8 +105,9 @@ a signal off (`max-nesting = false`); a single endpoint that is fine as it is ta
   when the module imports FastAPI/Starlette or Flask.
 - `add_url_rule(..., view_func=index)` (the view as a keyword argument) and
   `path("x/", views.View.as_view())` are not followed: class-based views are recognised by
-  their base class instead. A function registered from another module (Django's `urls.py`)
-  is found only when both modules are checked in the same run.
+  their base class instead. A function registered from another module is found when that
+  module is checked in the same run, or is the `urls` module of a package above the view's
+  module (read on demand, so a run on `views.py` alone still sees `urls.py`).
 - View base classes are followed within one module only: a project base class defined in
   another module is not recognised unless it is listed in `base-classes`.
 - Helpers are folded in only from the same module; a helper in another module is a call

@@ -9,8 +9,6 @@ import attrs
 
 from inwards_core import (
     CheckKind,
-    ContentFacts,
-    ImportFact,
     ModuleInfo,
     ProjectModel,
     ReadScope,
@@ -18,17 +16,10 @@ from inwards_core import (
     option,
     quoted,
 )
-from inwards_core.families.inw.content_names import Names, is_test_module
+from inwards_core.families.inw.content_names import is_test_module
+from inwards_core.families.inw.endpoint_modules import Judging, judged_modules
 from inwards_core.families.inw.endpoint_work import Measure, Work, measure_endpoint
-from inwards_core.families.inw.endpoints import (
-    FRAMEWORK_PACKAGES,
-    FRAMEWORKS,
-    Endpoint,
-    Recognisers,
-    RemoteView,
-    find_endpoints,
-    frameworks_imported,
-)
+from inwards_core.families.inw.endpoints import FRAMEWORK_PACKAGES, FRAMEWORKS, Endpoint
 from inwards_core.families.inw.inw012_docs import DOCS, examples
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.module_entries import (
@@ -169,15 +160,6 @@ def reads(options: ThinEndpointOptions) -> ReadScope:
     )
 
 
-def _imports_under(imports: tuple[ImportFact, ...]) -> Callable[[str], bool]:
-    targets = [t for fact in imports for t in (fact.target, fact.module) if t]
-
-    def imported(package: str) -> bool:
-        return any(t == package or t.startswith(package + ".") for t in targets)
-
-    return imported
-
-
 def _delegation(model: ProjectModel, entries: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether a canonical dotted name lies in a module `delegate-to` names (a layer's
     module, or one a prefix or selector covers)."""
@@ -207,77 +189,22 @@ def _in_delegates(
     return False
 
 
-@attrs.frozen
-class _Module:
-    info: ModuleInfo
-    facts: ContentFacts
-    names: Names
-    endpoints: tuple[Endpoint, ...]
-
-
-def _judged(
-    model: ProjectModel, options: ThinEndpointOptions
-) -> Iterator[tuple[_Module, tuple[RemoteView, ...]]]:
-    packages = _content_packages(options)
-    enabled = frozenset(options.frameworks)
-    for info in model.checked:
-        if not options.check_tests and is_test_module(info.name):
-            continue
-        facts = model.facts.get(info.file)
-        if facts is None or not options.applies_to(info.name):
-            continue
-        imported = _imports_under(facts.imports)
-        if not any(imported(package) for package in packages):
-            continue
-        content = model.content(info)
-        if content is None or not content.parsed:
-            continue
-        names = Names.of(model, info)
-        recognisers = Recognisers(
-            frameworks=enabled,
-            decorators=options.decorators,
-            base_classes=options.base_classes,
-            imported_frameworks=frameworks_imported(imported, enabled),
-        )
-        endpoints, remote = find_endpoints(content, names.qualify, recognisers, info.name)
-        yield _Module(info, content, names, endpoints), remote
-
-
-def _with_remote(modules: list[_Module], remote: list[RemoteView]) -> list[_Module]:
-    """Add the functions registered from other modules (`path("", views.index)`)."""
-    by_name = {m.info.name: m for m in modules}
-    wanted: dict[str, dict[str, str]] = {}
-    for view in remote:
-        owner, _, function = view.target.rpartition(".")
-        if owner in by_name:
-            wanted.setdefault(owner, {}).setdefault(function, view.framework)
-    result = []
-    for module in modules:
-        extra = wanted.get(module.info.name, {})
-        known = {e.function.qualname for e in module.endpoints}
-        added = [
-            Endpoint(f, extra[f.qualname])
-            for f in module.facts.functions
-            if f.qualname in extra and f.qualname not in known
-        ]
-        endpoints = tuple(sorted((*module.endpoints, *added), key=lambda e: e.function.span.line))
-        result.append(attrs.evolve(module, endpoints=endpoints))
-    return result
-
-
 def check(model: ProjectModel, options: ThinEndpointOptions) -> Iterator[Violation]:
-    modules: list[_Module] = []
-    remote: list[RemoteView] = []
-    for module, views in _judged(model, options):
-        modules.append(module)
-        remote.extend(views)
+    scope = Judging(
+        packages=_content_packages(options),
+        frameworks=frozenset(options.frameworks),
+        decorators=options.decorators,
+        base_classes=options.base_classes,
+        check_tests=options.check_tests,
+        applies_to=options.applies_to,
+    )
     delegation = _delegation(model, options.delegate_to) if options.delegate_to else None
     layers = {layer.name for layer in model.config.layers}
     dead = tuple(
         e for e in options.delegate_to if e not in layers and not covers_some_module(model, e)
     )
     deny = options.deny_calls + options.extend_deny_calls
-    for module in _with_remote(modules, remote):
+    for module in judged_modules(model, scope):
         measure = Measure(
             qualify=module.names.qualify,
             deny=deny,
