@@ -69,8 +69,8 @@ EXPECTED = [
         "docs/architecture.md",
         8,
         "INW017",
-        'Node "application" is labelled "shop.aplication", and no module of the project '
-        'matches "shop.aplication"; did you mean "shop.application"?',
+        'The label "shop.aplication" of node "application" names no module of the project; '
+        'did you mean "shop.application"?',
     ),
     (
         "docs/architecture.md",

@@ -172,7 +172,9 @@ def test_external_nodes() -> None:
 
 def test_first_appearance_keeps_the_position_and_a_later_label_fills_in() -> None:
     diagram = read('graph LR\na --> b\n  b["shop.b"]\n', first_line=40)
-    assert diagram.nodes[1] == Node("b", "shop.b", 41, 7)
+    assert diagram.nodes[1] == Node("b", "shop.b", 41, 7, label_line=42, label_column=3)
+    assert diagram.nodes[1].label_position == (42, 3)
+    assert diagram.nodes[0].label_position == (41, 1)
     assert diagram.edges[0] == Edge("a", "b", "solid", 41, 3)
 
 

@@ -172,19 +172,19 @@ def test_labels_are_checked_where_they_name_modules() -> None:
         (
             "docs/arch.mmd",
             3,
-            'Node "db" is labelled "shop.db<br>shop.dbx", and no module of the project matches '
-            '"shop.dbx"; did you mean "shop.db"?',
+            'The label "shop.dbx" of node "db" names no module of the project; did you mean '
+            '"shop.db"?',
         ),
         (
             "docs/arch.mmd",
             4,
-            'Node "application" is labelled "shop.aplication", and no module of the project '
-            'matches "shop.aplication"; did you mean "shop.application"?',
+            'The label "shop.aplication" of node "application" names no module of the '
+            'project; did you mean "shop.application"?',
         ),
         (
             "docs/arch.mmd",
             5,
-            'Node "domain" is labelled "shop.web", but layer "web" owns "shop.web", not layer '
+            'The label "shop.web" of node "domain" names modules of layer "web", not of layer '
             '"domain".',
         ),
     ]
@@ -225,8 +225,8 @@ def test_plantuml_labels_and_aliases() -> None:
         (
             "docs/arch.puml",
             7,
-            'Node "domain" is labelled "shop.domian", and no module of the project matches '
-            '"shop.domian"; did you mean "shop.domain"?',
+            'The label "shop.domian" of node "domain" names no module of the project; did you '
+            'mean "shop.domain"?',
         )
     ]
 
@@ -462,3 +462,9 @@ def test_contexts_need_a_direct_arrow() -> None:
             '"catalog".',
         )
     ]
+
+
+def test_a_label_finding_points_where_the_label_is_written() -> None:
+    diagram = FULL + '  web["shop.wbe"]\n'
+    finding = only(run(diagram), "INW017")
+    assert (finding.span.line, finding.span.column) == (7, 3)

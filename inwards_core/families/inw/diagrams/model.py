@@ -27,6 +27,16 @@ class Node:
     line: int
     column: int
     external: bool = False
+    # Where the label is written, when a later statement gave it (0: at `line`, `column`).
+    label_line: int = 0
+    label_column: int = 0
+
+    @property
+    def label_position(self) -> tuple[int, int]:
+        """Where the label is written (a finding about the label points there)."""
+        if self.label_line:
+            return self.label_line, self.label_column
+        return self.line, self.column
 
 
 @attrs.frozen
@@ -81,7 +91,9 @@ class DiagramBuilder:
             self.nodes[node.id] = node
             return
         if known.label is None and node.label is not None:
-            known = attrs.evolve(known, label=node.label)
+            known = attrs.evolve(
+                known, label=node.label, label_line=node.line, label_column=node.column
+            )
         if node.external and not known.external:
             known = attrs.evolve(known, external=True)
         self.nodes[node.id] = known

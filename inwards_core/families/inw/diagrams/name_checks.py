@@ -133,19 +133,17 @@ def _label(
     model: ProjectModel, owners: _Owners, file: str, node: Node, text: str, named: bool
 ) -> Iterator[Violation]:
     sort = "layer" if owners.kind == "layers" else "context"
-    shown, label = quoted(node.id), quoted(text)
+    shown = quoted(node.id)
+    line, column = node.label_position
     for part in module_parts(text):
         if not owners.exists(part):
             closest = _closest_module(model, part)
-            stable = (
-                f'Node "{shown}" is labelled "{label}", and no module of the project matches '
-                f'"{quoted(part)}"'
-            )
+            stable = f'The label "{quoted(part)}" of node "{shown}" names no module of the project'
             hint = f'; did you mean "{quoted(closest)}"?' if closest else "."
             yield _at(
                 file,
-                node.line,
-                node.column,
+                line,
+                column,
                 stable + hint,
                 params(name=quoted(part), closest=quoted(closest), sort=sort),
                 stable=stable + ".",
@@ -156,10 +154,10 @@ def _label(
         if owner is not None and owner != node.id:
             yield _at(
                 file,
-                node.line,
-                node.column,
-                f'Node "{shown}" is labelled "{label}", but {sort} "{quoted(owner)}" owns '
-                f'"{quoted(part)}", not {sort} "{shown}".',
+                line,
+                column,
+                f'The label "{quoted(part)}" of node "{shown}" names modules of {sort} '
+                f'"{quoted(owner)}", not of {sort} "{shown}".',
                 params(name=quoted(part), closest=quoted(owner), sort=sort),
                 variant="label",
             )
