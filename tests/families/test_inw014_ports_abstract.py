@@ -504,3 +504,14 @@ def test_an_init_that_only_stores_values_is_no_work() -> None:
                     self.q = q
         """
     assert _lines({PORTS: source}) == [(PORTS, 11), (PORTS, 15)]
+
+
+def test_bases_that_fan_out_are_each_judged_once() -> None:
+    # Twenty classes per level, each deriving from all twenty of the level below, ten
+    # levels deep: following every path would take 20**8 steps.
+    lines = [f"class C0_{i}:\n    pass" for i in range(20)]
+    for level in range(1, 10):
+        below = ", ".join(f"C{level - 1}_{i}" for i in range(20))
+        lines += [f"class C{level}_{i}({below}):\n    pass" for i in range(20)]
+    lines += ["class Top(C9_0):\n    def run(self) -> int:\n        return 1\n"]
+    assert _lines({PORTS: "\n".join(lines)}) == [(PORTS, 1 + 2 * 200)]

@@ -109,6 +109,9 @@ def _chain(text: str) -> list[str]:
 class Resolver:
     tables: Tables
     split: SplitName
+    # Types of aliases and module-level bindings, by canonical name: each is resolved once
+    # ("" while in progress, so a cycle ends), however many annotations or calls name it.
+    _known: dict[str, str] = attrs.field(factory=dict, alias="_known")
 
     # -- names ---------------------------------------------------------------------------
 
@@ -148,9 +151,12 @@ class Resolver:
                 return name
             alias = self._first_party_binding(name) if hops > 0 else None
             if alias is not None and alias[1].annotation and not alias[1].value_callee:
-                found = self.annotation_type(alias[0], alias[1].annotation, hops - 1)
-                if found:
-                    return found
+                if name not in self._known:
+                    self._known[name] = ""
+                    # A fresh budget: the result is kept for every later use.
+                    self._known[name] = self.annotation_type(alias[0], alias[1].annotation)
+                if self._known[name]:
+                    return self._known[name]
         return ""
 
     def binding_type(
@@ -163,6 +169,17 @@ class Resolver:
         """The blocking type of what a binding holds (of `function`, or of the module)."""
         if hops <= 0:
             return ""
+        if function is None:  # a module's binding: the same wherever it is used
+            key = f"{view.name}:{binding.name}:{binding.span.line}:{binding.span.column}"
+            if key not in self._known:
+                self._known[key] = ""
+                self._known[key] = self._binding_type(view, binding, DEPTH, None)
+            return self._known[key]
+        return self._binding_type(view, binding, hops, function)
+
+    def _binding_type(
+        self, view: View, binding: BindingFact, hops: int, function: FunctionFact | None
+    ) -> str:
         if binding.annotation:
             found = self.annotation_type(view, binding.annotation, hops - 1)
             if found or not binding.value_callee:

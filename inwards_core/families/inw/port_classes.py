@@ -126,10 +126,19 @@ class Judge:
     allow_bases: tuple[str, ...]
     allow_decorators: tuple[str, ...]
     find: FindClass
+    # Each class is judged once (PLAIN while in progress, so a cycle of bases ends).
+    _natures: dict[str, Nature] = attrs.field(factory=dict, alias="_natures")
 
     def nature(self, place: Place, cls: ClassFact, hops: int = BASE_HOPS) -> Nature:
         """EXEMPT, INTERFACE or PLAIN; an exempt base wins over everything, then an
         interface marker of the class's own."""
+        key = f"{place.module}:{cls.qualname}"
+        if key not in self._natures:
+            self._natures[key] = Nature.PLAIN
+            self._natures[key] = self._nature(place, cls, hops)
+        return self._natures[key]
+
+    def _nature(self, place: Place, cls: ClassFact, hops: int) -> Nature:
         if any(covers(self.allow_decorators, place.canonical(d.callee)) for d in cls.decorators):
             return Nature.EXEMPT
         marked = self.own_marker(place, cls)
