@@ -42,7 +42,9 @@ It reports, on the diagram's line:
 and, on the entry in `pyproject.toml`, a `diagrams` entry that matches no file, or whose
 files hold no marked diagram.
 
-Nodes marked external are skipped: in Mermaid `:::external` or `class a,b external`; in
+A box drawn around other boxes (a Mermaid `subgraph`, a PlantUML `package ... {`, a C4
+boundary) groups them: its id is not reported when it names nothing. Nodes marked external
+are skipped: in Mermaid `:::external` or `class a,b external`; in
 PlantUML the stereotype `<<external>>`, C4's `*_Ext` elements and `Person`. A label is
 judged only where it looks like module names: one word with a `.` or a wildcard, or one
 lower-case word; parts are split at `<br>` and commas. A label that is a caption

@@ -273,3 +273,12 @@ def test_real_markdown_flowcharts_read_cleanly() -> None:
                 assert lines[node.line - 1][node.column - 1 :].startswith(node.id)
             read_blocks += 1
     assert read_blocks == 12
+
+
+def test_a_subgraph_is_a_container() -> None:
+    diagram = read("graph LR\n  subgraph core[Core]\n    a --> b\n  end\n")
+    assert [(n.id, n.container) for n in diagram.nodes] == [
+        ("core", True),
+        ("a", False),
+        ("b", False),
+    ]

@@ -260,3 +260,17 @@ def test_external_elements() -> None:
         ("db", True),
         ("api", False),
     ]
+
+
+def test_containers() -> None:
+    text = (
+        'System_Boundary(shop, "Shop") {\n  Container(api, "API")\n}\n'
+        "package backend {\n  [shop.db] as db\n}\ncomponent single\n"
+    )
+    assert [(n.id, n.container) for n in read(text).nodes] == [
+        ("shop", True),
+        ("api", False),
+        ("backend", True),
+        ("db", False),
+        ("single", False),
+    ]

@@ -242,8 +242,7 @@ def test_what_could_not_be_read_is_reported() -> None:
         )
     ]
     unclosed = run(FULL + "  subgraph inner\n  domain\n")
-    # the subgraph never closed, and its id, which names no layer
-    assert [line for _, line, _ in found(unclosed)] == [7, 7]
+    assert [line for _, line, _ in found(unclosed)] == [7]
 
 
 def test_one_diagram_of_each_sort_per_file() -> None:
@@ -468,3 +467,18 @@ def test_a_label_finding_points_where_the_label_is_written() -> None:
     diagram = FULL + '  web["shop.wbe"]\n'
     finding = only(run(diagram), "INW017")
     assert (finding.span.line, finding.span.column) == (7, 3)
+
+
+def test_boxes_drawn_around_others_are_groupings() -> None:
+    mermaid = FULL + '  subgraph core["Core"]\n    domain\n    application\n  end\n'
+    assert found(run(mermaid)) == []
+    plantuml = (
+        "@startuml\n' inwards: layers\n"
+        'System_Boundary(shop, "Shop") {\n'
+        '  Container(web, "Web")\n  Container(application, "Application")\n}\n'
+        "package backend {\n  [shop.db] as db\n  [shop.domain] as domain\n}\n"
+        "Rel(web, application)\ndb --> domain\n"
+        "@enduml\n"
+    )
+    report = run(plantuml, name="docs/arch.puml", select='["INW017"]')
+    assert found(report) == []

@@ -181,6 +181,7 @@ class _Reader:
         if found is None:
             self._problem(statement, offset, "a subgraph without a readable id")
             return
+        self.builder.mark_container(found[0])
         title = skip_space(text, found[1])
         if text.startswith("[", title):  # `subgraph id [title]`: a space before the title
             shaped = links.shape(title)

@@ -20,7 +20,8 @@ MAX_LINE = 10_000
 class Node:
     """A drawn box. `id` is what edges name (an alias when the notation has one); `label`
     the text shown in it, when it differs from the id; `external` for a node marked as
-    outside the project (Mermaid `:::external`), which the rules skip."""
+    outside the project (Mermaid `:::external`), which the rules skip; `container` for a
+    box drawn around other boxes."""
 
     id: str
     label: str | None
@@ -30,6 +31,8 @@ class Node:
     # Where the label is written, when a later statement gave it (0: at `line`, `column`).
     label_line: int = 0
     label_column: int = 0
+    # A box drawn around others (a Mermaid subgraph, a PlantUML container or C4 boundary).
+    container: bool = False
 
     @property
     def label_position(self) -> tuple[int, int]:
@@ -96,7 +99,14 @@ class DiagramBuilder:
             )
         if node.external and not known.external:
             known = attrs.evolve(known, external=True)
+        if node.container and not known.container:
+            known = attrs.evolve(known, container=True)
         self.nodes[node.id] = known
+
+    def mark_container(self, node_id: str) -> None:
+        known = self.nodes.get(node_id)
+        if known is not None:
+            self.nodes[node_id] = attrs.evolve(known, container=True)
 
     def mark_external(self, node_id: str) -> None:
         known = self.nodes.get(node_id)

@@ -68,7 +68,7 @@ def _one_diagram(model: ProjectModel, marked: Marked) -> Iterator[Violation]:
     for node in diagram.nodes:
         if node.external:
             continue
-        if node.id not in names:
+        if node.id not in names and not node.container:
             yield _unknown_node(config, diagram.file, diagram.kind, node)
         if node.label is not None:
             yield from _label(model, owners, diagram.file, node, node.label, node.id in names)

@@ -165,8 +165,12 @@ class _Statement:
         if found is not None:
             # A `<<external>>` stereotype marks a box outside the project, as `:::external`
             # does in Mermaid.
-            external = "<<external>>" in self.text[found[2] :].lower()
-            self.builder.node(Node(found[0], found[1], self.number, offset + 1, external))
+            rest = self.text[found[2] :]
+            external = "<<external>>" in rest.lower()
+            container = rest.rstrip().endswith("{")
+            self.builder.node(
+                Node(found[0], found[1], self.number, offset + 1, external, container=container)
+            )
 
     def arrow_or_element(self, offset: int) -> None:
         left = self.endpoint(offset, alias=False)
@@ -252,7 +256,10 @@ class _Statement:
             start = _skip_space(self.text, 0) + 1
             # C4's `*_Ext` elements and people are outside the system drawn.
             external = name.endswith("_Ext") or name.startswith("Person")
-            self.builder.node(Node(args[0], label or None, self.number, start, external))
+            container = name.endswith("Boundary")
+            self.builder.node(
+                Node(args[0], label or None, self.number, start, external, container=container)
+            )
 
     def problem(self, offset: int, message: str) -> None:
         self.builder.problem(self.number, offset + 1, message)
