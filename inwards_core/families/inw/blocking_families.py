@@ -49,7 +49,7 @@ _SESSION_METHODS = _names(
     (
         "close", "commit", "connection", "delete", "execute", "flush", "get", "get_one",
         "invalidate", "merge", "refresh", "reset", "rollback", "scalar", "scalars", "stream",
-        "stream_scalars", "query", "exec", "get_bind",
+        "stream_scalars", "query", "exec",
     ),
     (
         "bulk_save_objects", "bulk_insert_mappings", "bulk_update_mappings",

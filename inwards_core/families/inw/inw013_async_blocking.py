@@ -140,7 +140,9 @@ The time module (`time.sleep`), sockets, `subprocess` and file I/O are not in th
 only what is listed above (and the `extend-*` options) is known to block. Receivers are
 names: an attribute (`self.session.execute(...)`, `request.state.db`) has no known type.
 A name bound in a branch counts wherever it is used after it; rebinding a name to anything
-else (an asyncio client, `None`) stops it from being blocking from then on. A helper is
+else (an asyncio client, `None`) stops it from being blocking from then on. Names bound by a
+`for`, by unpacking (`db, cache = ...`) or in a comprehension are not seen: a module-level
+binding of the same name decides their type. A helper is
 followed only when it is a module-level plain `def` and its own body blocks (not a method,
 not a second hop). Other modules are read through the content facts, which parse only a
 file whose text holds `async `, `class `, `@` or another of their fixed triggers: an alias,
