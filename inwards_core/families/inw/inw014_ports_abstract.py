@@ -300,9 +300,10 @@ def _method_finding(
     shown = f"{quoted(cls.qualname, _NAME_LIMIT)}.{quoted(last_name(method.qualname), _NAME_LIMIT)}"
     if calls:
         called = _ticked(calls)
+        methods = "method" if len(calls) == 1 else "methods"
         message = (
             f"`{shown}` in port module `{quoted(info.name)}` is a template method of an "
-            f"interface: its body only calls the abstract methods {called}, but that is work "
+            f"interface: its body only calls the abstract {methods} {called}, but that is work "
             "all the same."
         )
         variant = "template"
