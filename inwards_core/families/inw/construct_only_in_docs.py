@@ -1,0 +1,162 @@
+"""The page and the examples of inw.construct-only-in (INW015)."""
+
+from __future__ import annotations
+
+from inwards_core import Example, KindDocs
+
+DOCS = KindDocs(
+    what_it_does="""
+Keeps the modules of a role (the adapters: database repositories, HTTP clients, token
+strategies) in the hands of the composition root. `role` lists them (prefixes or selectors);
+`allowed-in` lists the modules that may import and build them (the composition root, the
+wiring). In every other module that a layer owns, the rule reports:
+
+- a runtime import of a role module, or of a name from one (`from shop.adapters.sql import
+  SqlOrders`), once per import statement;
+- a call that builds a class of a role module reached through re-exports
+  (`from shop.adapters import SqlOrders` where `shop/adapters/__init__.py` re-exports it from
+  `shop.adapters.sql`), followed through up to four re-exports, once per call. The callee
+  must be a class the role module defines: a capitalised function or a factory is not a
+  construction.
+
+What passes:
+
+- imports under `if TYPE_CHECKING:` (they never run);
+- exceptions and enums a role module defines, and its ALL_CAPS constants: any module may catch
+  or compare them; and its `typing.Protocol` classes, which code types against;
+- the `__init__` of a package above a role module importing from below itself: that is the
+  package's re-export face, not a use (its re-exports are what builds are followed through);
+- an import that points outwards or sideways in the layering: it is layer-dependency's
+  (INW001) finding, whether or not that rule is on, so one import gives one finding;
+- the modules of the role themselves, the `allowed-in` modules, modules no layer owns, and
+  test modules (a `tests` or `test` segment, `test_*`, `*_test`, `conftest`) unless
+  `check-tests = true`.
+
+A call of a class imported straight from a role module is covered by the import's finding
+and is not reported again.
+""",
+    why_is_this_bad="""
+When an endpoint or a use case builds its own repository or client, the choice of adapter is
+made in a hundred places: it can't be swapped for a fake in tests or for another
+implementation without editing them all, and the code that should know only a port knows a
+concrete class and its constructor's arguments.
+""",
+    how_to_fix="""
+Build the adapter once, in a module `allowed-in` lists (the composition root), and pass it in:
+as a constructor argument, a function parameter, or through the framework's dependency
+injection. Type the receiving code against a port (a `typing.Protocol` an inner layer owns).
+If the importing module really is part of the wiring, add it to `allowed-in`.
+
+```toml
+[tool.inwards]
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "adapters", modules = ["shop.adapters"] },
+  { name = "main", modules = ["shop.main"] },
+]
+
+[tool.inwards.rules]
+extend-select = ["INW015"]
+
+[tool.inwards.rules.construct-only-in]
+role = ["shop.adapters.outbound"]
+allowed-in = ["shop.main"]
+```
+""",
+    limitations="""
+The rule is silent until `role` names modules. Imports used only in annotations but not put
+under `TYPE_CHECKING` are reported (they run). Dynamic imports (`importlib`) are not judged.
+A class is recognised as an exception, an enum or a Protocol by its bases as written in its
+own module (`Exception`, `...Error`, `Enum`, `TextChoices`, `Protocol`, ...), following bases
+defined in the same module; a base imported from elsewhere under another name is not
+followed. Builds are found through `from`-imports re-exported by other modules; a class
+reached through a module-level alias (`Repo = SqlRepo`), a factory function, `getattr` or a
+dependency-injection container is not seen. Calls are read only in modules that import
+something of the role's top-level package and whose text holds one of the content triggers
+(`class `, `@`, `async `, ...): a module of plain functions without any of them is judged on
+its imports only.
+""",
+)
+
+
+_CONFIG = (
+    "[tool.inwards]\n"
+    "layers = [\n"
+    '  { name = "domain", modules = ["shop.domain"] },\n'
+    '  { name = "application", modules = ["shop.application"] },\n'
+    '  { name = "adapters", modules = ["shop.adapters"] },\n'
+    '  { name = "main", modules = ["shop.main"] },\n'
+    "]\n"
+    "\n"
+    "[tool.inwards.rules]\n"
+    'extend-select = ["INW015"]\n'
+    "\n"
+    "[tool.inwards.rules.construct-only-in]\n"
+    'role = ["shop.adapters.outbound"]\n'
+    'allowed-in = ["shop.main"]\n'
+)
+_ADAPTERS = {
+    "shop/adapters/__init__.py": "from shop.adapters.outbound import SqlOrders\n",
+    "shop/adapters/outbound/__init__.py": (
+        "from shop.adapters.outbound.sql import OrderNotFound, SqlOrders\n"
+    ),
+    "shop/adapters/outbound/sql.py": (
+        "class OrderNotFound(Exception): ...\n\n"
+        "class SqlOrders:\n    def count(self) -> int:\n        return 0\n"
+    ),
+}
+
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="An endpoint imports the repository it should be given",
+            good=False,
+            config=_CONFIG,
+            files={
+                **_ADAPTERS,
+                "shop/adapters/inbound/orders.py": (
+                    "from shop.adapters.outbound.sql import SqlOrders  # expect: INW015\n\n"
+                    "def count() -> int:\n    return SqlOrders().count()\n"
+                ),
+            },
+        ),
+        Example(
+            title="An endpoint builds a repository reached through a re-export",
+            good=False,
+            config=_CONFIG,
+            files={
+                **_ADAPTERS,
+                "shop/adapters/inbound/orders.py": (
+                    "from shop.adapters import SqlOrders\n\n"
+                    "async def count() -> int:\n"
+                    "    orders = SqlOrders()  # expect: INW015\n"
+                    "    return orders.count()\n"
+                ),
+            },
+        ),
+        Example(
+            title="Built in the composition root, passed in; exceptions and type-only imports pass",
+            good=True,
+            config=_CONFIG,
+            files={
+                **_ADAPTERS,
+                "shop/main.py": (
+                    "from shop.adapters.inbound.orders import count\n"
+                    "from shop.adapters.outbound.sql import SqlOrders\n\n"
+                    "def main() -> int:\n    return count(SqlOrders())\n"
+                ),
+                "shop/adapters/inbound/orders.py": (
+                    "from typing import TYPE_CHECKING\n\n"
+                    "from shop.adapters.outbound.sql import OrderNotFound\n\n"
+                    "if TYPE_CHECKING:\n"
+                    "    from shop.adapters.outbound.sql import SqlOrders\n\n\n"
+                    "def count(orders: SqlOrders) -> int:\n"
+                    "    try:\n        return orders.count()\n"
+                    "    except OrderNotFound:\n        return 0\n"
+                ),
+            },
+        ),
+    )
