@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
 
 from inwards_core import Finding, Report
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
@@ -482,3 +486,35 @@ def test_boxes_drawn_around_others_are_groupings() -> None:
     )
     report = run(plantuml, name="docs/arch.puml", select='["INW017"]')
     assert found(report) == []
+
+
+DFETCH = Path(os.environ.get("INWARDS_CORPORA", "/work/corpora")) / "contracts" / "dfetch-0.14.4"
+
+
+@pytest.mark.skipif(not (DFETCH / "dfetch").is_dir(), reason="the dfetch corpus is not here")
+def test_dfetch_real_container_diagram() -> None:
+    """dfetch's own C4 container diagram, marked, against its import-linter layering (as
+    bench/precision_dfetch_diagrams.py runs it): clean; a removed relation and an
+    outward one are found."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from precision_dfetch_diagrams import MARKED, PYPROJECT, UML
+
+    code = {
+        path.relative_to(DFETCH).as_posix(): path.read_text(encoding="utf-8")
+        for path in (DFETCH / "dfetch").rglob("*.py")
+    }
+    text = (DFETCH / UML / MARKED).read_text(encoding="utf-8")
+    marked = text.replace("@startuml\n", "@startuml\n' inwards: layers\n", 1)
+
+    def findings(diagram: str) -> list[tuple[int, str]]:
+        files = {"pyproject.toml": PYPROJECT, **code, f"{UML}/{MARKED}": diagram}
+        report = check(load_config_text(PYPROJECT), InMemoryProjectFiles(files), rule_set=RULES)
+        return [(f.span.line, f.code) for f in report.findings if f.file.endswith(".puml")]
+
+    assert findings(marked) == []
+    removed = marked.replace('    Rel(contCommands, contReporting, "Uses")\n', "")
+    assert findings(removed) == [(10, "INW019")]  # where contCommands is drawn
+    outward = marked.replace("@enduml", 'Rel(contVcs, contProject, "Uses")\n@enduml')
+    assert findings(outward) == [(outward.splitlines().index("@enduml"), "INW018")]
