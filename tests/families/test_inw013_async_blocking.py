@@ -371,6 +371,26 @@ def test_test_modules_and_modules() -> None:
         ),
         pytest.param(
             """\
+            import time
+            import aioboto3
+            import anyio.to_thread
+            from asgiref.sync import sync_to_async
+            from sqlalchemy.orm import Session
+            from starlette.testclient import TestClient
+
+            async def v(db: Session, client: TestClient) -> None:
+                time.sleep(1)
+                session = aioboto3.Session()
+                async with session.client("s3") as s3:
+                    await s3.put_object(Bucket="b", Key="k")
+                await sync_to_async(db.commit)()
+                await anyio.to_thread.run_sync(db.flush)
+                client.get("/")
+            """,
+            id="sleep-aioboto3-sync-to-async-anyio-testclient",
+        ),
+        pytest.param(
+            """\
             from app.api.session import Session
             from django.contrib.sessions.backends.db import SessionStore
 
@@ -449,3 +469,14 @@ def test_aliases_that_fan_out_are_each_resolved_once() -> None:
         lines += [f"L{level}_{i} = Union[{below}]" for i in range(20)]
     lines += ["", "async def v(x: L15_0) -> None:", "    x.execute(q)", ""]
     assert _findings({MODULE: "\n".join(lines)}) == []
+
+
+def test_a_call_made_to_build_a_worker_threads_argument_still_blocks() -> None:
+    source = """\
+        import asyncio
+        from sqlalchemy.orm import Session
+
+        async def v(db: Session) -> None:
+            await asyncio.to_thread(str, db.execute(q))
+        """
+    assert _calls(source) == [(5, "db.execute")]

@@ -335,6 +335,32 @@ def test_a_first_party_class_called_like_a_value_type_is_not_exempt() -> None:
         ),
         pytest.param(
             """\
+            import abc
+
+            class Money:
+                def __init__(self, cents: int) -> None:
+                    self.cents = cents
+
+                def __repr__(self) -> str:
+                    return f"Money({self.cents})"
+
+                def __eq__(self, other: object) -> bool:
+                    return isinstance(other, Money) and other.cents == self.cents
+
+                def __hash__(self) -> int:
+                    return hash(self.cents)
+
+            class Port(abc.ABC):
+                def __str__(self) -> str:
+                    return type(self).__name__
+
+                @abc.abstractmethod
+                def send(self) -> None: ...
+            """,
+            id="value-dunders",
+        ),
+        pytest.param(
+            """\
             class Constants:
                 LIMIT = 10
                 NAMES = ("a", "b")

@@ -69,9 +69,10 @@ class AsyncBlockingOptions(ScopedOptions):
 
 
 def reads(options: AsyncBlockingOptions) -> ReadScope:
-    """Content facts of every judged module (only files with `async ` are parsed for
-    it); helpers one hop away are read on demand."""
-    return ReadScope(content=True)
+    """The modules `modules` names are read even outside every layer; content facts of
+    every judged module (a file is parsed only when its text has a trigger such as
+    `async `); helpers one hop away are read on demand."""
+    return ReadScope(modules=options.modules, content=True)
 
 
 DOCS = KindDocs(

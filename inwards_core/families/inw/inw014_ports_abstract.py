@@ -106,7 +106,9 @@ exchange. The rule reports, in such a module:
 
 A body does work when it holds anything but a docstring, `...`, `pass` and `raise
 NotImplementedError(...)`. `__class_getitem__`, `__init_subclass__` and `__subclasshook__`
-are type machinery and never count, nor do class attributes (`__slots__`, annotations,
+are type machinery and never count, nor do the dunders a value shows and compares itself
+with (`__repr__`, `__str__`, `__eq__`, `__ne__`, `__hash__`, `__lt__`, `__le__`, `__gt__`,
+`__ge__`), nor class attributes (`__slots__`, annotations,
 constants). Nor does an `__init__` that only stores values (`self.name = name`: no call but
 `super().__init__(...)`, no branch, loop or block): a hand-written value class builds
 nothing and talks to nothing.

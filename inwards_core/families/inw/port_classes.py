@@ -55,6 +55,10 @@ ABSTRACT_DECORATORS = frozenset(
 )
 # Type machinery, not behaviour: never "work", whatever the body.
 MACHINERY_METHODS = frozenset(("__class_getitem__", "__init_subclass__", "__subclasshook__"))
+# How a value shows and compares itself: a value's own business, never "work" either.
+VALUE_METHODS = frozenset(
+    ("__repr__", "__str__", "__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__")
+)
 # How far first-party bases are followed (each hop may be another module).
 BASE_HOPS = 8
 # The only calls a plain initialiser makes (`super().__init__(...)` is both).
@@ -198,12 +202,13 @@ def last_name(qualname: str) -> str:
 
 def working_methods(place: Place, cls: ClassFact) -> tuple[FunctionFact, ...]:
     """The methods whose bodies do work (more than a docstring, `...`, `pass` or `raise
-    NotImplementedError`), type machinery and plain initialisers aside."""
+    NotImplementedError`), type machinery, value dunders and plain initialisers aside."""
     return tuple(
         m
         for m in place.methods(cls)
         if not m.trivial
         and last_name(m.qualname) not in MACHINERY_METHODS
+        and last_name(m.qualname) not in VALUE_METHODS
         and not is_plain_initialiser(m)
     )
 
