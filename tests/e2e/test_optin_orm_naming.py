@@ -59,7 +59,7 @@ PER_NAME = [
 CONVENTION = (
     "shop/infrastructure/tables.py",
     12,
-    "The project defines SQLAlchemy tables but no MetaData(naming_convention=...): the "
+    "The project defines SQLAlchemy or SQLModel tables but no MetaData(naming_convention=...): the "
     "database names their constraints and indexes, differently per database (reported at its "
     'first table, "orders").',
 )

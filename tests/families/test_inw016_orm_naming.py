@@ -323,3 +323,12 @@ def test_test_modules_are_skipped_unless_check_tests() -> None:
     assert _findings(files) == []
     on = "\n[tool.inwards.rules.orm-naming]\ncheck-tests = true\n"
     assert len(_findings(files, on)) == 1
+
+
+def test_a_django_field_outside_a_model_is_no_column() -> None:
+    source = (
+        "from django.db.models import DateField, Func\n"
+        "class TruncDate(Func):\n"
+        "    output_field = DateField()\n"
+    )
+    assert _findings({"app/functions.py": source}) == []

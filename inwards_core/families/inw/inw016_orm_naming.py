@@ -166,7 +166,8 @@ def _scheme_violation(scheme: Scheme) -> Violation:
 
 def _convention_violation(first: Problem) -> Violation:
     stable = (
-        "The project defines SQLAlchemy tables but no MetaData(naming_convention=...): the "
+        "The project defines SQLAlchemy or SQLModel tables but no "
+        "MetaData(naming_convention=...): the "
         "database names their constraints and indexes."
     )
     return Violation(

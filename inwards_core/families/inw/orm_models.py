@@ -151,7 +151,9 @@ def _next_boundary(bounds: Sequence[tuple[int, int]], after: Span) -> tuple[int,
 
 def _class_kinds(classes: Sequence[ClassFact], names: _Names) -> dict[str, str]:
     """Which classes are ORM models, and of which framework; a class inherits the kind of
-    a base of the same module (abstract models, mixins with columns)."""
+    a base of the same module (abstract models, mixins with columns). A Django model
+    extends `models.Model` (a class holding a field for another purpose, such as a
+    database function's `output_field = DateField()`, is none)."""
     kinds: dict[str, str] = {}
     for found in classes:
         kind = _own_kind(found, names)
@@ -175,8 +177,6 @@ def _own_kind(found: ClassFact, names: _Names) -> str | None:
         return SQLMODEL
     for attribute in found.attributes:
         callee = attribute.value_callee
-        if callee and names.qualify(callee).startswith(_DJANGO_ROOTS):
-            return DJANGO
         if callee and names.is_sa(callee, _SA_MODEL_ATTRIBUTES):
             return SQLALCHEMY
         if attribute.name in ("__tablename__", "__table__", "__abstract__"):
