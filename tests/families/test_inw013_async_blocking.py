@@ -480,3 +480,25 @@ def test_a_call_made_to_build_a_worker_threads_argument_still_blocks() -> None:
             await asyncio.to_thread(str, db.execute(q))
         """
     assert _calls(source) == [(5, "db.execute")]
+
+
+def test_an_instance_in_a_module_without_a_content_trigger_is_not_seen() -> None:
+    # A limitation on the page: content facts parse only a file with a trigger (`async `,
+    # `class `, `@`, ...), and this database module has none, so the `sessionmaker` it
+    # binds is not seen. The same module with a class in it is read.
+    database = """\
+        from sqlalchemy import create_engine
+        from sqlalchemy.orm import sessionmaker
+
+        engine = create_engine("sqlite://")
+        SessionLocal = sessionmaker(bind=engine)
+        """
+    source = """\
+        from app.db import SessionLocal
+
+        async def v() -> None:
+            db = SessionLocal()
+            db.commit()
+        """
+    assert _calls(source, app__db=database) == []
+    assert _calls(source, app__db=database + "\nclass Base: ...\n") == [(5, "db.commit")]
