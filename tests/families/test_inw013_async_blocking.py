@@ -501,4 +501,5 @@ def test_an_instance_in_a_module_without_a_content_trigger_is_not_seen() -> None
             db.commit()
         """
     assert _calls(source, app__db=database) == []
-    assert _calls(source, app__db=database + "\nclass Base: ...\n") == [(5, "db.commit")]
+    with_class = textwrap.dedent(database) + "\nclass Base: ...\n"
+    assert _calls(source, app__db=with_class) == [(5, "db.commit")]
