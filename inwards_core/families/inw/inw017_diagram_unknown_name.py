@@ -30,11 +30,15 @@ flowchart holding the line `%% inwards: layers` or `%% inwards: contexts`, a Pla
 diagram holding `' inwards: layers` or `' inwards: contexts`. Other diagrams are not read.
 It reports, on the diagram's line:
 
-- a node whose id is no layer (in a layers diagram) or no context (in a contexts diagram)
-  of `[tool.inwards]`, with the closest name;
+- a node that stands for no layer (in a layers diagram) or no context (in a contexts
+  diagram) of `[tool.inwards]`, with the closest name. A node stands for the layer or
+  context its id names (`domain`, or `Domain` when no other name differs only in case);
+  else for the one of the box it is drawn in (`subgraph domain` ... `end`,
+  `package domain {` ... `}`); else for the one its caption names (`D[Domain]`); else for
+  the one that owns every module its label names (`D["shop.domain"]`);
 - a label that names modules (`domain["shop.domain"]` in Mermaid, `[shop.domain] as domain`
   in PlantUML) where no module matches, with the closest module, or where another layer or
-  context owns them;
+  context owns them than the one the node stands for;
 - what of the diagram could not be read (another sort of Mermaid diagram than a flowchart,
   a `subgraph` never closed), a second diagram of one sort in a file, and a contexts
   diagram in a project that declares no contexts;
@@ -153,7 +157,7 @@ def closest_name(name: str, names: Sequence[str]) -> str:
         if lowered == candidate.lower():
             return candidate
         limit = max(1, max(len(name), len(candidate)) // 3)
-        distance = edit_distance(name, candidate, limit)
+        distance = edit_distance(lowered, candidate.lower(), limit)
         if distance <= limit and (not best or distance < best_distance):
             best, best_distance = candidate, distance
     if best or len(name) < 3:

@@ -24,8 +24,10 @@ DOCS = KindDocs(
 Reads the marked architecture diagrams of the files `diagrams` lists (see
 [INW017](INW017.md) for which diagrams are read) and takes each solid one-way arrow
 between two nodes as "may import": Mermaid `-->` and `==>` (any length, with or without a
-label), PlantUML `->`, `-->`, `-up->` and the like, C4's `Rel(...)`. It reports, on the
-arrow's line, an arrow the configuration forbids:
+label), PlantUML `->`, `-->`, `-up->` and the like, C4's `Rel(...)`, between the layers or
+contexts the two nodes stand for (INW017's page says how a node stands for one: by its id,
+its box, its caption or its label). It reports, on the arrow's line, an arrow the
+configuration forbids:
 
 - in a layers diagram, an arrow from a layer to an outer layer, or between two sibling
   layers;
@@ -61,22 +63,23 @@ def reads(options: NoOptions) -> ReadScope:
 
 
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
-    from inwards_core.families.inw.diagrams.reading import arrow, parse_diagrams, solid_edges
+    from inwards_core.families.inw.diagrams.reading import arrow, parse_diagrams
+    from inwards_core.families.inw.diagrams.standing import drawn
 
     config = model.config
     for marked in model.shared(parse_diagrams).marked:
         diagram = marked.diagram
         nodes = {node.id: node for node in diagram.nodes}
-        for edge in solid_edges(diagram, config):
+        for edge, source, target in drawn(model, diagram).arrows:
             if diagram.kind == "layers":
-                found = _layers_breach(config, edge.source, edge.target)
+                found = _layers_breach(config, source, target)
             else:
-                found = _contexts_breach(config, edge.source, edge.target, nodes[edge.target].label)
+                found = _contexts_breach(config, source, target, nodes[edge.target].label)
             if found is None:
                 continue
             reason, variant = found
-            drawn = arrow(edge)
-            stable = f'The arrow "{drawn}" draws an import that [tool.inwards] forbids'
+            as_drawn = arrow(edge)
+            stable = f'The arrow "{as_drawn}" draws an import that [tool.inwards] forbids'
             yield Violation(
                 file=diagram.file,
                 module=None,
@@ -85,9 +88,9 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
                 stable_message=stable + ".",
                 variant=variant,
                 params={
-                    "source": quoted(edge.source),
-                    "target": quoted(edge.target),
-                    "arrow": drawn,
+                    "source": quoted(source),
+                    "target": quoted(target),
+                    "arrow": as_drawn,
                     "reason": reason,
                 },
             )

@@ -22,8 +22,9 @@ DOCS = KindDocs(
     what_it_does="""
 Compares the marked architecture diagrams of the files `diagrams` lists (see
 [INW017](INW017.md) for which diagrams are read) with the imports of the code. When a
-module of one drawn layer imports a module of another drawn layer, the diagram must draw
-that dependency with solid one-way arrows: a direct arrow, or a path of them (`api -->
+module of one drawn layer imports a module of another drawn layer (a layer is drawn when a
+node stands for it, as INW017's page says), the diagram must draw that dependency with
+solid one-way arrows: a direct arrow, or a path of them (`api -->
 application --> domain` covers `api` importing `domain`). In a contexts diagram the arrow
 must be direct, as `depends-on` is. One finding per pair of layers or contexts, on the
 line where the importer's node first appears, naming one import that needs the arrow.

@@ -125,7 +125,7 @@ def test_a_diagram_that_matches_the_code_is_clean() -> None:
 
 
 def test_unknown_node_names_the_closest_layer() -> None:
-    report = run(FULL + "  domian --> domain\n  Main --> web\n  infra --> db\n")
+    report = run(FULL + "  domian --> domain\n  Maim --> web\n  infra --> db\n")
     assert found(report, "INW017") == [
         (
             "docs/arch.mmd",
@@ -136,7 +136,7 @@ def test_unknown_node_names_the_closest_layer() -> None:
         (
             "docs/arch.mmd",
             8,
-            'Node "Main" of this layers diagram names no layer of [tool.inwards]; did you '
+            'Node "Maim" of this layers diagram names no layer of [tool.inwards]; did you '
             'mean "main"?',
         ),
         (
@@ -518,3 +518,48 @@ def test_dfetch_real_container_diagram() -> None:
     assert findings(removed) == [(10, "INW019")]  # where contCommands is drawn
     outward = marked.replace("@enduml", 'Rel(contVcs, contProject, "Uses")\n@enduml')
     assert findings(outward) == [(outward.splitlines().index("@enduml"), "INW018")]
+
+
+def test_a_node_stands_for_the_layer_its_caption_modules_or_box_name() -> None:
+    diagram = (
+        "%% inwards: layers\n"
+        "flowchart TB\n"
+        "  M[Main] --> W(Web) & DB\n"
+        '  DB["shop.db"] --> D\n'
+        "  subgraph application\n"
+        "    cart[Cart service] --> payments[Payments]\n"
+        "  end\n"
+        "  W --> cart\n"
+        "  payments --> D[Domain]\n"
+        "  D --> W\n"
+    )
+    report = run(diagram)
+    assert found(report, "INW017") == []
+    assert found(report, "INW019") == []
+    assert [message[:40] for _, _, message in found(report, "INW018")] == [
+        'The arrow "D --> W" draws an import that'
+    ]
+    assert '"web" is outer to "domain"' in found(report, "INW018")[0][2]
+
+
+def test_plantuml_components_inside_a_layer_package() -> None:
+    diagram = (
+        "@startuml\n' inwards: layers\n"
+        "package main {\n  [Bootstrap] as boot\n}\n"
+        "package web {\n  [Views] as views\n}\n"
+        "package db {\n  [Tables] as tables\n}\n"
+        "package application {\n  [Checkout] as checkout\n  [shop.db] as wrong\n}\n"
+        "package domain {\n  [Order] as order\n}\n"
+        "boot --> views\nboot --> tables\nviews --> checkout\ntables --> order\n"
+        "checkout --> order\n"
+        "@enduml\n"
+    )
+    report = run(diagram, name="docs/arch.puml")
+    assert found(report) == [
+        (
+            "docs/arch.puml",
+            14,
+            'The label "shop.db" of node "wrong" names modules of layer "db", not of layer '
+            '"application".',
+        )
+    ]

@@ -15,7 +15,8 @@ import attrs
 from inwards_core import ImportEdge, ProjectModel
 from inwards_core.families.inw.contexts import ContextMap, undeclared
 from inwards_core.families.inw.diagrams.model import DiagramKind
-from inwards_core.families.inw.diagrams.reading import drawn_nodes, parse_diagrams, solid_edges
+from inwards_core.families.inw.diagrams.reading import parse_diagrams
+from inwards_core.families.inw.diagrams.standing import drawn
 from inwards_core.families.inw.layering import forbidden
 
 Pair = tuple[str, str]
@@ -36,23 +37,22 @@ class MissingDependency:
 
 
 def missing_dependencies(model: ProjectModel) -> Iterator[MissingDependency]:
-    config = model.config
     for marked in model.shared(parse_diagrams).marked:
         diagram = marked.diagram
-        drawn = drawn_nodes(diagram, config)
-        if len(drawn) < 2:
+        found = drawn(model, diagram)
+        if len(found.first) < 2:
             continue
         imports = model.shared(layer_imports if diagram.kind == "layers" else context_imports)
         arrows: dict[str, set[str]] = {}
-        for edge in solid_edges(diagram, config):
-            arrows.setdefault(edge.source, set()).add(edge.target)
+        for _, source, target in found.arrows:
+            arrows.setdefault(source, set()).add(target)
         for (source, target), example in sorted(imports.items()):
-            if source not in drawn or target not in drawn:
+            if source not in found.first or target not in found.first:
                 continue
             direct = target in arrows.get(source, ())
             if direct or (diagram.kind == "layers" and _reaches(arrows, source, target)):
                 continue
-            node = drawn[source]
+            node = found.first[source]
             yield MissingDependency(
                 diagram.kind, diagram.file, node.line, node.column, source, target, example
             )

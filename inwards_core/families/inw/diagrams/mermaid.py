@@ -155,11 +155,12 @@ class _Reader:
             return
         if word == "subgraph":
             self.subgraphs.append(statement.at(start))
-            self._subgraph(statement, start + len(word))
+            self.builder.open_container(self._subgraph(statement, start + len(word)))
             return
         if word == "end" and text[start:].strip() == "end":
             if self.subgraphs:
                 self.subgraphs.pop()
+                self.builder.close_container()
             else:
                 self._problem(statement, start, "`end` without a `subgraph`")
             return
@@ -171,16 +172,17 @@ class _Reader:
             for name in parts[0].split(","):
                 self.builder.mark_external(name)
 
-    def _subgraph(self, statement: Statement, start: int) -> None:
+    def _subgraph(self, statement: Statement, start: int) -> str:
+        """Read `subgraph id [title]`; the id ("" for a title only or no readable id)."""
         text = statement.text
         offset = skip_space(text, start)
         if offset < len(text) and text[offset] == '"':
-            return  # a title only: no id the rules could name
+            return ""  # a title only: no id the rules could name
         links = LinkReader(self.builder, statement)
         found = links.node(offset)
         if found is None:
             self._problem(statement, offset, "a subgraph without a readable id")
-            return
+            return ""
         self.builder.mark_container(found[0])
         title = skip_space(text, found[1])
         if text.startswith("[", title):  # `subgraph id [title]`: a space before the title
@@ -188,6 +190,7 @@ class _Reader:
             if shaped is not None and shaped[0] is not None:
                 line, column = statement.at(offset)
                 self.builder.node(Node(found[0], shaped[0], line, column))
+        return found[0]
 
     def _problem(self, statement: Statement, offset: int, message: str) -> None:
         line, column = statement.at(offset)

@@ -33,6 +33,8 @@ class Node:
     label_column: int = 0
     # A box drawn around others (a Mermaid subgraph, a PlantUML container or C4 boundary).
     container: bool = False
+    # The id of the innermost container the node was first drawn in ("" for none).
+    parent: str = ""
 
     @property
     def label_position(self) -> tuple[int, int]:
@@ -84,6 +86,16 @@ class DiagramBuilder:
         self.edges: list[Edge] = []
         self.problems: list[DiagramProblem] = []
         self._full: set[str] = set()
+        # The containers open where the reader is, outermost first ("" for one without id).
+        self._open: list[str] = []
+
+    def open_container(self, node_id: str) -> None:
+        """Nodes first drawn from now on, until `close_container`, are inside `node_id`."""
+        self._open.append(node_id)
+
+    def close_container(self) -> None:
+        if self._open:
+            self._open.pop()
 
     def node(self, node: Node) -> None:
         known = self.nodes.get(node.id)
@@ -91,6 +103,9 @@ class DiagramBuilder:
             if len(self.nodes) >= MAX_NODES:
                 self._bound("nodes", MAX_NODES, node.line, node.column)
                 return
+            parent = next((opened for opened in reversed(self._open) if opened), "")
+            if parent and parent != node.id and not node.parent:
+                node = attrs.evolve(node, parent=parent)
             self.nodes[node.id] = node
             return
         if known.label is None and node.label is not None:

@@ -16,6 +16,7 @@ from inwards_core.families.inw.diagrams.reading import (
     names_of,
     parse_diagrams,
 )
+from inwards_core.families.inw.diagrams.standing import drawn
 from inwards_core.families.inw.inw017_diagram_unknown_name import (
     closest_name,
     known_names,
@@ -65,13 +66,15 @@ def _one_diagram(model: ProjectModel, marked: Marked) -> Iterator[Violation]:
         )
         return
     owners = _Owners(model, diagram.kind)
+    stands = drawn(model, diagram).names
     for node in diagram.nodes:
         if node.external:
             continue
-        if node.id not in names and not node.container:
+        standing = stands.get(node.id)
+        if standing is None and not node.container:
             yield _unknown_node(config, diagram.file, diagram.kind, node)
         if node.label is not None:
-            yield from _label(model, owners, diagram.file, node, node.label, node.id in names)
+            yield from _label(model, owners, diagram.file, node, node.label, standing)
 
 
 def _unknown_node(config: Config, file: str, kind: str, node: Node) -> Violation:
@@ -130,7 +133,7 @@ class _Owners:
 
 
 def _label(
-    model: ProjectModel, owners: _Owners, file: str, node: Node, text: str, named: bool
+    model: ProjectModel, owners: _Owners, file: str, node: Node, text: str, standing: str | None
 ) -> Iterator[Violation]:
     sort = "layer" if owners.kind == "layers" else "context"
     shown = quoted(node.id)
@@ -150,14 +153,14 @@ def _label(
                 variant="label",
             )
             continue
-        owner = owners.owner(part) if named else None
-        if owner is not None and owner != node.id:
+        owner = owners.owner(part) if standing is not None else None
+        if standing is not None and owner is not None and owner != standing:
             yield _at(
                 file,
                 line,
                 column,
                 f'The label "{quoted(part)}" of node "{shown}" names modules of {sort} '
-                f'"{quoted(owner)}", not of {sort} "{shown}".',
+                f'"{quoted(owner)}", not of {sort} "{quoted(standing)}".',
                 params(name=quoted(part), closest=quoted(owner), sort=sort),
                 variant="label",
             )

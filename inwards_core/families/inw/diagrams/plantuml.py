@@ -97,10 +97,21 @@ class _Lines:
             if self.depth == 0:
                 self.builder.problem(number, raw.index("}") + 1, "`}` closes no container")
             self.depth = max(0, self.depth - 1)
+            self.builder.close_container()
             return
         _Statement(self.builder, raw, number).read()
         if line.endswith("{"):
             self.depth += 1
+            self.builder.open_container(self._opened(number))
+
+    def _opened(self, number: int) -> str:
+        """The container the line `number` drew ("" when it drew none)."""
+        for node in reversed(self.builder.nodes.values()):
+            if node.line != number:
+                break  # nodes are kept in the order they were drawn: none more on this line
+            if node.container:
+                return node.id
+        return ""
 
     def _opens_block(self, word: str, line: str) -> bool:
         """Whether the line is skipped, and if it opens a block, where the block ends."""

@@ -1,6 +1,6 @@
 """The marked diagrams of the files `diagrams` names, parsed once per run for the three
-diagram kinds (`parse_diagrams` through `ProjectModel.shared`), and what they share: which
-drawn node stands for which layer or context.
+diagram kinds (`parse_diagrams` through `ProjectModel.shared`); `standing` says which node
+stands for which layer or context.
 
 The engine puts the files' texts on the model (`ProjectModel.documents`); nothing here
 touches a file. Each file holds at most one layers and one contexts diagram: a second
@@ -9,14 +9,12 @@ marked block of a sort is not read, and INW017 says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-
 import attrs
 
 from inwards_core import Config, ProjectModel, quoted
 from inwards_core.families.inw.diagrams.blocks import Block, find_blocks
 from inwards_core.families.inw.diagrams.mermaid import parse_mermaid
-from inwards_core.families.inw.diagrams.model import Diagram, DiagramKind, Edge, Node
+from inwards_core.families.inw.diagrams.model import Diagram, DiagramKind, Edge
 from inwards_core.families.inw.diagrams.plantuml import parse_plantuml
 
 
@@ -91,26 +89,6 @@ def names_of(config: Config, kind: DiagramKind) -> tuple[str, ...]:
     if kind == "layers":
         return tuple(layer.name for layer in config.layers)
     return tuple(context.name for context in config.contexts)
-
-
-def drawn_nodes(diagram: Diagram, config: Config) -> Mapping[str, Node]:
-    """The nodes (not external) whose id names a layer or context of the diagram's kind."""
-    known = set(names_of(config, diagram.kind))
-    return {node.id: node for node in diagram.nodes if not node.external and node.id in known}
-
-
-def solid_edges(diagram: Diagram, config: Config) -> Iterator[Edge]:
-    """The solid one-way arrows ("may import") between two drawn nodes, self-loops left
-    out: every other link style means nothing to the rules."""
-    drawn = drawn_nodes(diagram, config)
-    for edge in diagram.edges:
-        if (
-            edge.style == "solid"
-            and edge.source != edge.target
-            and edge.source in drawn
-            and edge.target in drawn
-        ):
-            yield edge
 
 
 def kind_word(kind: DiagramKind) -> str:
