@@ -20,8 +20,22 @@ from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 if TYPE_CHECKING:
     from inwards_core.config.feature_values import TemplateRule
 
-# The option a template fills with the modules of the roles that turn a rule on.
+# The option a template fills with the modules of the roles that turn a rule on: `modules`
+# (where the rule reports), or `role` for a kind that has one (INW015 construct-only-in:
+# the role's modules are what the rule keeps in the composition root's hands, not where it
+# reports).
 TEMPLATE_MODULES = "modules"
+TEMPLATE_ROLE = "role"
+
+
+def template_option(options_type: type[Any]) -> str | None:
+    """The option a template fills for a kind with these options, or None when it has
+    neither `role` nor `modules`."""
+    known = known_options(options_type)
+    for name in (TEMPLATE_ROLE, TEMPLATE_MODULES):
+        if name in known:
+            return name
+    return None
 
 
 @attrs.frozen
@@ -126,7 +140,7 @@ def _template_rule_problems(template: TemplateRule, rule_set: RuleSet) -> Iterab
                 f"To narrow {rule.name}, set its options in [tool.inwards.rules.{rule.name}]."
             ),
         )
-    elif TEMPLATE_MODULES not in known_options(rule.kind.options_type):
+    elif template_option(rule.kind.options_type) is None:
         yield (
             key,
             (
@@ -149,14 +163,16 @@ def _template_options(
     rule: ResolvedRule, template: TemplateRule, table: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """The definition's options, then the templates', then the user's table, which wins;
-    `modules` is the user's entries and then the roles' modules."""
+    `modules` (or `role`, `template_option`) is the user's entries and then the roles'
+    modules."""
+    target = template_option(rule.kind.options_type) or TEMPLATE_MODULES
     options = {**rule.definition.options, **template.options}
     modules: tuple[str, ...] = template.modules
     if table is not None:
         options.update(table)
-        listed = tuple(table.get(TEMPLATE_MODULES, ()))
+        listed = tuple(table.get(target, ()))
         modules = listed + tuple(m for m in template.modules if m not in listed)
-    options[TEMPLATE_MODULES] = modules
+    options[target] = modules
     return options
 
 

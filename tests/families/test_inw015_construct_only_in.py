@@ -191,3 +191,30 @@ def test_a_capitalised_callee_that_is_no_class_of_the_role_is_no_build() -> None
         ),
     }
     assert _findings(files) == []
+
+
+def test_a_template_fills_role_with_the_modules_of_its_role() -> None:
+    config = load_config_text(
+        "[tool.inwards]\n"
+        "layers = [\n"
+        '  { name = "app", modules = ["shop.orders", "shop.billing"], template = "slice" },\n'
+        '  { name = "web", modules = ["shop.web"] },\n'
+        '  { name = "main", modules = ["shop.main"] },\n'
+        "]\n\n"
+        "[tool.inwards.templates.slice]\n"
+        'roles = ["domain", "adapters"]\n'
+        'rules = { adapters = { construct-only-in = { allowed-in = ["shop.main"] } } }\n'
+    )
+    files = {
+        "shop/orders/domain/model.py": "",
+        "shop/orders/adapters/sql.py": "class SqlOrders: ...\n",
+        "shop/billing/domain/model.py": "",
+        "shop/billing/adapters/api.py": "from shop.orders.adapters.sql import SqlOrders\n",
+        "shop/web/views.py": "from shop.orders.adapters.sql import SqlOrders\n",
+        "shop/main.py": "from shop.orders.adapters.sql import SqlOrders\n",
+    }
+    report = check(config, InMemoryProjectFiles(files), rule_set=RULES)
+    found = [f for f in report.findings if f.code == "INW015"]
+    # role = the adapters of every slice; billing's adapters are in the role themselves
+    assert [f.file for f in found] == ["shop/web/views.py"]
+    assert 'a module of the role "shop.orders.adapters"' in found[0].message

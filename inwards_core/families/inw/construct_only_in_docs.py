@@ -34,6 +34,10 @@ What passes:
 
 A call of a class imported straight from a role module is covered by the import's finding
 and is not reported again.
+
+A template's `rules` can turn the rule on for a role: `rules = { adapters = {
+construct-only-in = { allowed-in = ["shop.main"] } } }` fills `role` (not `modules`) with the
+modules of that role in every layer entry that uses the template.
 """,
     why_is_this_bad="""
 When an endpoint or a use case builds its own repository or client, the choice of adapter is
