@@ -161,6 +161,21 @@ def test_an_instance_imported_from_a_module_of_the_project() -> None:
     ]
 
 
+def test_boto3_sub_resources_block_and_local_methods_do_not() -> None:
+    source = """\
+        import boto3
+
+        dynamodb = boto3.resource("dynamodb")
+
+        async def put(item: dict) -> None:
+            table = dynamodb.Table("orders")
+            table.put_item(Item=item)
+            dynamodb.Bucket("b").upload_file("f", "k")
+            boto3.client("s3").generate_presigned_url("get_object")
+        """
+    assert _calls(source) == [(7, "table.put_item"), (8, "dynamodb.Bucket().upload_file")]
+
+
 def test_a_redis_pipeline_blocks_on_execute_only() -> None:
     source = """\
         from redis import StrictRedis

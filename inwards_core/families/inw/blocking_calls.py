@@ -231,7 +231,7 @@ class Resolver:
                 owner = self.name_type(view, function, parts[0], at, hops - 1)
         if owner:
             spec = self.tables.types[owner]
-            return spec.returns.get(parts[-1], "")
+            return spec.gives(parts[-1])
         if len(parts) == 1:
             instance = self.name_type(view, function, parts[0], at, hops - 1)
             if instance:

@@ -5,8 +5,9 @@ re-exports it, never a bare name).
 
 A type's `methods` are the methods that wait on the network or the disk (`None`: every
 method but those in `local`); `returns` maps a method to the type of what it gives
-(`engine.connect()` gives a connection, `conn.cursor()` a cursor); `call_returns` is the
-type a call of an instance gives (a `sessionmaker` builds sessions). The asyncio twins
+(`engine.connect()` gives a connection, `conn.cursor()` a cursor, a boto3 resource's
+capitalised methods sub-resources); `call_returns` is the type a call of an instance gives
+(a `sessionmaker` builds sessions). The asyncio twins
 (`AsyncSession`, `redis.asyncio.Redis`, `psycopg.AsyncConnection`, aioboto3) are in no
 table, so they never match.
 """
@@ -25,6 +26,15 @@ class BlockingType:
     local: frozenset[str] = frozenset()
     returns: Mapping[str, str] = attrs.field(factory=dict)
     call_returns: str = ""
+    # The type a capitalised method gives (boto3's `s3.Bucket("b")`, `dynamodb.Table("t")`).
+    capitalised_returns: str = ""
+
+    def gives(self, method: str) -> str:
+        """The blocking type of what `method` returns, or ""."""
+        found = self.returns.get(method, "")
+        if not found and method[:1].isupper():
+            return self.capitalised_returns
+        return found
 
     def blocks(self, method: str) -> bool:
         """Whether calling `method` waits; with every method blocking, private and
@@ -127,7 +137,9 @@ def _types() -> dict[str, BlockingType]:
     pipeline = BlockingType("synchronous Redis pipeline", frozenset(("execute", "watch")))
     boto3 = BlockingType("boto3 client", None, _BOTO3_LOCAL)
     # A resource's capitalised methods (`s3.Bucket("b")`) build sub-resources locally.
-    resource = BlockingType("boto3 resource", None, _BOTO3_LOCAL)
+    resource = BlockingType(
+        "boto3 resource", None, _BOTO3_LOCAL, capitalised_returns=BOTO3_RESOURCE
+    )
     boto3_session = BlockingType(
         "boto3 session", frozenset(), returns={"client": BOTO3_CLIENT, "resource": BOTO3_RESOURCE}
     )
@@ -238,7 +250,8 @@ def families_markdown() -> str:
             "- redis-py: `redis.Redis`, `StrictRedis`, `RedisCluster`, `redis.from_url`; every "
             "method but " + ", ".join(f"`{m}`" for m in sorted(_REDIS_LOCAL)) + " (a "
             "pipeline blocks on `execute`). `redis.asyncio` is not blocking.",
-            "- boto3: `boto3.client(...)`, `boto3.resource(...)`, `Session().client(...)`; "
+            "- boto3: `boto3.client(...)`, `boto3.resource(...)` and its sub-resources "
+            '(`s3.Bucket("b")`, `dynamodb.Table("t")`), `Session().client(...)`; '
             "every method but " + ", ".join(f"`{m}`" for m in sorted(_BOTO3_LOCAL)) + ".",
             "- DB-API drivers: "
             + ", ".join(f"`{driver}`" for driver, _, _ in DBAPI_DRIVERS)

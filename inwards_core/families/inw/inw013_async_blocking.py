@@ -137,8 +137,10 @@ a worker thread: `await asyncio.to_thread(session.execute, query)` (or
 (FastAPI, Starlette), the simplest fix may be to make the endpoint a plain `def`.
 """,
     limitations="""
-The time module (`time.sleep`), sockets, `subprocess` and file I/O are not in the families:
-only what is listed above (and the `extend-*` options) is known to block. Receivers are
+The time module (`time.sleep`), sockets, `subprocess` and file I/O are not in the families,
+nor is httpx's synchronous API: only what is listed above is known to block. Add the rest
+with the options (`extend-blocking-calls = ["httpx.get", "httpx.post"]`,
+`extend-blocking-types = ["httpx.Client"]`). Receivers are
 names: an attribute (`self.session.execute(...)`, `request.state.db`) has no known type.
 A name bound in a branch counts wherever it is used after it; rebinding a name to anything
 else (an asyncio client, `None`) stops it from being blocking from then on. Names bound by a
