@@ -105,13 +105,12 @@ exchange. The rule reports, in such a module:
   reviewers accept one, and a suppression comment with the reason is the honest answer.
 
 A body does work when it holds anything but a docstring, `...`, `pass` and `raise
-NotImplementedError(...)`. `__class_getitem__`, `__init_subclass__` and `__subclasshook__`
-are type machinery and never count, nor do the dunders a value shows and compares itself
+NotImplementedError(...)`. Some bodies never count: type machinery (`__class_getitem__`,
+`__init_subclass__`, `__subclasshook__`); the dunders a value shows and compares itself
 with (`__repr__`, `__str__`, `__eq__`, `__ne__`, `__hash__`, `__lt__`, `__le__`, `__gt__`,
-`__ge__`), nor class attributes (`__slots__`, annotations,
-constants). Nor does an `__init__` that only stores values (`self.name = name`: no call but
-`super().__init__(...)`, no branch, loop or block): a hand-written value class builds
-nothing and talks to nothing.
+`__ge__`); an `__init__` that only stores values (`self.name = name`: no call but
+`super().__init__(...)`, no branch, loop or block), as a hand-written value class has. Nor
+do class attributes (`__slots__`, annotations, constants).
 
 A class none of whose methods does work is an interface by convention even without
 `Protocol` or `ABC` (a `Generic` base class whose methods only raise
