@@ -563,3 +563,12 @@ def test_plantuml_components_inside_a_layer_package() -> None:
             '"application".',
         )
     ]
+
+
+def test_problems_are_counted_past_twenty() -> None:
+    report = run("%% inwards: layers\nflowchart TB\n" + "  subgraph x\n" * 30 + "  domain\n")
+    messages = [message for _, _, message in found(report)]
+    assert len(messages) == 21
+    assert messages[0] == (
+        "10 more parts of this layers diagram could not be read (the first 20 are reported)."
+    )

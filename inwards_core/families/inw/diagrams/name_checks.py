@@ -23,6 +23,10 @@ from inwards_core.families.inw.inw017_diagram_unknown_name import (
     params,
 )
 
+# What could not be read is reported up to this many times per diagram, then counted: a
+# file that is not a diagram at all (or a hostile one) gives one problem per line.
+MAX_PROBLEMS = 20
+
 
 def diagram_name_violations(model: ProjectModel) -> Iterator[Violation]:
     parsed = model.shared(parse_diagrams)
@@ -44,12 +48,22 @@ def diagram_name_violations(model: ProjectModel) -> Iterator[Violation]:
 def _one_diagram(model: ProjectModel, marked: Marked) -> Iterator[Violation]:
     diagram, config = marked.diagram, model.config
     sort = kind_word(diagram.kind)
-    for problem in diagram.problems:
+    for problem in diagram.problems[:MAX_PROBLEMS]:
         yield _at(
             diagram.file,
             problem.line,
             problem.column,
             f"Part of this {diagram.kind} diagram could not be read: {problem.message}.",
+            params(sort=sort),
+            variant="unread",
+        )
+    if len(diagram.problems) > MAX_PROBLEMS:
+        yield _at(
+            diagram.file,
+            marked.line,
+            marked.column,
+            f"{len(diagram.problems) - MAX_PROBLEMS:,} more parts of this {diagram.kind} "
+            f"diagram could not be read (the first {MAX_PROBLEMS} are reported).",
             params(sort=sort),
             variant="unread",
         )
