@@ -118,6 +118,7 @@ class _Owners:
     def __init__(self, model: ProjectModel, kind: str) -> None:
         self.model = model
         self.kind = kind
+        self._above: frozenset[str] | None = None
         config = model.config
         if kind == "layers":
             self.entries = {entry: layer.name for layer in config.layers for entry in layer.modules}
@@ -142,8 +143,22 @@ class _Owners:
         index = self.model.index
         if part in self.entries or index.module(part) is not None or index.exists(part):
             return True
+        if "*" not in part:
+            return part in self._packages()
         pattern = parse_module_pattern(part)
         return any(pattern.matches(name) for name in index.modules)
+
+    def _packages(self) -> frozenset[str]:
+        """Every name with a module below it (a directory without `__init__` included),
+        gathered once: a label is looked up without a pass over every module."""
+        if self._above is None:
+            self._above = frozenset(
+                name[:at]
+                for name in self.model.index.modules
+                for at, char in enumerate(name)
+                if char == "."
+            )
+        return self._above
 
 
 def _label(
