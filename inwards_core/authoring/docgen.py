@@ -95,6 +95,28 @@ def _toml_value(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else str(value)
 
 
+# The fence language of an example file, by suffix (Python for the rest).
+_LANGUAGES = {
+    ".md": "markdown",
+    ".mmd": "mermaid",
+    ".puml": "plantuml",
+    ".toml": "toml",
+    ".txt": "text",
+}
+
+
+def _language(path: str) -> str:
+    suffix = path[path.rfind(".") :] if "." in path.rpartition("/")[2] else ""
+    return _LANGUAGES.get(suffix, "python")
+
+
+def _fence_for(text: str) -> str:
+    """A backtick fence longer than any run of backticks in `text` (a Markdown example
+    file holds fences of its own)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
 def _example_blocks(
     example: Example, rule_set: RuleSet | None, *, name_files: bool = False
 ) -> list[str]:
@@ -108,7 +130,8 @@ def _example_blocks(
     for path, text in example.definition_sources().items():
         out += [f"`{path}`:", "", "```toml", text.rstrip(), "```", ""]
     for path, text in sorted(example.sources().items()):
-        out += [f"`{path}`:", "", "```python", text.rstrip(), "```", ""]
+        fence = _fence_for(text)
+        out += [f"`{path}`:", "", fence + _language(path), text.rstrip(), fence, ""]
     report = run_example(example, rule_set)
     output = render_text(report)
     # Durations differ between runs; the page must be byte-stable.
