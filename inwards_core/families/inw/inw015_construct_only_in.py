@@ -27,7 +27,9 @@ from inwards_core.families.inw.content_names import is_test_module
 from inwards_core.families.inw.layering import ScopedOptions, outward_layer
 from inwards_core.families.inw.module_entries import check_patterns, first_match
 from inwards_core.families.inw.role_classes import (
+    Bindings,
     Reached,
+    bindings_of,
     build_calls,
     defining_module,
     is_value_name,
@@ -60,25 +62,24 @@ class ConstructOnlyInOptions(ScopedOptions):
     )
 
 
-def _role_tops(options: ConstructOnlyInOptions) -> tuple[str, ...]:
-    """The top-level packages of the role's entries: a class of the role is reached only
-    through imports of something below them. Empty (every module) when an entry starts
-    with a wildcard."""
-    tops = {entry.split(".")[0] for entry in options.role}
-    return () if any("*" in top for top in tops) else tuple(sorted(tops))
+def _role_parents(options: ConstructOnlyInOptions) -> tuple[str, ...]:
+    """The packages just above the role's entries (the usual re-exporters, `pkg` of `from pkg
+    import Repo`), up to the first wildcard of a selector; empty (every module) when an
+    entry starts with one."""
+    parents: set[str] = set()
+    for entry in options.role:
+        fixed = entry.split("*")[0].rstrip(".")
+        if not fixed:
+            return ()
+        parents.add(fixed.rpartition(".")[0] or fixed)
+    return tuple(sorted(parents))
 
 
 def reads(options: ConstructOnlyInOptions) -> ReadScope:
-    """Content (for the calls) of the modules that import something in the role's top-level
-    packages; the role's modules and the re-exporters are read on demand."""
-    return ReadScope(content=bool(options.role), content_imports=_role_tops(options))
-
-
-def _imports_under(facts: ModuleFacts, tops: tuple[str, ...]) -> bool:
-    return not tops or any(
-        fact.module is not None and fact.module.split(".")[0] in tops and not fact.type_checking
-        for fact in facts.imports
-    )
+    """Content (for the calls) of the modules importing something at or below the packages
+    above the role; any other module whose imports reach a role class through re-exports is
+    read on demand."""
+    return ReadScope(content=bool(options.role), content_imports=_role_parents(options))
 
 
 class _Reader:
@@ -88,6 +89,7 @@ class _Reader:
         self._model = model
         self._facts: dict[str, ModuleFacts | None] = {}
         self._content: dict[str, ContentFacts | None] = {}
+        self._bindings: dict[str, Bindings] = {}
 
     def facts(self, name: str) -> ModuleFacts | None:
         if name not in self._facts:
@@ -99,6 +101,13 @@ class _Reader:
                     found = self._model.read_more(info)
             self._facts[name] = found
         return self._facts[name]
+
+    def bindings(self, name: str) -> Bindings:
+        found = self._bindings.get(name)
+        if found is None:
+            facts = self.facts(name)
+            found = self._bindings[name] = {} if facts is None else bindings_of(facts)
+        return found
 
     def content(self, name: str) -> ContentFacts | None:
         if name not in self._content:
@@ -115,19 +124,20 @@ def check(model: ProjectModel, options: ConstructOnlyInOptions) -> Iterator[Viol
     if not options.role:
         return
     reader = model.shared(_reader)
-    tops = _role_tops(options)
+    builders: list[ModuleInfo] = []
     for info in model.checked:
-        if not _judged(info, options):
-            continue
-        facts = model.facts.get(info.file)
-        if facts is None:
+        if not _judged(info, options) or info.file not in model.facts:
             continue
         yield from _imports(model, info, options, reader)
-        if not _imports_under(facts, tops):
-            continue
+        if _may_build(model, info, options, reader):
+            builders.append(info)
+    # Only the modules whose imports reach a class of the role have their calls read, in
+    # one batch.
+    model.read_content_of(builders)
+    for info in builders:
         content = model.content(info)
         if content is not None and content.parsed:
-            yield from _builds(model, info, facts, content, options, reader)
+            yield from _builds(model, info, content, options, reader)
 
 
 def _judged(info: ModuleInfo, options: ConstructOnlyInOptions) -> bool:
@@ -183,7 +193,7 @@ def _value_import(fact: ImportFact, name: str, reader: _Reader) -> bool:
         return False
     if name == f"{fact.module}.{fact.name}":
         return False  # a submodule
-    module, defined = defining_module(f"{name}.{fact.name}", reader.facts, reader.content)
+    module, defined = defining_module(f"{name}.{fact.name}", reader.bindings, reader.content)
     return is_value_name(defined, reader.content(module))
 
 
@@ -223,10 +233,39 @@ def _import_violation(
     )
 
 
+def _may_build(
+    model: ProjectModel, info: ModuleInfo, options: ConstructOnlyInOptions, reader: _Reader
+) -> bool:
+    """Whether a runtime import of the module reaches a class of the role through a
+    re-export, or names a package above the role (whose attributes a call may reach)."""
+    layer = info.layer
+    assert layer is not None  # _judged
+
+    def in_role(name: str) -> bool:
+        return first_match(name, options.role) is not None
+
+    for dotted, fact in reader.bindings(info.name).values():
+        through = model.index.resolve_target(fact)
+        if through is None or in_role(through):
+            continue
+        if outward_layer(model.index, layer, through) is not None:
+            continue
+        if through == dotted or fact.style is ImportStyle.IMPORT:  # a module object
+            if any(fixed.startswith(through + ".") for fixed in _fixed_parts(options)):
+                return True  # a package above the role: `pkg.Repo()`, `pkg.sub.Repo()`
+        elif reach_class(model, dotted, in_role, reader.bindings, reader.content) is not None:
+            return True
+    return False
+
+
+def _fixed_parts(options: ConstructOnlyInOptions) -> tuple[str, ...]:
+    """Each role entry up to its first wildcard: the package every module it covers is in."""
+    return tuple(entry.split("*")[0].rstrip(".") for entry in options.role)
+
+
 def _builds(
     model: ProjectModel,
     info: ModuleInfo,
-    facts: ModuleFacts,
     content: ContentFacts,
     options: ConstructOnlyInOptions,
     reader: _Reader,
@@ -238,7 +277,7 @@ def _builds(
         return first_match(name, options.role) is not None
 
     for call in build_calls(content):
-        qualified = qualify(facts, call.callee)
+        qualified = qualify(reader.bindings(info.name), call.callee)
         if qualified is None:
             continue
         dotted, fact = qualified
@@ -247,7 +286,7 @@ def _builds(
             continue  # an import from the role itself: its own finding
         if outward_layer(model.index, layer, through) is not None:
             continue  # layer-dependency's
-        reached = reach_class(model, dotted, in_role, reader.facts, reader.content)
+        reached = reach_class(model, dotted, in_role, reader.bindings, reader.content)
         if reached is None or not reached.via:
             continue
         if is_value_name(reached.name, reader.content(reached.module)):

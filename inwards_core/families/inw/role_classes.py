@@ -5,7 +5,7 @@ plain values (exceptions, enums) that any module may use."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import attrs
 
@@ -62,23 +62,37 @@ def bound_name(fact: ImportFact) -> tuple[str, str] | None:
 
 
 def _alias(statement: str, name: str) -> str | None:
+    if " as " not in statement:
+        return None
     found = re.search(rf"(?<![\w.]){re.escape(name)}\s+as\s+([A-Za-z_]\w*)", statement)
     return found.group(1) if found else None
 
 
-def qualify(facts: ModuleFacts, dotted: str) -> tuple[str, ImportFact] | None:
-    """The dotted name `dotted` (`repo.SqlRepo`, `SqlRepo`) stands for in a module, through
-    the import that binds its first part, with that import; None when no import binds it.
-    Imports under TYPE_CHECKING bind nothing at run time."""
-    head, _, rest = dotted.partition(".")
-    found: tuple[str, ImportFact] | None = None
+# The names a module's runtime imports bind: local name -> (dotted target, the import).
+Bindings = Mapping[str, tuple[str, ImportFact]]
+
+
+def bindings_of(facts: ModuleFacts) -> dict[str, tuple[str, ImportFact]]:
+    """What each name a module's imports bind stands for (the last binding wins, as at run
+    time). Imports under TYPE_CHECKING bind nothing at run time."""
+    found: dict[str, tuple[str, ImportFact]] = {}
     for fact in facts.imports:
         if fact.type_checking:
             continue
         bound = bound_name(fact)
-        if bound is not None and bound[0] == head:
-            found = (f"{bound[1]}.{rest}" if rest else bound[1], fact)
+        if bound is not None:
+            found[bound[0]] = (bound[1], fact)
     return found
+
+
+def qualify(bindings: Bindings, dotted: str) -> tuple[str, ImportFact] | None:
+    """The dotted name `dotted` (`repo.SqlRepo`, `SqlRepo`) stands for in a module, through
+    the import that binds its first part, with that import; None when no import binds it."""
+    head, _, rest = dotted.partition(".")
+    bound = bindings.get(head)
+    if bound is None:
+        return None
+    return (f"{bound[0]}.{rest}" if rest else bound[0]), bound[1]
 
 
 @attrs.frozen
@@ -91,7 +105,7 @@ class Reached:
     via: tuple[str, ...]
 
 
-FactsOf = Callable[[str], ModuleFacts | None]
+BindingsOf = Callable[[str], Bindings]
 ContentOf = Callable[[str], ContentFacts | None]
 
 
@@ -108,7 +122,7 @@ def reach_class(
     model: ProjectModel,
     dotted: str,
     in_role: Callable[[str], bool],
-    facts_of: FactsOf,
+    bindings_of_module: BindingsOf,
     content_of: ContentOf,
 ) -> Reached | None:
     """The class of a role module that `dotted` names, followed through at most `MAX_HOPS`
@@ -125,7 +139,7 @@ def reach_class(
             content = content_of(module)
             if content is not None and _top_class(content, name) is not None:
                 return Reached(module, name, tuple(via))
-        following = _reexport(facts_of(module), name)
+        following = _reexport(bindings_of_module(module), name)
         if following is None:
             return None
         via.append(module)
@@ -133,17 +147,10 @@ def reach_class(
     return None
 
 
-def _reexport(facts: ModuleFacts | None, name: str) -> str | None:
-    """What a module's `from x import name` (or `... as name`) stands for, or None."""
-    if facts is None:
-        return None
-    for fact in facts.imports:
-        if fact.style is not ImportStyle.FROM or fact.type_checking:
-            continue
-        bound = bound_name(fact)
-        if bound is not None and bound[0] == name:
-            return bound[1]
-    return None
+def _reexport(bindings: Bindings, name: str) -> str | None:
+    """What a module's import binding `name` (`from x import name`) stands for, or None."""
+    bound = bindings.get(name)
+    return None if bound is None else bound[0]
 
 
 def _top_class(content: ContentFacts, name: str) -> ClassFact | None:
@@ -165,7 +172,9 @@ def is_value_name(name: str, content: ContentFacts | None) -> bool:
     return _is_value_class(content, name, depth=0)
 
 
-def defining_module(dotted: str, facts_of: FactsOf, content_of: ContentOf) -> tuple[str, str]:
+def defining_module(
+    dotted: str, bindings_of_module: BindingsOf, content_of: ContentOf
+) -> tuple[str, str]:
     """(module, name) where `module.name` is defined, following the module's re-exports
     (`from .sql import OrderNotFound` in a package's `__init__`) at most `MAX_HOPS` times;
     the last module reached when the chain ends without a definition."""
@@ -174,7 +183,7 @@ def defining_module(dotted: str, facts_of: FactsOf, content_of: ContentOf) -> tu
         content = content_of(module)
         if content is not None and _top_class(content, name) is not None:
             break
-        following = _reexport(facts_of(module), name)
+        following = _reexport(bindings_of_module(module), name)
         if following is None:
             break
         module, _, name = following.rpartition(".")
