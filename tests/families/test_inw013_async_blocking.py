@@ -518,3 +518,19 @@ def test_an_instance_in_a_module_without_a_content_trigger_is_not_seen() -> None
     assert _calls(source, app__db=database) == []
     with_class = textwrap.dedent(database) + "\nclass Base: ...\n"
     assert _calls(source, app__db=with_class) == [(5, "db.commit")]
+
+
+def test_the_page_names_every_built_in_family_member() -> None:
+    from inwards_core.families.inw import blocking_families as families
+    from inwards_core.families.inw.inw013_async_blocking import DOCS
+
+    page = DOCS.what_it_does
+    listed = (
+        families._SESSION_METHODS
+        | families._REDIS_LOCAL
+        | families._BOTO3_LOCAL
+        | {driver for driver, _, _ in families.DBAPI_DRIVERS}
+    )
+    assert sorted(name for name in listed if f"`{name}`" not in page) == []
+    for verb in families._HTTP_VERBS:
+        assert f"`requests.{verb}`" in page

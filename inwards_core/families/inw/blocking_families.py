@@ -236,31 +236,3 @@ def user_type(name: str) -> BlockingType:
 
 
 USER_CALL_NOUN = "blocking call of `extend-blocking-calls`"
-
-
-def families_markdown() -> str:
-    """The built-in families, for the rule's page."""
-    return "\n".join(
-        (
-            "- SQLAlchemy and SQLModel: `Session` (also `scoped_session`, and sessions made by "
-            "a `sessionmaker`), `Engine` (`create_engine`) and `Connection` "
-            "(`engine.connect()`, `engine.begin()`); session methods: "
-            + ", ".join(f"`{m}`" for m in sorted(_SESSION_METHODS))
-            + ".",
-            "- redis-py: `redis.Redis`, `StrictRedis`, `RedisCluster`, `redis.from_url`; every "
-            "method but " + ", ".join(f"`{m}`" for m in sorted(_REDIS_LOCAL)) + " (a "
-            "pipeline blocks on `execute`). `redis.asyncio` is not blocking.",
-            "- boto3: `boto3.client(...)`, `boto3.resource(...)` and its sub-resources "
-            '(`s3.Bucket("b")`, `dynamodb.Table("t")`), `Session().client(...)`; '
-            "every method but " + ", ".join(f"`{m}`" for m in sorted(_BOTO3_LOCAL)) + ".",
-            "- DB-API drivers: "
-            + ", ".join(f"`{driver}`" for driver, _, _ in DBAPI_DRIVERS)
-            + ": `connect(...)` itself, and the connection's and cursor's `execute`, "
-            "`fetch*`, `commit`... methods.",
-            "- `requests`: "
-            + ", ".join(f"`requests.{v}`" for v in _HTTP_VERBS)
-            + " and the same methods of a `requests.Session`.",
-            "- `urllib.request`: `urlopen`, `urlretrieve`, and `open` of an opener from "
-            "`build_opener`.",
-        )
-    )

@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from inwards_core import (
-    CallFact,
     CheckKind,
-    FunctionFact,
     KindDocs,
     ModuleInfo,
     ProjectModel,
@@ -20,11 +18,11 @@ from inwards_core import (
     quoted,
 )
 from inwards_core.families.inw.async_blocking_examples import examples
-from inwards_core.families.inw.blocking_families import families_markdown
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.module_entries import check_patterns, first_match
 
-if TYPE_CHECKING:  # the resolver is imported when the rule runs, not with the family
+if TYPE_CHECKING:  # the content records and the resolver are loaded when the rule runs
+    from inwards_core import CallFact, FunctionFact
     from inwards_core.families.inw.blocking_calls import Block, Resolver, View
 
 _NAME_LIMIT = 120
@@ -104,7 +102,27 @@ is an HTTP session, and the asyncio twins (`AsyncSession`, `redis.asyncio.Redis`
 
 The built-in blocking families:
 
-BLOCKING_FAMILIES
+- SQLAlchemy and SQLModel: `Session` (also `scoped_session`, and sessions made by a
+  `sessionmaker`), `Engine` (`create_engine`) and `Connection` (`engine.connect()`,
+  `engine.begin()`); session methods: `bulk_insert_mappings`, `bulk_save_objects`,
+  `bulk_update_mappings`, `close`, `commit`, `connection`, `delete`, `exec`, `execute`,
+  `flush`, `get`, `get_one`, `invalidate`, `merge`, `query`, `refresh`, `reset`, `rollback`,
+  `scalar`, `scalars`, `stream`, `stream_scalars`.
+- redis-py: `redis.Redis`, `StrictRedis`, `RedisCluster`, `redis.from_url`; every method but
+  `get_connection_kwargs`, `get_encoder`, `get_retry`, `lock`, `monitor`, `pipeline`,
+  `pubsub`, `register_script`, `set_response_callback`, `set_retry` (a pipeline blocks on
+  `execute`). `redis.asyncio` is not blocking.
+- boto3: `boto3.client(...)`, `boto3.resource(...)` and its sub-resources (`s3.Bucket("b")`,
+  `dynamodb.Table("t")`), `Session().client(...)`; every method but `can_paginate`, `close`,
+  `exceptions`, `generate_presigned_post`, `generate_presigned_url`, `get_paginator`,
+  `get_waiter`, `meta`.
+- DB-API drivers: `sqlite3`, `psycopg`, `psycopg2`, `pymysql`, `MySQLdb`, `mysql.connector`:
+  `connect(...)` itself, and the connection's and cursor's `execute`, `fetch*`, `commit`...
+  methods.
+- `requests`: `requests.get`, `requests.post`, `requests.put`, `requests.patch`,
+  `requests.delete`, `requests.head`, `requests.options`, `requests.request` and the same
+  methods of a `requests.Session`.
+- `urllib.request`: `urlopen`, `urlretrieve`, and `open` of an opener from `build_opener`.
 
 ```toml
 [tool.inwards]
@@ -121,7 +139,7 @@ extend-blocking-calls = ["shop.legacy.fetch_rates"]
 extend-blocking-types = ["ldap3.Connection"]
 follow-modules = ["shop.api", "shop.db"]
 ```
-""".replace("BLOCKING_FAMILIES", families_markdown()),
+""",
     why_is_this_bad="""
 An `async def` runs on the event loop, one piece at a time. A synchronous call holds the
 loop for as long as the server, the disk or the network takes to answer: meanwhile no other

@@ -7,35 +7,43 @@ from collections.abc import Iterator
 import attrs
 
 from inwards_core import (
-    LIST_LIMIT,
     CheckKind,
-    ClassFact,
-    ContentFacts,
-    FunctionFact,
     KindDocs,
-    ModuleInfo,
     ProjectModel,
     ReadScope,
     Violation,
     option,
-    quoted,
 )
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.module_entries import check_patterns
-from inwards_core.families.inw.port_classes import (
-    DEFAULT_ALLOW_BASES,
-    DEFAULT_ALLOW_DECORATORS,
-    Judge,
-    Nature,
-    Place,
-    abstract_names,
-    last_name,
-    template_calls,
-    working_methods,
-)
 from inwards_core.families.inw.ports_abstract_examples import examples
 
-_NAME_LIMIT = 120  # a class or method name in a message
+# The bases and decorators that mark a value type, not a service: dotted import names, each
+# covering the names below it (`pydantic` covers `pydantic.BaseModel`).
+DEFAULT_ALLOW_BASES: tuple[str, ...] = (
+    "pydantic",
+    "pydantic_settings",
+    "typing.NamedTuple",
+    "typing_extensions.NamedTuple",
+    "collections.namedtuple",
+    "typing.TypedDict",
+    "typing_extensions.TypedDict",
+    "enum",
+    "msgspec.Struct",
+)
+DEFAULT_ALLOW_DECORATORS: tuple[str, ...] = (
+    "dataclasses.dataclass",
+    "pydantic.dataclasses.dataclass",
+    "attr.s",
+    "attr.attrs",
+    "attr.define",
+    "attr.frozen",
+    "attr.mutable",
+    "attr.dataclass",
+    "attrs.define",
+    "attrs.frozen",
+    "attrs.mutable",
+)
 
 
 @attrs.frozen
@@ -163,168 +171,10 @@ judged (INW020 reports it).
 )
 
 
-def _judge(model: ProjectModel, options: PortsAbstractOptions) -> Judge:
-    return Judge(
-        allow_bases=options.allow_bases + options.extend_allow_bases,
-        allow_decorators=DEFAULT_ALLOW_DECORATORS + options.allow_decorators,
-        find=lambda name: _find_class(model, name),
-    )
-
-
-def _place(model: ProjectModel, info: ModuleInfo) -> Place:
-    from inwards_core.families.inw.content_names import Names
-
-    # A module without content facts (no trigger: `from .mail import Mailer` alone) still
-    # re-exports names through its imports.
-    facts = model.content(info) or ContentFacts(parsed=False)
-    return Place(info.name, facts, Names.of(model, info).qualify)
-
-
-def _find_class(model: ProjectModel, name: str) -> tuple[Place, ClassFact] | None:
-    """The first-party class `name` (canonical dotted) stands for, in the longest module
-    prefix of it that the index knows; a name a package re-exports is followed through
-    that package's imports (the place's `canonical`)."""
-    parts = name.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        info = model.index.module(".".join(parts[:cut]))
-        if info is None:
-            continue
-        place = _place(model, info)
-        qualname = ".".join(parts[cut:])
-        cls = place.class_named(qualname)
-        if cls is not None:
-            return place, cls
-        elsewhere = place.canonical(qualname)
-        if elsewhere != name and elsewhere != f"{info.name}.{qualname}":
-            return _find_class(model, elsewhere)
-        return None
-    return None
-
-
 def check(model: ProjectModel, options: PortsAbstractOptions) -> Iterator[Violation]:
-    from inwards_core.families.inw.content_names import is_test_module
+    from inwards_core.families.inw.ports_abstract_check import judge_ports
 
-    ports = [
-        info
-        for info in model.checked
-        if options.is_port(info.name) and (options.check_tests or not is_test_module(info.name))
-    ]
-    model.read_content_of(ports)
-    judge: Judge | None = None
-    for info in ports:
-        place = _place(model, info)
-        if not place.facts.parsed:
-            continue
-        judge = judge or _judge(model, options)
-        for cls in place.facts.classes:
-            if "." not in cls.qualname:
-                yield from _judge_class(judge, info, place, cls)
-
-
-def _judge_class(
-    judge: Judge, info: ModuleInfo, place: Place, cls: ClassFact
-) -> Iterator[Violation]:
-    nature = judge.nature(place, cls)
-    if nature is Nature.EXEMPT:
-        return
-    working = working_methods(place, cls)
-    if not working:
-        return
-    if nature is Nature.INTERFACE:
-        abstract = abstract_names(place, cls) | _inherited_abstract(judge, place, cls)
-        for method in working:
-            yield _method_finding(info, cls, method, template_calls(method, abstract))
-        return
-    ports = tuple(judge.ports_among_bases(place, cls))
-    yield _class_finding(info, cls, working, ports)
-
-
-def _inherited_abstract(judge: Judge, place: Place, cls: ClassFact) -> frozenset[str]:
-    names: set[str] = set()
-    for base in judge.bases(place, cls):
-        found = judge.find(base)
-        if found is not None:
-            names |= abstract_names(*found)
-    return frozenset(names)
-
-
-def _ticked(names: tuple[str, ...]) -> str:
-    return quoted(", ".join(f"`{quoted(n, _NAME_LIMIT)}`" for n in names), LIST_LIMIT)
-
-
-def _params(info: ModuleInfo, cls: ClassFact, **extra: str) -> dict[str, str]:
-    params = {
-        "class": quoted(cls.qualname, _NAME_LIMIT),
-        "port_module": quoted(info.name),
-        "methods": "",
-        "method": "",
-        "port": "",
-        "calls": "",
-    }
-    params.update(extra)
-    return params
-
-
-def _class_finding(
-    info: ModuleInfo, cls: ClassFact, working: tuple[FunctionFact, ...], ports: tuple[str, ...]
-) -> Violation:
-    name = quoted(cls.qualname, _NAME_LIMIT)
-    methods = _ticked(tuple(last_name(m.qualname) for m in working))
-    verb = "does" if len(working) == 1 else "do"
-    if ports:
-        port = _ticked(ports)
-        message = (
-            f"`{name}` in port module `{quoted(info.name)}` implements the port {port}: "
-            f"{methods} {verb} work, which belongs in an adapter."
-        )
-        variant = "implements"
-    else:
-        port = ""
-        message = (
-            f"`{name}` in port module `{quoted(info.name)}` is a concrete class, neither an "
-            f"interface nor a value type: {methods} {verb} work."
-        )
-        variant = ""
-    return Violation(
-        file=info.file,
-        module=info.name,
-        span=cls.span,
-        message=message,
-        variant=variant,
-        params=_params(info, cls, methods=methods, port=port),
-    )
-
-
-def _method_finding(
-    info: ModuleInfo, cls: ClassFact, method: FunctionFact, calls: tuple[str, ...]
-) -> Violation:
-    shown = f"{quoted(cls.qualname, _NAME_LIMIT)}.{quoted(last_name(method.qualname), _NAME_LIMIT)}"
-    if calls:
-        called = _ticked(calls)
-        methods = "method" if len(calls) == 1 else "methods"
-        message = (
-            f"`{shown}` in port module `{quoted(info.name)}` is a template method of an "
-            f"interface: its body only calls the abstract {methods} {called}, but that is work "
-            "all the same."
-        )
-        variant = "template"
-    else:
-        called = ""
-        message = (
-            f"`{shown}` in port module `{quoted(info.name)}` is a method of an interface "
-            "whose body does work."
-        )
-        variant = "method"
-    return Violation(
-        file=info.file,
-        module=info.name,
-        span=method.span,
-        message=message,
-        variant=variant,
-        params=_params(
-            info, cls, method=quoted(last_name(method.qualname), _NAME_LIMIT), calls=called
-        ),
-    )
+    return judge_ports(model, options, DEFAULT_ALLOW_DECORATORS + options.allow_decorators)
 
 
 KIND = CheckKind(

@@ -17,32 +17,6 @@ from inwards_core import ClassFact, ContentFacts, FunctionFact
 # A module's names resolved through its imports (`inwards_core.families.inw.content_names`).
 Qualify = Callable[[str], str]
 
-# The bases and decorators that mark a value type, not a service: dotted import names, each
-# covering the names below it (`pydantic` covers `pydantic.BaseModel`).
-DEFAULT_ALLOW_BASES: tuple[str, ...] = (
-    "pydantic",
-    "pydantic_settings",
-    "typing.NamedTuple",
-    "typing_extensions.NamedTuple",
-    "collections.namedtuple",
-    "typing.TypedDict",
-    "typing_extensions.TypedDict",
-    "enum",
-    "msgspec.Struct",
-)
-DEFAULT_ALLOW_DECORATORS: tuple[str, ...] = (
-    "dataclasses.dataclass",
-    "pydantic.dataclasses.dataclass",
-    "attr.s",
-    "attr.attrs",
-    "attr.define",
-    "attr.frozen",
-    "attr.mutable",
-    "attr.dataclass",
-    "attrs.define",
-    "attrs.frozen",
-    "attrs.mutable",
-)
 INTERFACE_BASES = frozenset(("typing.Protocol", "typing_extensions.Protocol", "abc.ABC"))
 INTERFACE_METACLASSES = frozenset(("abc.ABCMeta",))
 ABSTRACT_DECORATORS = frozenset(
