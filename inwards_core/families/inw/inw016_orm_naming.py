@@ -11,7 +11,7 @@ import attrs
 from inwards_core import CheckKind, ProjectModel, ReadScope, Violation, option, quoted
 from inwards_core.families.inw.english_words import is_snake
 from inwards_core.families.inw.layering import ScopedOptions
-from inwards_core.families.inw.orm_judgement import Judged, Problem, Scheme, judge
+from inwards_core.families.inw.orm_judgement import ORM_IMPORTS, Judged, Problem, Scheme, judge
 from inwards_core.families.inw.orm_models import DATE, DATETIME
 from inwards_core.families.inw.orm_naming_docs import DOCS, examples
 
@@ -78,7 +78,7 @@ def reads(options: OrmNamingOptions) -> ReadScope:
     return ReadScope(
         modules=options.modules,
         content=True,
-        content_imports=("sqlalchemy", "sqlmodel", "django.db", "flask_sqlalchemy"),
+        content_imports=ORM_IMPORTS,
     )
 
 

@@ -162,17 +162,22 @@ class Judged:
     convention: Problem | None = None
 
 
-_ORM_IMPORTS = ("sqlalchemy", "sqlmodel", "django.db", "flask_sqlalchemy")
+# What a module defining models imports (Django's: `from django.db import models`, or the
+# GeoDjango module of the same name; `from django.db import connection` is no model).
+ORM_IMPORTS = (
+    "sqlalchemy",
+    "sqlmodel",
+    "flask_sqlalchemy",
+    "django.db.models",
+    "django.contrib.gis.db.models",
+)
 
 
 def _imports_an_orm(model: ProjectModel, info: ModuleInfo) -> bool:
-    facts = model.facts.get(info.file)
-    if facts is None:
-        return False
     return any(
-        fact.module is not None
-        and any(fact.module == p or fact.module.startswith(p + ".") for p in _ORM_IMPORTS)
-        for fact in facts.imports
+        edge.target == p or edge.target.startswith(p + ".")
+        for edge in model.import_edges(info)
+        for p in ORM_IMPORTS
     )
 
 

@@ -87,7 +87,8 @@ class Base(DeclarativeBase):
 ```
 """,
     limitations="""
-Only modules that import `sqlalchemy`, `sqlmodel`, `django.db` or `flask_sqlalchemy` are read:
+Only modules that import `sqlalchemy`, `sqlmodel`, `flask_sqlalchemy` or Django's
+`django.db.models` (GeoDjango's too) are read:
 models built only on a declarative base or a `db` handle imported from a module of the project
 are missed when their module imports none of these. The plural test is an English heuristic on
 the last word (`user_settings`, `credentials` and `details` are read as singular). String
