@@ -32,7 +32,7 @@ It reports, on the diagram's line:
 
 - a node that stands for no layer (in a layers diagram) or no context (in a contexts
   diagram) of `[tool.inwards]`, with the closest name. A node stands for the layer or
-  context its id names (`domain`, or `Domain` when no other name differs only in case);
+  context its id names (`domain`; `Domain` too, unless two names differ only in case);
   else for the one of the box it is drawn in (`subgraph domain` ... `end`,
   `package domain {` ... `}`); else for the one its caption names (`D[Domain]`); else for
   the one that owns every module its label names (`D["shop.domain"]`);
@@ -48,8 +48,8 @@ files hold no marked diagram.
 
 A box drawn around other boxes (a Mermaid `subgraph`, a PlantUML `package ... {`, a C4
 boundary) groups them: its id is not reported when it names nothing. Nodes marked external
-are skipped: in Mermaid `:::external` or `class a,b external`; in
-PlantUML the stereotype `<<external>>`, C4's `*_Ext` elements and `Person`. A label is
+are skipped: in Mermaid `:::external` or `class a,b external`; in PlantUML the stereotype
+`<<external>>`, C4's `*_Ext` elements and `Person`. A label is
 judged only where it looks like module names: one word with a `.` or a wildcard, or one
 lower-case word; parts are split at `<br>` and commas. A label that is a caption
 (`Domain model`) is never reported.
@@ -63,8 +63,8 @@ one box is wrong, no box is trusted.
 Rename the node to the layer or context it stands for, or fix its label to the package's
 name today. A node that is deliberately not part of the project (a third-party service, a
 user) is marked external: `payments["Stripe"]:::external` in Mermaid, `[Stripe] as
-payments <<external>>` in PlantUML. Point a `diagrams` entry that
-matches nothing at the file (paths are relative to the directory of `pyproject.toml`).
+payments <<external>>` in PlantUML. Point a `diagrams` entry that matches nothing at the
+file (paths are relative to the directory of `pyproject.toml`).
 """,
     limitations="""
 Runs on whole-project checks only (not when paths are named). Mermaid is read as
