@@ -162,18 +162,9 @@ class Judged:
     convention: Problem | None = None
 
 
-# What a module defining models imports (Django's: `from django.db import models`, or the
-# GeoDjango module of the same name; `from django.db import connection` is no model).
-ORM_IMPORTS = (
-    "sqlalchemy",
-    "sqlmodel",
-    "flask_sqlalchemy",
-    "django.db.models",
-    "django.contrib.gis.db.models",
-)
-
-
 def _imports_an_orm(model: ProjectModel, info: ModuleInfo) -> bool:
+    from inwards_core.families.inw.inw016_orm_naming import ORM_IMPORTS  # loaded: it runs us
+
     return any(
         edge.target == p or edge.target.startswith(p + ".")
         for edge in model.import_edges(info)
