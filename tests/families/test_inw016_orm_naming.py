@@ -332,3 +332,20 @@ def test_a_django_field_outside_a_model_is_no_column() -> None:
         "    output_field = DateField()\n"
     )
     assert _findings({"app/functions.py": source}) == []
+
+
+def test_a_derived_sqlmodel_name_is_judged_by_the_class_name_s_last_word() -> None:
+    source = (
+        "from sqlmodel import SQLModel\n"
+        "class UserSettings(SQLModel, table=True):\n"
+        "    id: int\n"
+        "class HeroTeamLinks(SQLModel, table=True):\n"
+        "    id: int\n"
+    )
+    assert _lines(_findings({"app/models.py": source})) == [
+        (
+            "app/models.py",
+            4,
+            'Table name "heroteamlinks" is plural; name it in the singular: "heroteamlink".',
+        )
+    ]

@@ -82,7 +82,14 @@ def _table_problem(info: ModuleInfo, table: TableName, options: OrmNamingOptions
         if scheme == "snake_singular":
             fixed = singular_name(fixed)
         return Problem(info, name, table.span, "table", "not-snake", fixed)
-    if scheme == "snake_singular" and is_plural(last_word(name)):
+    if scheme != "snake_singular":
+        return None
+    if table.derived:  # the class name's last word: `UserSettings`, not `usersettings`
+        if is_plural(last_word(table.words)):
+            fixed = singular_name(table.words).replace("_", "")
+            return Problem(info, name, table.span, "table", "plural", fixed)
+        return None
+    if is_plural(last_word(name)):
         return Problem(info, name, table.span, "table", "plural", singular_name(name))
     return None
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 import attrs
 
 from inwards_core import BindingFact, CallFact, ClassFact, ContentFacts, Span
+from inwards_core.families.inw.english_words import snake_case
 
 SQLALCHEMY = "sqlalchemy"
 SQLMODEL = "sqlmodel"
@@ -36,12 +37,15 @@ Qualify = Callable[[str], str]
 @attrs.frozen
 class TableName:
     """A table name the code chooses: `__tablename__`, `Table("name", ...)`, a Django
-    `Meta.db_table`, or SQLModel's name derived from a `table=True` class (`derived`)."""
+    `Meta.db_table`, or SQLModel's name derived from a `table=True` class (`derived`: the
+    class name in lower case; `words` keeps the class name's words, `hero_team_links` for
+    `HeroTeamLinks`, to judge its last word)."""
 
     name: str
     span: Span
     framework: str
     derived: bool = False
+    words: str = ""
     association: bool = False
 
 
@@ -206,7 +210,7 @@ def _class_tables(found: ClassFact, kind: str) -> Iterator[TableName]:
             yield TableName(literal, attribute.span, kind)
     if kind == SQLMODEL and _is_sqlmodel_table(found) and not explicit:
         name = found.qualname.rsplit(".", 1)[-1]
-        yield TableName(name.lower(), found.span, kind, derived=True)
+        yield TableName(name.lower(), found.span, kind, derived=True, words=snake_case(name))
 
 
 def _string(argument: str) -> str | None:
