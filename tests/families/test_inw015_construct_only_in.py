@@ -37,6 +37,8 @@ ADAPTERS = {
         "import enum\n"
         "from typing import Protocol\n"
         "PAGE_SIZE = 50\n"
+        "from typing import Final\n"
+        "timeout: Final = 5\n"
         "class Orders(Protocol): ...\n"
         "class BaseError(Exception): ...\n"
         "class OrderNotFound(BaseError): ...\n"
@@ -82,7 +84,7 @@ def test_values_of_the_role_and_type_only_imports_pass() -> None:
     files = {
         "shop/adapters/inbound/api.py": (
             "from typing import TYPE_CHECKING\n"
-            "from shop.adapters.outbound.sql import OrderNotFound, Colour, PAGE_SIZE, BaseError, Orders\n"
+            "from shop.adapters.outbound.sql import OrderNotFound, Colour, PAGE_SIZE, BaseError, Orders, timeout\n"
             "from shop.adapters.outbound import OrderNotFound, Colour  # defined below it\n"
             "if TYPE_CHECKING:\n"
             "    from shop.adapters.outbound.sql import SqlOrders\n"

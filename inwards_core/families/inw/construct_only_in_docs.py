@@ -22,8 +22,9 @@ wiring). In every other module that a layer owns, the rule reports:
 What passes:
 
 - imports under `if TYPE_CHECKING:` (they never run);
-- exceptions and enums a role module defines, and its ALL_CAPS constants: any module may catch
-  or compare them; and its `typing.Protocol` classes, which code types against;
+- exceptions and enums a role module defines, and its ALL_CAPS and `Final` constants: any
+  module may catch or compare them; and its `typing.Protocol` classes, which code types
+  against;
 - the `__init__` of a package above a role module importing from below itself: that is the
   package's re-export face, not a use (its re-exports are what builds are followed through);
 - an import that points outwards or sideways in the layering: it is layer-dependency's
@@ -68,17 +69,23 @@ allowed-in = ["shop.main"]
 ```
 """,
     limitations="""
-The rule is silent until `role` names modules. Imports used only in annotations but not put
-under `TYPE_CHECKING` are reported (they run). Dynamic imports (`importlib`) are not judged.
+The rule is silent until `role` names modules (the reference makes a `construct-only-in`
+table without `role` a configuration error; here it is accepted and does nothing). Imports
+used only in annotations but not put under `TYPE_CHECKING` are reported (they run). Dynamic
+imports (`importlib`) are not judged.
+
 A class is recognised as an exception, an enum or a Protocol by its bases as written in its
 own module (`Exception`, `...Error`, `Enum`, `TextChoices`, `Protocol`, ...), following bases
 defined in the same module; a base imported from elsewhere under another name is not
-followed. Builds are found through `from`-imports re-exported by other modules; a class
-reached through a module-level alias (`Repo = SqlRepo`), a factory function, `getattr` or a
-dependency-injection container is not seen. Calls are read only in modules that import
-something of the role's top-level package and whose text holds one of the content triggers
-(`class `, `@`, `async `, ...): a module of plain functions without any of them is judged on
-its imports only.
+followed. A constant annotated `Final[int]` is not told from an `int` (write `Final` alone, or
+an ALL_CAPS name).
+
+Builds are followed through `from`-imports that re-export the class; a class reached through
+a module-level alias (`Repo = SqlRepo`), a factory function, `getattr` or a
+dependency-injection container is not seen. Calls are read only in modules whose imports reach
+a class of the role that way (or import a package above the role as a module), and only when
+their text holds one of the content triggers (`class `, `@`, `async `, ...): a module of plain
+functions without any of them is judged on its imports only.
 """,
 )
 

@@ -161,14 +161,19 @@ def _top_class(content: ContentFacts, name: str) -> ClassFact | None:
 
 
 def is_value_name(name: str, content: ContentFacts | None) -> bool:
-    """A name any module may import from a role: an ALL_CAPS constant, an exception, enum
-    or Protocol class of the module (bases read in the module's own classes, one level of
+    """A name any module may import from a role: an ALL_CAPS or `Final` constant, an
+    exception, enum or Protocol class of the module (bases read in the module's own classes,
     same-module bases followed); without the module's content, a name ending in Error,
     Exception or Warning."""
-    if name.isupper() or (name.upper() == name and any(c.isalpha() for c in name)):
+    if name.upper() == name and any(c.isalpha() for c in name):
         return True
     if content is None or not content.parsed:
         return name.endswith(_VALUE_SUFFIXES)
+    if any(
+        b.name == name and any(a.rsplit(".", 1)[-1] == "Final" for a in b.annotation)
+        for b in content.bindings
+    ):
+        return True
     return _is_value_class(content, name, depth=0)
 
 
