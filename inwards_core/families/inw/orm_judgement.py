@@ -276,8 +276,13 @@ def _missing_convention(
         return None
     if any(models.conventions for _, models in read):
         return None
-    for info, models in read:
-        for table in models.tables:
-            if table.framework in (SQLALCHEMY, SQLMODEL):
-                return Problem(info, table.name, table.span, "table", "convention", "")
-    return None
+    tables = [
+        (info.file, table.span, info, table)
+        for info, models in read
+        for table in models.tables
+        if table.framework in (SQLALCHEMY, SQLMODEL)
+    ]
+    if not tables:
+        return None
+    _, _, info, first = min(tables, key=lambda found: (found[0], found[1]))
+    return Problem(info, first.name, first.span, "table", "convention", "")
