@@ -37,7 +37,10 @@ from inwards_core.model.content_facts import ContentFacts
 from inwards_core.ports import GrammarBinaries
 
 # Fixed in code, never by options: custom decorators hold `@`, custom bases `class `,
-# and blocking calls only matter inside `async def`. Bump CONTENT_ID when they change.
+# and blocking calls only matter inside `async def`, or in what one reaches: a module that
+# only builds a session or a client (`SessionLocal = sessionmaker(...)`), or holds plain
+# functions taking one (`def get_user(db: Session)`), names it. Bump CONTENT_ID when
+# they change.
 TRIGGERS: tuple[str, ...] = (
     "async ",
     "@",
@@ -49,8 +52,19 @@ TRIGGERS: tuple[str, ...] = (
     "Table(",
     "MetaData(",
     "__tablename__",
+    "Annotated",
+    "Session",
+    "Engine",
+    "sessionmaker",
+    "create_engine",
+    "connect(",
+    "cursor(",
+    "Redis",
+    "boto3",
+    "requests.",
+    "urlopen",
 )
-CONTENT_ID = "content/1"
+CONTENT_ID = "content/2"
 
 
 def has_trigger(text: str) -> bool:

@@ -46,10 +46,18 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/1" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/2" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)
+
+
+def test_a_module_that_only_builds_a_session_or_takes_one_is_parsed() -> None:
+    # No decorator, class or async def: what INW013's one hop and bindings need all the same.
+    built = content("from sqlalchemy.orm import sessionmaker\nSessionLocal = sessionmaker()\n")
+    assert built.parsed and [b.name for b in built.bindings] == ["SessionLocal"]
+    crud = content("def get_user(db):\n    return db.query(1)\n\n# db: Session\n")
+    assert crud.parsed and [f.qualname for f in crud.functions] == ["get_user"]
 
 
 def test_syntax_error_is_not_parsed() -> None:

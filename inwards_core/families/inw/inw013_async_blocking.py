@@ -166,9 +166,11 @@ else (an asyncio client, `None`) stops it from being blocking from then on. Name
 binding of the same name decides their type. A helper is
 followed only when it is a module-level plain `def` and its own body blocks (not a method,
 not a second hop). Other modules are read through the content facts, which parse only a
-file whose text holds `async `, `class `, `@` or another of their fixed triggers: an alias,
-an instance or a helper in a module with none of them is not seen. A file that does not
-parse is not judged (INW020 reports it).
+file whose text holds one of their fixed words: `async `, `class `, `@`, or a name of the
+families (`Session`, `Engine`, `sessionmaker`, `create_engine`, `Annotated`, `connect(`,
+`cursor(`, `Redis`, `boto3`, `requests.`, `urlopen`). An alias, an instance or a helper in
+a module with none of them (a client made by a first-party factory, say) is not seen. A file
+that does not parse is not judged (INW020 reports it).
 """,
 )
 
