@@ -40,6 +40,8 @@ ADAPTERS = {
         "from typing import Final\n"
         "timeout: Final = 5\n"
         "class Orders(Protocol): ...\n"
+        "class Store:\n    def get(self) -> int:\n        raise NotImplementedError\n"
+        "class SqlStore(Store):\n    def get(self) -> int:\n        return 1\n"
         "class BaseError(Exception): ...\n"
         "class OrderNotFound(BaseError): ...\n"
         "class Colour(enum.Enum):\n    RED = 1\n"
@@ -64,7 +66,7 @@ def test_one_finding_per_import_statement_naming_every_name() -> None:
     found = _findings(
         {
             "shop/adapters/inbound/api.py": (
-                "from shop.adapters.outbound.sql import SqlOrders, Mailer, OrderNotFound\n"
+                "from shop.adapters.outbound.sql import SqlOrders, Mailer, OrderNotFound, SqlStore\n"
                 "import shop.adapters.outbound.sql\n"
                 "from shop.adapters.outbound import sql\n"
             )
@@ -72,7 +74,7 @@ def test_one_finding_per_import_statement_naming_every_name() -> None:
     )
     assert _where(found) == [("shop/adapters/inbound/api.py", n) for n in (1, 2, 3)]
     assert found[0].message == (
-        '"shop.adapters.inbound.api" imports "SqlOrders, Mailer" from '
+        '"shop.adapters.inbound.api" imports "SqlOrders, Mailer, SqlStore" from '
         '"shop.adapters.outbound.sql", a module of the role "shop.adapters.outbound", which '
         'only "shop.main" may import.'
     )
@@ -85,6 +87,7 @@ def test_values_of_the_role_and_type_only_imports_pass() -> None:
         "shop/adapters/inbound/api.py": (
             "from typing import TYPE_CHECKING\n"
             "from shop.adapters.outbound.sql import OrderNotFound, Colour, PAGE_SIZE, BaseError, Orders, timeout\n"
+            "from shop.adapters.outbound.sql import Store  # every method trivial: an interface\n"
             "from shop.adapters.outbound import OrderNotFound, Colour  # defined below it\n"
             "if TYPE_CHECKING:\n"
             "    from shop.adapters.outbound.sql import SqlOrders\n"

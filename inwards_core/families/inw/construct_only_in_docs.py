@@ -23,8 +23,10 @@ What passes:
 
 - imports under `if TYPE_CHECKING:` (they never run);
 - exceptions and enums a role module defines, and its ALL_CAPS and `Final` constants: any
-  module may catch or compare them; and its `typing.Protocol` classes, which code types
-  against;
+  module may catch or compare them; and its interfaces, which code types against: classes with
+  `Protocol` or `ABC` among their own bases, or whose methods all do nothing (docstring, `...`,
+  `pass`, `raise NotImplementedError`). A class that inherits from one is an implementation
+  and is reported;
 - the `__init__` of a package above a role module importing from below itself: that is the
   package's re-export face, not a use (its re-exports are what builds are followed through);
 - an import that points outwards or sideways in the layering: it is layer-dependency's
@@ -74,9 +76,9 @@ table without `role` a configuration error; here it is accepted and does nothing
 used only in annotations but not put under `TYPE_CHECKING` are reported (they run). Dynamic
 imports (`importlib`) are not judged.
 
-A class is recognised as an exception, an enum or a Protocol by its bases as written in its
-own module (`Exception`, `...Error`, `Enum`, `TextChoices`, `Protocol`, ...), following bases
-defined in the same module; a base imported from elsewhere under another name is not
+A class is recognised as an exception, an enum or an interface by its bases as written in
+its own module (`Exception`, `...Error`, `Enum`, `TextChoices`, `Protocol`, `ABC`, ...),
+following bases defined in the same module; a base imported from elsewhere under another name is not
 followed. A constant annotated `Final[int]` is not told from an `int` (write `Final` alone, or
 an ALL_CAPS name).
 

@@ -162,9 +162,9 @@ def _top_class(content: ContentFacts, name: str) -> ClassFact | None:
 
 def is_value_name(name: str, content: ContentFacts | None) -> bool:
     """A name any module may import from a role: an ALL_CAPS or `Final` constant, an
-    exception, enum or Protocol class of the module (bases read in the module's own classes,
-    same-module bases followed); without the module's content, a name ending in Error,
-    Exception or Warning."""
+    exception or enum class of the module (bases read in the module's own classes, same-module
+    bases followed), or an interface (`_is_interface`); without the module's content, a name
+    ending in Error, Exception or Warning."""
     if name.upper() == name and any(c.isalpha() for c in name):
         return True
     if content is None or not content.parsed:
@@ -199,15 +199,28 @@ def _is_value_class(content: ContentFacts, name: str, depth: int) -> bool:
     found = _top_class(content, name)
     if found is None:
         return False
+    if depth == 0 and _is_interface(content, found):
+        return True
     for base in found.bases:
         last = base.rsplit(".", 1)[-1]
         if last in _VALUE_BASES or last.endswith(_VALUE_SUFFIXES):
             return True
-        if depth == 0 and last == "Protocol":
-            return True
         if depth < MAX_HOPS and "." not in base and _is_value_class(content, base, depth + 1):
             return True
     return False
+
+
+def _is_interface(content: ContentFacts, found: ClassFact) -> bool:
+    """An interface code types against: `Protocol` or `ABC` among its own bases (or
+    `metaclass=ABCMeta`), or methods that all do nothing (docstring, `...`, `pass`,
+    `raise NotImplementedError`). A class inheriting from one is an implementation."""
+    if any(base.rsplit(".", 1)[-1] in ("Protocol", "ABC") for base in found.bases):
+        return True
+    if any(key == "metaclass" and value.endswith("ABCMeta") for key, value in found.keywords):
+        return True
+    methods = set(found.methods)
+    bodies = [f for f in content.functions if f.qualname in methods]
+    return bool(bodies) and all(f.trivial for f in bodies)
 
 
 def build_calls(content: ContentFacts) -> Iterator[CallFact]:
