@@ -266,7 +266,13 @@ def test_fanout_is_opt_in() -> None:
         "shop/application/wide.py": "".join(f"import shop.domain.m{n}\n" for n in range(1, 6)),
     }
     limit = "\n[tool.inwards.rules.import-fanout]\nmax-modules = 2\n"
-    assert run(files, limit) == []
+    # Off, its options do nothing: the one finding says so, at the table.
+    (unused,) = run(files, limit)
+    assert (unused.code, unused.file, unused.severity.value) == (
+        "TIDY002",
+        "pyproject.toml",
+        "warning",
+    )
     findings = run(files, FANOUT_ON + limit)
     assert where(findings) == [("shop/application/wide.py", 3, 8, "TIDY002")]
     (finding,) = findings
