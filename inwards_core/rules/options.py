@@ -37,6 +37,9 @@ def option_name(field_name: str) -> str:
 # The metadata of an options field that inwards reads (`option` writes it).
 CHECK = "check"  # a function of the converted value: a message (reads after the key) or None
 REQUIRED = "required"  # a definition naming the kind must give it, not empty
+# The project must give it, not empty, where it turns the rule on (a core definition of an
+# opt-in rule can't know the project's modules).
+NEEDED_WHEN_ON = "needed-when-on"
 DESCRIPTION = "description"  # the option's text in the schemas
 
 OptionCheck = Callable[[Any], str | None]
@@ -47,6 +50,7 @@ def option(
     *,
     check: OptionCheck | None = None,
     required: bool = False,
+    needed_when_on: bool = False,
     description: str = "",
 ) -> Any:
     """A field of a kind's options class with what inwards enforces and documents.
@@ -56,7 +60,7 @@ def option(
     option is required.` otherwise); `description` is the option's text in the schemas
     (without it, the sentence of the class docstring that names the option in backquotes).
     """
-    metadata: dict[str, Any] = {REQUIRED: required}
+    metadata: dict[str, Any] = {REQUIRED: required, NEEDED_WHEN_ON: needed_when_on}
     if check is not None:
         metadata[CHECK] = check
     if description:
@@ -67,6 +71,13 @@ def option(
 def is_required(field: attrs.Attribute[Any]) -> bool:
     """A required option: marked `required`, or a field without a default."""
     return bool(field.metadata.get(REQUIRED)) or field.default is attrs.NOTHING
+
+
+def needed_when_on(options_type: type[Any]) -> tuple[str, ...]:
+    """The options a project that turns the rule on must set (`option(needed_when_on=True)`)."""
+    return tuple(
+        option_name(f.name) for f in attrs.fields(options_type) if f.metadata.get(NEEDED_WHEN_ON)
+    )
 
 
 def required_options(options_type: type[Any]) -> tuple[str, ...]:

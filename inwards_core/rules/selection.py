@@ -14,7 +14,12 @@ from inwards_core.config.values import ConfigProblem, RuleSettings
 from inwards_core.model.findings import Severity
 from inwards_core.model.quoting import quoted
 from inwards_core.model.value_repr import value_repr
-from inwards_core.rules.options import OptionsError, known_options, parse_options
+from inwards_core.rules.options import (
+    OptionsError,
+    known_options,
+    needed_when_on,
+    parse_options,
+)
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
 if TYPE_CHECKING:
@@ -111,7 +116,26 @@ def validate_rule_settings(
     for template in settings.templates:
         for key, message in _template_rule_problems(template, rule_set):
             add(key, message)
+    for key, message in _needed_options_missing(settings, rule_set):
+        add(key, message)
     return tuple(problems)
+
+
+def _needed_options_missing(settings: RuleSettings, rule_set: RuleSet) -> Iterable[tuple[str, str]]:
+    """A rule that select or extend-select turns on without an option it needs (INW015's
+    `role`): at the entry that turns it on. A template fills what its roles give."""
+    for key, code in _listed_codes(settings):
+        rule = rule_set.by_code(code.upper())
+        if rule is None or key.startswith("tool.inwards.rules.ignore["):
+            continue
+        given = {**rule.definition.options, **settings.options.get(rule.name, {})}
+        for name in needed_when_on(rule.kind.options_type):
+            if not given.get(name):
+                yield (
+                    key,
+                    f"turns on {rule.code} {rule.name}, which needs `{name}`: set it in "
+                    f"[tool.inwards.rules.{rule.name}] (see `inwards rule {rule.code}`).",
+                )
 
 
 def _template_rule_problems(template: TemplateRule, rule_set: RuleSet) -> Iterable[tuple[str, str]]:

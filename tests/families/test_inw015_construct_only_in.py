@@ -123,9 +123,8 @@ def test_test_modules_are_skipped_unless_check_tests() -> None:
     assert len(_findings(files, OPTIONS + "check-tests = true\n")) == 1
 
 
-def test_no_role_no_finding_and_modules_outside_every_layer_are_not_judged() -> None:
-    files = {"shop/adapters/inbound/api.py": "from shop.adapters.outbound.sql import SqlOrders\n"}
-    assert _findings(files, "") == []
+def test_modules_outside_every_layer_are_not_judged() -> None:
+    # (Turning the rule on without `role` is a config error: tests/rules/test_needed_when_on.py.)
     assert _findings({"scripts/run.py": "from shop.adapters.outbound.sql import SqlOrders\n"}) == []
 
 

@@ -71,8 +71,8 @@ allowed-in = ["shop.main"]
 ```
 """,
     limitations="""
-The rule is silent until `role` names modules (the reference makes a `construct-only-in`
-table without `role` a configuration error; here it is accepted and does nothing). Imports
+Turning the rule on with `select` or `extend-select` without a `role` is a configuration
+error at that entry; a template's roles give it `role` themselves. Imports
 used only in annotations but not put under `TYPE_CHECKING` are reported (they run). Dynamic
 imports (`importlib`) are not judged.
 

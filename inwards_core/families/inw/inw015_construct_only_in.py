@@ -27,8 +27,10 @@ class ConstructOnlyInOptions(ScopedOptions):
     role: tuple[str, ...] = option(
         (),
         check=check_patterns,
+        needed_when_on=True,
         description="The modules (prefixes or selectors) whose classes only the `allowed-in` "
-        "modules may import and build: the adapters. The rule reports nothing until it is set.",
+        "modules may import and build: the adapters. A project that turns the rule on must "
+        "set it (or a template's roles give it).",
     )
     allowed_in: tuple[str, ...] = option(
         (),
