@@ -51,6 +51,7 @@ TRIGGERS: tuple[str, ...] = (
     "path(",
     "Table(",
     "MetaData(",
+    "naming_convention",
     "__tablename__",
     "Annotated",
     "Session",
@@ -64,7 +65,7 @@ TRIGGERS: tuple[str, ...] = (
     "requests.",
     "urlopen",
 )
-CONTENT_ID = "content/2"
+CONTENT_ID = "content/3"
 
 
 def has_trigger(text: str) -> bool:

@@ -309,12 +309,25 @@ class ContentWalk:
         for target in targets:
             if isinstance(target, ast.Name):
                 self._add_binding(target, value, annotation, frame)
+            elif (
+                isinstance(target, ast.Attribute)
+                and frame.function is None
+                and frame.cls is None
+                and dotted(target)
+            ):
+                # `Base.metadata.naming_convention = {...}`: set on an object at the top level.
+                self._add_binding(target, value, annotation, frame)
 
     def _add_binding(
-        self, target: ast.Name, value: ast.expr | None, annotation: ast.expr | None, frame: Frame
+        self,
+        target: ast.Name | ast.Attribute,
+        value: ast.expr | None,
+        annotation: ast.expr | None,
+        frame: Frame,
     ) -> None:
         callee, literal = "", None
         args: tuple[str, ...] = ()
+        name = target.id if isinstance(target, ast.Name) else dotted(target)
         names = annotation_names(annotation)
         if isinstance(value, ast.Call):
             callee, args = dotted(value.func), positional(value.args)
@@ -326,7 +339,7 @@ class ContentWalk:
             if self._take(1 + len(names)):
                 sink.append(
                     BindingFact(
-                        cut(prefix + target.id), self._span(target), callee, names, literal, args
+                        cut(prefix + name), self._span(target), callee, names, literal, args
                     )
                 )
 

@@ -67,7 +67,9 @@ class ParamFact:
 
 @attrs.frozen
 class BindingFact:
-    """A name bound by `x = ...`, `x: T = ...`, `type X = ...` or `with ... as x`.
+    """A name bound by `x = ...`, `x: T = ...`, `type X = ...` or `with ... as x`; at the
+    module's top level also an attribute set there (`Base.metadata.naming_convention = ...`,
+    named by its dotted text).
 
     `value_callee` is the callee of a call value (dotted as `CallFact.callee`) and
     `positional` its first arguments (as `CallFact.positional`). `annotation` holds the

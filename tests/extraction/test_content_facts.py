@@ -46,7 +46,7 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/2" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/3" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)

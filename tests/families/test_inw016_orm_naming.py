@@ -264,6 +264,19 @@ def test_missing_naming_convention_once_on_the_first_table_of_a_whole_project_ru
     assert _findings(files, off, convention=False) == []
 
 
+def test_a_convention_set_afterwards_on_the_metadata_counts() -> None:
+    files = {
+        "app/db.py": (
+            "from sqlmodel import SQLModel\n"
+            'SQLModel.metadata.naming_convention = {"pk": "pk_%(table_name)s"}\n'
+        ),
+        "app/b.py": "from sqlmodel import SQLModel\nclass Hero(SQLModel, table=True):\n    id: int\n",
+    }
+    assert _findings(files, convention=False) == []
+    files["app/db.py"] = "from sqlmodel import SQLModel\nSQLModel.metadata.schema = 'x'\n"
+    assert len(_findings(files, convention=False)) == 1
+
+
 def test_django_judges_explicit_db_table_only_and_library_tables_pass() -> None:
     source = (
         "from django.db import models\n"

@@ -130,6 +130,10 @@ def read_models(
         for call in (*calls, *(c for f in content.functions for c in f.calls))
         if qualify(call.callee).rsplit(".", 1)[-1] == "MetaData"
         and ("naming_convention" in call.keywords or "**" in call.keywords)
+    ) + tuple(  # `SQLModel.metadata.naming_convention = {...}`, set after the fact
+        binding.span
+        for binding in content.bindings
+        if binding.name.endswith(".metadata.naming_convention")
     )
     return ModuleModels(tuple(tables), tuple(columns), conventions)
 

@@ -95,9 +95,10 @@ the last word (`user_settings`, `credentials` and `details` are read as singular
 annotations (`created: "Mapped[datetime]"`), columns typed with a project's own type
 (`TZDateTime`), Django's `db_column=` and `Table(...)` built inside functions are not read.
 The naming convention is found where `MetaData(naming_convention=...)` (or `MetaData(**options)`)
-is called, in any module read; a convention assigned afterwards
-(`Base.metadata.naming_convention = {...}`) is not seen: set `require-naming-convention =
-false` then. The project-wide findings (the project's scheme and the missing convention) need a
+is called, or where a module's top level sets one afterwards
+(`SQLModel.metadata.naming_convention = {...}`), in any module read; one set inside a
+function, or in a module that imports no ORM package, is not seen: set
+`require-naming-convention = false` then. The project-wide findings (the project's scheme and the missing convention) need a
 whole-project run: with PATHS each name is judged on its own.
 """,
 )
