@@ -35,12 +35,31 @@ def find_rule(rule_set: RuleSet, code_or_name: str) -> FoundRule | None:
     return FoundRule(code, rule_set.chains[code], rule_set.by_code(code))
 
 
+# Letters typed for the digits they look like, in a code's number (`INW01l`, `INW0O5`).
+_DIGIT_LOOKALIKES = str.maketrans({"L": "1", "I": "1", "O": "0"})
+
+
 def did_you_mean(rule_set: RuleSet, code_or_name: str) -> str:
     """` Did you mean "INW011"?` naming the closest code (else name) of a rule, or "" when
-    none is close."""
+    none is close. Among codes equally close the lowest wins, so the answer does not change
+    when a family adds a higher code."""
     wanted = code_or_name.strip()
-    codes = list(rule_set.chains)
     names = [chain[0].name for chain in rule_set.chains.values()]
-    close = difflib.get_close_matches(wanted.upper(), codes, n=1)
-    close = close or difflib.get_close_matches(wanted.lower(), names, n=1)
-    return f' Did you mean "{close[0]}"?' if close else ""
+    typed = wanted.upper()
+    typed = typed[:-3] + typed[-3:].translate(_DIGIT_LOOKALIKES)
+    close = _closest(typed, sorted(rule_set.chains))
+    close = close or next(iter(difflib.get_close_matches(wanted.lower(), names, n=1)), None)
+    return f' Did you mean "{close}"?' if close else ""
+
+
+def _closest(typed: str, codes: list[str]) -> str | None:
+    """The code most like `typed` (difflib's ratio, at least 0.6 as `get_close_matches`
+    asks), the first of `codes` on a tie."""
+    best, best_ratio = None, 0.6
+    matcher = difflib.SequenceMatcher(b=typed)
+    for code in codes:
+        matcher.set_seq1(code)
+        ratio = matcher.ratio()
+        if ratio > best_ratio or (best is None and ratio >= best_ratio):
+            best, best_ratio = code, ratio
+    return best

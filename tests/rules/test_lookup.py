@@ -51,3 +51,11 @@ def test_the_closest_code_or_name() -> None:
     assert did_you_mean(rule_set, "inw-011") == ' Did you mean "INW011"?'
     assert did_you_mean(rule_set, "layer-dependancy") == ' Did you mean "layer-dependency"?'
     assert did_you_mean(rule_set, "zzzzzz") == ""
+
+
+def test_a_lookalike_digit_and_ties_among_codes() -> None:
+    rule_set = rules()
+    assert did_you_mean(rule_set, "INW01l") == ' Did you mean "INW011"?'
+    assert did_you_mean(rule_set, "inw0O5") == ' Did you mean "INW005"?'
+    # INW009 and INW019 are equally close: the lowest code wins, whatever codes are added.
+    assert did_you_mean(rule_set, "INW099") == ' Did you mean "INW009"?'
