@@ -18,7 +18,6 @@ from inwards_core import (
     Scope,
     Span,
     Violation,
-    edit_distance,
     quoted,
 )
 
@@ -151,6 +150,8 @@ def closest_name(name: str, names: Sequence[str]) -> str:
     """The name `name` most likely stands for: the same name in other case, else the
     nearest by edit distance when near enough to be a typo (at most a third of the longer
     name, at least one edit), else the one name it abbreviates (`infra`); "" when none."""
+    from inwards_core import edit_distance  # the hints module loads only when it runs
+
     lowered = name.lower()
     best, best_distance = "", 0
     for candidate in names:
