@@ -50,6 +50,16 @@ NOT_ON_THE_FAST_PATH = {
     "inwards_cli.commands.cache_verification": "the message of --verify-cache",
     "inwards_core.baseline.reading": "parsing a baseline, where there is one",
     "inwards_core.baseline.matching": "applying a baseline, where there is one",
+    "inwards_core.model.content_facts": "the content records of the opt-in content rules",
+    "inwards_core.extraction.content": "reading content facts, for the opt-in content rules",
+    "inwards_core.families.inw.content_names": "names as the content rules resolve them",
+    "inwards_core.families.inw.endpoints": "INW012's endpoint recognisers",
+    "inwards_core.families.inw.endpoint_work": "INW012's measure of an endpoint",
+    "inwards_core.families.inw.blocking_families": "INW013's tables of blocking calls",
+    "inwards_core.families.inw.english_words": "INW016's plural heuristic",
+    "inwards_core.families.inw.diagrams.mermaid": "the Mermaid reader of the diagram rules",
+    "inwards_core.families.inw.diagrams.plantuml": "the PlantUML reader of the diagram rules",
+    "inwards_core.extraction.documents": "reading the files `diagrams` names",
 }
 
 # What only a check with the cache uses: a check with --no-cache imports none of it.

@@ -26,19 +26,10 @@ from collections.abc import Callable, Iterator, Mapping
 import attrs
 
 from inwards_core import BindingFact, CallFact, ClassFact, ContentFacts, FunctionFact
+from inwards_core.families.inw.endpoint_frameworks import FRAMEWORK_PACKAGES, FRAMEWORKS
 
 # A dotted name as written in the module -> its canonical dotted name.
 Qualify = Callable[[str], str]
-
-FRAMEWORKS = ("fastapi", "flask", "litestar", "django")
-# The packages whose import marks a module as one of a framework's (Starlette goes with
-# FastAPI, DRF with Django).
-FRAMEWORK_PACKAGES: Mapping[str, tuple[str, ...]] = {
-    "fastapi": ("fastapi", "starlette"),
-    "flask": ("flask",),
-    "litestar": ("litestar",),
-    "django": ("django", "rest_framework"),
-}
 
 _ROUTE_METHODS = frozenset(
     (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 
@@ -16,10 +16,7 @@ from inwards_core import (
     option,
     quoted,
 )
-from inwards_core.families.inw.content_names import is_test_module
-from inwards_core.families.inw.endpoint_modules import Judging, judged_modules
-from inwards_core.families.inw.endpoint_work import Measure, Work, measure_endpoint
-from inwards_core.families.inw.endpoints import FRAMEWORK_PACKAGES, FRAMEWORKS, Endpoint
+from inwards_core.families.inw.endpoint_frameworks import FRAMEWORK_PACKAGES, FRAMEWORKS
 from inwards_core.families.inw.inw012_docs import DOCS, examples
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.module_entries import (
@@ -27,6 +24,10 @@ from inwards_core.families.inw.module_entries import (
     covers_some_module,
     first_match,
 )
+
+if TYPE_CHECKING:
+    from inwards_core.families.inw.endpoint_work import Work
+    from inwards_core.families.inw.endpoints import Endpoint
 
 DEFAULT_DENY_CALLS = (
     "requests", "httpx", "aiohttp", "urllib.request", "smtplib", "boto3", "redis",
@@ -190,6 +191,10 @@ def _in_delegates(
 
 
 def check(model: ProjectModel, options: ThinEndpointOptions) -> Iterator[Violation]:
+    # The recognisers and the measure load only when the rule runs.
+    from inwards_core.families.inw.endpoint_modules import Judging, judged_modules
+    from inwards_core.families.inw.endpoint_work import Measure, measure_endpoint
+
     scope = Judging(
         packages=_content_packages(options),
         frameworks=frozenset(options.frameworks),
@@ -276,6 +281,8 @@ def _finding(
     dead: tuple[str, ...] = (),
 ) -> Violation | None:
     size, supporting, hard = signals(work, options, dead)
+    from inwards_core.families.inw.content_names import is_test_module
+
     if not hard and (not size or is_test_module(info.name)):
         return None
     tripped = size + supporting + hard

@@ -9,7 +9,6 @@ from typing import Literal
 import attrs
 
 from inwards_core import CheckKind, ProjectModel, ReadScope, Violation, option, quoted
-from inwards_core.families.inw.english_words import is_snake
 from inwards_core.families.inw.layering import ScopedOptions
 from inwards_core.families.inw.orm_naming_docs import DOCS, examples
 
@@ -32,6 +31,8 @@ def _check_table_scheme(value: str) -> str | None:
 
 
 def _check_suffix(value: str) -> str | None:
+    from inwards_core.families.inw.english_words import is_snake  # a word list: on use only
+
     if not value or not is_snake(value.lstrip("_")) or not value.startswith("_"):
         return (
             'must be a suffix such as "_at" (an underscore, then lower snake case), or '
