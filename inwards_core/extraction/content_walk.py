@@ -7,6 +7,8 @@ import ast
 import re
 from collections.abc import Iterator
 
+import attrs
+
 from inwards_core.extraction.content_frames import (
     ClassDraft,
     Frame,
@@ -169,7 +171,8 @@ class ContentWalk:
                 elif isinstance(item, ast.withitem):
                     self._expressions([item.context_expr, item.optional_vars], frame)
                 elif isinstance(item, ast.AST):
-                    self._expressions([item], frame)
+                    raised = isinstance(statement, ast.Raise) and name == "exc"
+                    self._expressions([item], frame, item if raised else None)
 
     def _handler(
         self, handler: ast.excepthandler, inner: Frame, measured: bool
@@ -274,11 +277,16 @@ class ContentWalk:
         return params
 
     def _call(
-        self, callee: ast.expr, call: ast.Call | None, awaited: bool = False, nested: bool = False
+        self,
+        callee: ast.expr,
+        call: ast.Call | None,
+        awaited: bool = False,
+        nested: bool = False,
+        raised: bool = False,
     ) -> CallFact:
         if call is None:
             return CallFact(dotted(callee), self._span(callee), awaited, nested)
-        keywords = tuple(cut(k.arg or "**") for k in call.keywords[:KEYWORD_LIMIT])
+        kept = call.keywords[:KEYWORD_LIMIT]
         self.truncated |= len(call.keywords) > KEYWORD_LIMIT
         return CallFact(
             dotted(callee),
@@ -286,7 +294,9 @@ class ContentWalk:
             awaited,
             nested,
             positional(call.args),
-            keywords,
+            tuple(cut(k.arg or "**") for k in kept),
+            tuple(value_text(k.value) for k in kept),
+            raised,
         )
 
     # -- bindings ----------------------------------------------------------------------
@@ -345,8 +355,11 @@ class ContentWalk:
 
     # -- expressions -------------------------------------------------------------------
 
-    def _expressions(self, nodes: list[ast.AST | None], frame: Frame) -> None:
-        """Record the calls and count the comprehensions of expressions (iteratively)."""
+    def _expressions(
+        self, nodes: list[ast.AST | None], frame: Frame, raised: ast.AST | None = None
+    ) -> None:
+        """Record the calls and count the comprehensions of expressions (iteratively);
+        `raised` is the expression a `raise` statement raises."""
         stack: list[tuple[ast.AST, bool, bool]] = [
             (n, False, False) for n in nodes if n is not None
         ]
@@ -356,7 +369,7 @@ class ContentWalk:
                 stack.append((node.value, True, nested))
                 continue
             if isinstance(node, ast.Call):
-                self._record(node, awaited, nested, frame)
+                self._record(node, awaited, nested, frame, raised=node is raised)
             elif isinstance(node, _COMPREHENSIONS) and frame.metrics is not None:
                 frame.metrics.comprehensions += 1
             inside = nested or isinstance(node, ast.Lambda)
@@ -367,8 +380,10 @@ class ContentWalk:
                 if not isinstance(child, _LEAVES)
             ]
 
-    def _record(self, call: ast.Call, awaited: bool, nested: bool, frame: Frame) -> None:
-        fact = self._call(call.func, call, awaited)
+    def _record(
+        self, call: ast.Call, awaited: bool, nested: bool, frame: Frame, *, raised: bool = False
+    ) -> None:
+        fact = self._call(call.func, call, awaited, raised=raised)
         for sink, sink_nested in frame.calls:
             if self._take():
                 sink.append(fact if not (nested or sink_nested) else _nested(fact))
@@ -411,7 +426,7 @@ def _is_alias(annotation: tuple[str, ...]) -> bool:
 
 
 def _nested(fact: CallFact) -> CallFact:
-    return CallFact(fact.callee, fact.span, fact.awaited, True, fact.positional, fact.keywords)
+    return attrs.evolve(fact, nested=True)
 
 
 def _by_position(calls: list[CallFact]) -> tuple[CallFact, ...]:

@@ -41,7 +41,10 @@ class CallFact:
     - `nested`: inside a lambda, or a def or class nested in the function holding the fact.
     - `positional`: the first `ARGUMENT_LIMIT` positional arguments: a dotted name, a string
       literal in double quotes (`'"users"'`), or "" for anything else.
-    - `keywords`: keyword argument names, "**" for a `**mapping`.
+    - `keywords`: keyword argument names, "**" for a `**mapping`; `keyword_values` their
+      values, one per name: a dotted name, a string literal in double quotes, the repr of a
+      number, bool or None (`status_code=201` gives "201"), or "" for anything else.
+    - `raised`: the call is what a `raise` statement raises (`raise HTTPException(404)`).
     """
 
     __repr__ = value_repr
@@ -52,6 +55,8 @@ class CallFact:
     nested: bool = False
     positional: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
+    keyword_values: tuple[str, ...] = ()
+    raised: bool = False
 
 
 @attrs.frozen
@@ -168,6 +173,8 @@ def _call_row(call: CallFact) -> list[Any]:
         call.nested,
         list(call.positional),
         list(call.keywords),
+        list(call.keyword_values),
+        call.raised,
     ]
 
 
@@ -280,14 +287,20 @@ def _strings(data: Any, limit: int) -> tuple[str, ...]:
 
 
 def _call(data: Any) -> CallFact:
-    row = _row(data, 6)
+    row = _row(data, 8)
+    keywords = _strings(row[5], KEYWORD_LIMIT)
+    values = _strings(row[6], KEYWORD_LIMIT)
+    if len(values) != len(keywords):
+        raise ValueError("one value per keyword")
     return CallFact(
         callee=_str(row[0]),
         span=_span(row[1]),
         awaited=_bool(row[2]),
         nested=_bool(row[3]),
         positional=_strings(row[4], ARGUMENT_LIMIT),
-        keywords=_strings(row[5], KEYWORD_LIMIT),
+        keywords=keywords,
+        keyword_values=values,
+        raised=_bool(row[7]),
     )
 
 

@@ -46,7 +46,7 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/3" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/4" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)
@@ -82,7 +82,13 @@ def test_function_fields() -> None:
     assert fact.span == Span(3, 11, 3, 17)
     (decorator,) = fact.decorators
     assert decorator == CallFact(
-        "router.post", Span(2, 2, 2, 13), False, False, ('"/items"',), ("response_model", "**")
+        "router.post",
+        Span(2, 2, 2, 13),
+        False,
+        False,
+        ('"/items"',),
+        ("response_model", "**"),
+        ("Item", "extra"),
     )
     assert [(p.name, p.annotation) for p in fact.params] == [
         ("item", ("Item",)),
@@ -425,3 +431,27 @@ def _row_mutations() -> Any:
 def test_content_from_data_raises_only_value_error(data: Any) -> None:
     with contextlib.suppress(ValueError):
         content_from_data(data)
+
+
+def test_keyword_values_and_raised_calls() -> None:
+    facts = content(
+        """
+        @router.post("/items", status_code=201, response_model=Item, include_in_schema=False)
+        async def create(item):
+            if item.bad:
+                raise HTTPException(status_code=404, detail="missing")
+            return JSONResponse(status_code=status.HTTP_409_CONFLICT, content=make())
+        """
+    )
+    (create,) = facts.functions
+    (decorator,) = create.decorators
+    assert decorator.keywords == ("status_code", "response_model", "include_in_schema")
+    assert decorator.keyword_values == ("201", "Item", "False")
+    assert not decorator.raised
+    by_callee = {call.callee: call for call in create.calls}
+    assert by_callee["HTTPException"].raised
+    assert by_callee["HTTPException"].keyword_values == ("404", '"missing"')
+    assert not by_callee["JSONResponse"].raised
+    assert by_callee["JSONResponse"].keyword_values == ("status.HTTP_409_CONFLICT", "")
+    assert not by_callee["make"].raised
+    assert content_from_data(json.loads(json.dumps(content_to_data(facts)))) == facts
