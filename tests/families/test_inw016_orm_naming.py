@@ -288,7 +288,7 @@ def test_django_judges_explicit_db_table_only_and_library_tables_pass() -> None:
         "    class Meta:\n"
         '        db_table = "geometry_columns"\n'
         "class Article(models.Model):\n"
-        "    day = models.DateField()\n"
+        "    published = models.DateField()\n"
     )
     found = _lines(_findings({"app/models.py": source}, convention=False))
     assert found == [
@@ -297,7 +297,11 @@ def test_django_judges_explicit_db_table_only_and_library_tables_pass() -> None:
             3,
             'Datetime column "expire_date" does not end with "_at"; name it "expire_at".',
         ),
-        ("app/models.py", 10, 'Date column "day" does not end with "_date"; name it "day_date".'),
+        (
+            "app/models.py",
+            10,
+            'Date column "published" does not end with "_date"; name it "published_date".',
+        ),
     ]
 
 
@@ -361,4 +365,17 @@ def test_a_derived_sqlmodel_name_is_judged_by_the_class_name_s_last_word() -> No
             4,
             'Table name "heroteamlinks" is plural; name it in the singular: "heroteamlink".',
         )
+    ]
+
+
+def test_a_date_column_whose_last_word_is_a_date_passes() -> None:
+    source = (
+        "from datetime import date\nfrom sqlalchemy.orm import Mapped\n"
+        "from app.base import Base\n"
+        'class Person(Base):\n    __tablename__ = "person"\n'
+        "    birthday: Mapped[date]\n    due_day: Mapped[date]\n    joined: Mapped[date]\n"
+    )
+    found = _findings({"app/models.py": source})
+    assert [f.message for f in found] == [
+        'Date column "joined" does not end with "_date"; name it "joined_date".'
     ]

@@ -54,6 +54,9 @@ LIBRARY_PREFIXES = ("django_", "celery_", "sqlite_", "pg_")
 # Endings and starts of time column names that the configured suffix replaces.
 _TIME_SUFFIXES = ("_at", "_on", "_date", "_datetime", "_time", "_timestamp", "_ts", "_dt")
 _TIME_PREFIXES = ("date_", "datetime_", "time_")
+# A date column whose last word already is a date (`birthday`, `due_day`): adding `_date`
+# would only repeat it, which no reviewer asks for.
+_DATE_WORDS = ("day", "birthday", "date", "dob")
 
 
 # -- what is wrong with one name ---------------------------------------------------------
@@ -140,6 +143,8 @@ def _column_problem(
 ) -> Problem | None:
     suffix = options.datetime_suffix if column.kind == DATETIME else options.date_suffix
     if suffix is False or column.name.endswith(suffix):
+        return None
+    if column.kind != DATETIME and column.name.rpartition("_")[2] in _DATE_WORDS:
         return None
     return Problem(
         info, column.name, column.span, column.kind, "suffix", _suffixed(column.name, suffix)

@@ -27,6 +27,9 @@ What it reads, each name resolved through the module's imports:
 - Django: `Meta.db_table` when set (a name Django derives, `app_model`, is not the author's
   choice and is not judged), `DateTimeField` and `DateField`.
 
+A date column whose last word already says it is a date (`birthday`, `due_day`, `dob`)
+passes: `birthday_date` would only repeat it.
+
 Never judged: association tables (a Core `Table` whose every column is a foreign key, or a name
 joining two tables of the project, `post_tags` for `post` and `tag`), tables a library or the
 database owns (`alembic_version`, `django_*`, `celery_*`, PostGIS and SpatiaLite's
