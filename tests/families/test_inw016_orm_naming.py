@@ -379,3 +379,15 @@ def test_a_date_column_whose_last_word_is_a_date_passes() -> None:
     assert [f.message for f in found] == [
         'Date column "joined" does not end with "_date"; name it "joined_date".'
     ]
+
+
+def test_a_library_of_mixins_maps_no_table_and_owes_no_naming_convention() -> None:
+    mixins = (
+        "from typing import Generic, TypeVar\nfrom sqlalchemy.orm import Mapped\n"
+        "ID = TypeVar('ID')\n"
+        'class BaseUserTable(Generic[ID]):\n    __tablename__ = "user"\n    id: Mapped[ID]\n'
+    )
+    assert _findings({"app/models.py": mixins}, convention=False) == []
+    mapped = mixins + 'class Order(Base):\n    __tablename__ = "order"\n'
+    found = _findings({"app/models.py": "from app.base import Base\n" + mapped}, convention=False)
+    assert ["naming_convention" in f.message for f in found] == [True]

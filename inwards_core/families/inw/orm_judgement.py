@@ -285,7 +285,7 @@ def _missing_convention(
         (info.file, table.span, info, table)
         for info, models in read
         for table in models.tables
-        if table.framework in (SQLALCHEMY, SQLMODEL)
+        if table.framework in (SQLALCHEMY, SQLMODEL) and table.mapped
     ]
     if not tables:
         return None

@@ -47,6 +47,9 @@ class TableName:
     derived: bool = False
     words: str = ""
     association: bool = False
+    # False for a mixin's `__tablename__` (a class with no base but `Generic`/`Protocol`): a
+    # library of mixins maps no table itself; the application's base (and convention) does.
+    mapped: bool = True
 
 
 @attrs.frozen
@@ -201,6 +204,9 @@ def _literal(attribute: BindingFact) -> str | None:
     return attribute.literal if attribute.literal else None
 
 
+_NO_MAPPING_BASES = frozenset({"Generic", "Protocol", "object", "ABC"})
+
+
 def _class_tables(found: ClassFact, kind: str) -> Iterator[TableName]:
     explicit = False
     for attribute in found.attributes:
@@ -209,7 +215,10 @@ def _class_tables(found: ClassFact, kind: str) -> Iterator[TableName]:
             continue
         if attribute.name == "__tablename__" and kind in (SQLALCHEMY, SQLMODEL):
             explicit = True
-            yield TableName(literal, attribute.span, kind)
+            mapped = kind != SQLALCHEMY or any(
+                base.rpartition(".")[2] not in _NO_MAPPING_BASES for base in found.bases
+            )
+            yield TableName(literal, attribute.span, kind, mapped=mapped)
         elif attribute.name == "Meta.db_table" and kind == DJANGO:
             yield TableName(literal, attribute.span, kind)
     if kind == SQLMODEL and _is_sqlmodel_table(found) and not explicit:
