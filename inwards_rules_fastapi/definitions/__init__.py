@@ -1,0 +1,1 @@
+"""The FAPI family's core rule definitions, one TOML file per rule (package data)."""
