@@ -65,7 +65,7 @@ TRIGGERS: tuple[str, ...] = (
     "requests.",
     "urlopen",
 )
-CONTENT_ID = "content/4"
+CONTENT_ID = "content/5"
 
 
 def has_trigger(text: str) -> bool:

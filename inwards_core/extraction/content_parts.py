@@ -45,23 +45,81 @@ def dotted(node: ast.expr) -> str:
 
 
 def argument_text(node: ast.expr) -> str:
-    """A positional argument as `CallFact.positional` keeps it."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return '"' + node.value[: STRING_LIMIT - 2] + '"'
-    if isinstance(node, ast.Name | ast.Attribute):
-        return dotted(node)
-    return ""
-
-
-def value_text(node: ast.expr) -> str:
-    """A class keyword's value: a dotted name, a string in quotes, a constant's repr."""
+    """A positional argument as `CallFact.positional` keeps it: a dotted name, a string in
+    quotes, the repr of a number, bool or None (`HTTPException(404)` keeps "404")."""
     if isinstance(node, ast.Constant):
         if isinstance(node.value, str):
             return '"' + node.value[: STRING_LIMIT - 2] + '"'
         if node.value is None or isinstance(node.value, bool | int | float):
             return cut(repr(node.value))
         return ""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return dotted(node)
+    return ""
+
+
+def value_text(node: ast.expr) -> str:
+    """A keyword's value: as `argument_text`, and a dict literal as `dict_text`."""
+    if isinstance(node, ast.Dict):
+        return dict_text(node)
     return argument_text(node)
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_ .\-]{0,40}")
+_ENTRY_LIMIT = 64  # entries of one dict looked at; the text's length bounds it further
+_MORE = "..."
+
+
+def _key_text(key: ast.expr | None, value: ast.expr) -> str:
+    """One key of a dict literal: `**name` for a spread mapping (`**?` when not a name),
+    a dotted name, a number's repr, a plain string in quotes, or `?` for any other key
+    (a string holding a separator of the dict text among them)."""
+    if key is None:
+        return "**" + (dotted(value) or "?")
+    if isinstance(key, ast.Constant):
+        if isinstance(key.value, str) and _PLAIN_KEY.fullmatch(key.value):
+            return '"' + key.value + '"'
+        if isinstance(key.value, int) and not isinstance(key.value, bool):
+            return repr(key.value) if abs(key.value) < 10**9 else "?"
+        return "?"
+    if isinstance(key, ast.Name | ast.Attribute):
+        return dotted(key) or "?"
+    return "?"
+
+
+def _keys(node: ast.Dict) -> list[str]:
+    return [_key_text(k, v) for k, v in zip(node.keys[:_ENTRY_LIMIT], node.values, strict=False)]
+
+
+def dict_text(node: ast.Dict) -> str:
+    """A dict literal in a compact form that keeps its keys, and the keys of each value that
+    is itself a dict literal: `{404:{"description","model"},"4XX",**common}` (a key as
+    `_key_text` writes it, then `:{...}` with the inner keys when its value is a dict; inner
+    dicts' own values are not kept). Entries are separated by `,`; a text longer than
+    `STRING_LIMIT` keeps its first entries and ends with `...` (more entries, not kept),
+    as does a dict of more than 64 entries (or an inner one of more than 64 keys)."""
+    entries: list[str] = []
+    for key, value in zip(node.keys[:_ENTRY_LIMIT], node.values, strict=False):
+        entry = _key_text(key, value)
+        if key is not None and isinstance(value, ast.Dict):
+            inner = _keys(value) + ([_MORE] if len(value.keys) > _ENTRY_LIMIT else [])
+            entry += ":{" + ",".join(inner) + "}"
+        entries.append(entry)
+    more = len(node.keys) > _ENTRY_LIMIT
+    while True:
+        text = "{" + ",".join(entries + ([_MORE] if more else [])) + "}"
+        if len(text) <= STRING_LIMIT:
+            return text
+        entries.pop()
+        more = True
+
+
+def return_names(node: ast.expr | None) -> tuple[str, ...]:
+    """A return annotation as `FunctionFact.returns` keeps it: () without one, ("None",)
+    for `-> None`, else `annotation_names` of it."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return ("None",)
+    return annotation_names(node)
 
 
 def positional(args: list[ast.expr]) -> tuple[str, ...]:

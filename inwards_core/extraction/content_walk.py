@@ -25,6 +25,7 @@ from inwards_core.extraction.content_parts import (
     is_guard_if,
     is_trivial_body,
     positional,
+    return_names,
     value_text,
 )
 from inwards_core.extraction.static import WholeFileLocator
@@ -209,6 +210,8 @@ class ContentWalk:
             decorators=self._decorators(node.decorator_list),
             params=self._params(node.args),
             trivial=is_trivial_body(node.body),
+            returns=self._returns(node.returns),
+            documented=is_docstring(node.body[0]),
         )
         function = FunctionDraft(fact)
         self._functions.append(function)
@@ -275,6 +278,10 @@ class ContentWalk:
         if not self._take(len(params) + sum(len(p.annotation) for p in params)):
             return ()
         return params
+
+    def _returns(self, annotation: ast.expr | None) -> tuple[str, ...]:
+        names = return_names(annotation)
+        return names if self._take(len(names)) else ()
 
     def _call(
         self,
@@ -405,6 +412,8 @@ class ContentWalk:
             calls=_by_position(function.calls),
             bindings=tuple(function.bindings),
             trivial=function.fact.trivial,
+            returns=function.fact.returns,
+            documented=function.fact.documented,
         )
 
     def _class_fact(self, cls: ClassDraft) -> ClassFact:

@@ -100,7 +100,9 @@ class FunctionFact:
 
     See `inwards_core.extraction.content` for how statements, branches (guards excluded),
     nesting, loops and comprehensions are counted. `trivial`: the body is only a docstring,
-    `...`, `pass` and `raise NotImplementedError(...)`.
+    `...`, `pass` and `raise NotImplementedError(...)`. `returns`: the dotted names of the
+    return annotation (flattened as `ParamFact.annotation`; ("None",) for `-> None`, () for
+    none); `documented`: the body starts with a docstring.
     """
 
     __repr__ = value_repr
@@ -118,6 +120,8 @@ class FunctionFact:
     calls: tuple[CallFact, ...] = ()
     bindings: tuple[BindingFact, ...] = ()
     trivial: bool = False
+    returns: tuple[str, ...] = ()
+    documented: bool = False
 
 
 @attrs.frozen
@@ -206,6 +210,8 @@ def _function_row(function: FunctionFact) -> list[Any]:
         [_call_row(c) for c in function.calls],
         [_binding_row(b) for b in function.bindings],
         function.trivial,
+        list(function.returns),
+        function.documented,
     ]
 
 
@@ -322,7 +328,7 @@ def _param(data: Any) -> ParamFact:
 
 
 def _function(data: Any) -> FunctionFact:
-    row = _row(data, 9)
+    row = _row(data, 11)
     statements, branches, nesting, loops, comprehensions = (_count(x) for x in _row(row[5], 5))
     return FunctionFact(
         qualname=_str(row[0]),
@@ -338,6 +344,8 @@ def _function(data: Any) -> FunctionFact:
         calls=_each(row[6], ITEM_LIMIT, _call),
         bindings=_each(row[7], ITEM_LIMIT, _binding),
         trivial=_bool(row[8]),
+        returns=_strings(row[9], ITEM_LIMIT),
+        documented=_bool(row[10]),
     )
 
 

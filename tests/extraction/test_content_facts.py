@@ -46,7 +46,7 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/4" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/5" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)
@@ -454,4 +454,74 @@ def test_keyword_values_and_raised_calls() -> None:
     assert not by_callee["JSONResponse"].raised
     assert by_callee["JSONResponse"].keyword_values == ("status.HTTP_409_CONFLICT", "")
     assert not by_callee["make"].raised
+    assert content_from_data(json.loads(json.dumps(content_to_data(facts)))) == facts
+
+
+def test_positional_numbers_are_kept() -> None:
+    facts = content(
+        """
+        async def find(item_id):
+            raise HTTPException(404, "missing")
+        """
+    )
+    (call,) = function(facts, "find").calls
+    assert call.positional == ("404", '"missing"')
+
+
+def test_a_dict_value_keeps_its_keys_and_those_of_inner_dicts() -> None:
+    facts = content(
+        """
+        @router.get(
+            "/items",
+            responses={
+                404: {"description": "gone", "model": Message},
+                status.HTTP_409_CONFLICT: {"model": Message},
+                "4XX": {},
+                "default": make(),
+                **common,
+                **{"x": 1},
+                "a,b": {"description": "x"},
+                **{},
+            },
+            openapi_extra={},
+        )
+        async def read():
+            ...
+        """
+    )
+    (decorator,) = function(facts, "read").decorators
+    responses, extra = decorator.keyword_values
+    assert responses == (
+        '{404:{"description","model"},status.HTTP_409_CONFLICT:{"model"},"4XX":{},'
+        '"default",**common,**?,?:{"description"},**?}'
+    )
+    assert extra == "{}"
+
+
+def test_a_long_dict_keeps_its_first_entries_within_the_bound() -> None:
+    entries = ", ".join(f'{400 + n}: {{"description": "d", "model": M}}' for n in range(40))
+    facts = content(f"@app.get('/', responses={{{entries}}})\nasync def read(): ...\n")
+    (text,) = function(facts, "read").decorators[0].keyword_values
+    assert len(text) <= STRING_LIMIT
+    assert text.startswith('{400:{"description","model"},401:') and text.endswith(",...}")
+    many = ", ".join(f"{n}: 1" for n in range(100))
+    facts = content(f"@app.get('/', responses={{{many}}})\nasync def read(): ...\n")
+    (text,) = function(facts, "read").decorators[0].keyword_values
+    assert text.endswith(",...}") and len(text) <= STRING_LIMIT
+
+
+def test_return_annotations_and_docstrings() -> None:
+    facts = content(
+        '''
+        async def a() -> Item:
+            """Doc."""
+        async def b() -> None: ...
+        async def c(): return 1
+        async def d() -> Annotated[list[Item], "x"] | None: ...
+        '''
+    )
+    assert function(facts, "a").returns == ("Item",) and function(facts, "a").documented
+    assert function(facts, "b").returns == ("None",) and not function(facts, "b").documented
+    assert function(facts, "c").returns == ()
+    assert function(facts, "d").returns == ("list",)
     assert content_from_data(json.loads(json.dumps(content_to_data(facts)))) == facts
