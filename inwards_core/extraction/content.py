@@ -25,7 +25,15 @@ lambdas or classes; the def's docstring is no statement):
 Calls in a def nested in a function are its own and also the enclosing function's with
 `nested` set (one level up only); calls in a lambda or a nested class are the enclosing
 function's with `nested` set. Decorators are read as `CallFact`s of the def or class they
-decorate; defaults and annotations are not searched for calls.
+decorate; the calls in their arguments, in parameters' defaults and annotations and in
+the return annotation are the function's `signature_calls`, not its `calls`.
+
+Generators: a `yield` counts for the innermost enclosing function, outside lambdas; each
+`try` whose body holds one is kept with its handlers. A handler *re-raises* when every path
+through its body ends in `raise`: `if`/`else` both ways, `with` bodies, `try` (body then
+`else`, or a handler; a `finally` that always raises decides), `match` (falls through
+unless a case is irrefutable); a loop may run no time, and `return`, `break` or
+`continue` leave without raising. Blocks nested past 40 levels count as not raising.
 """
 
 from __future__ import annotations
@@ -47,6 +55,12 @@ TRIGGERS: tuple[str, ...] = (
     "class ",
     "add_api_route",
     "add_url_rule",
+    # The FastAPI project graph (FAPI003, FAPI005, FAPI008): a module that only builds an
+    # app or a router, or wires them, holds none of the other triggers.
+    "FastAPI(",
+    "APIRouter(",
+    "include_router",
+    ".mount(",
     "Route(",
     "path(",
     "Table(",
@@ -64,8 +78,14 @@ TRIGGERS: tuple[str, ...] = (
     "boto3",
     "requests.",
     "urlopen",
+    # Dependencies with `yield` (FAPI007, FAPI009) and startup/shutdown handlers (FAPI006).
+    "yield",
+    "on_event",
+    "add_event_handler",
+    "on_startup",
+    "on_shutdown",
 )
-CONTENT_ID = "content/5"
+CONTENT_ID = "content/6"
 
 
 def has_trigger(text: str) -> bool:

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from inwards_core.model.content_facts import BindingFact, CallFact, ClassFact, FunctionFact
+from inwards_core.model.content_facts import (
+    BindingFact,
+    CallFact,
+    ClassFact,
+    FunctionFact,
+    HandlerFact,
+)
+from inwards_core.model.findings import Span
 
 
 @dataclass
@@ -18,6 +25,20 @@ class FunctionDraft:
     comprehensions: int = 0
     calls: list[CallFact] = field(default_factory=list)
     bindings: list[BindingFact] = field(default_factory=list)
+    yields: int = 0
+    yield_in_loop: bool = False
+    tries: list[TryDraft] = field(default_factory=list)
+    return_values: list[str] = field(default_factory=list)
+    signature_calls: list[CallFact] = field(default_factory=list)
+
+
+@dataclass
+class TryDraft:
+    """A `try` of a function; kept as a `TryFact` when a `yield` stands in its body."""
+
+    span: Span
+    handlers: tuple[HandlerFact, ...]
+    has_yield: bool = False
 
 
 @dataclass
@@ -40,6 +61,8 @@ class Frame:
     cls: ClassDraft | None = None  # the class whose body this is
     depth: int = 0
     elif_: bool = False
+    tries: tuple[TryDraft, ...] = ()  # the function's `try`s whose body this stands in
+    loop: bool = False  # in a `for`/`while` body of the function
 
 
 def is_elif(orelse: object) -> bool:
@@ -48,13 +71,4 @@ def is_elif(orelse: object) -> bool:
 
 def elif_frame(inner: Frame) -> Frame:
     """An `elif` stands as deep as its `if` and is no new statement."""
-    return Frame(
-        inner.calls,
-        inner.bindings,
-        inner.prefix,
-        inner.function,
-        inner.metrics,
-        inner.cls,
-        inner.depth - 1,
-        elif_=True,
-    )
+    return replace(inner, depth=inner.depth - 1, elif_=True)

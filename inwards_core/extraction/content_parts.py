@@ -123,7 +123,12 @@ def return_names(node: ast.expr | None) -> tuple[str, ...]:
 
 
 def positional(args: list[ast.expr]) -> tuple[str, ...]:
-    return tuple(argument_text(arg) for arg in args[:ARGUMENT_LIMIT])
+    """The first positional arguments as `argument_text` writes them, and a call of a name
+    chain as `dotted` does (`Depends(get_db())` keeps "get_db()")."""
+    return tuple(
+        dotted(arg) if isinstance(arg, ast.Call) else argument_text(arg)
+        for arg in args[:ARGUMENT_LIMIT]
+    )
 
 
 def annotation_names(node: ast.expr | None, limit: int = 64) -> tuple[str, ...]:
@@ -216,3 +221,110 @@ def is_trivial_body(body: list[ast.stmt]) -> bool:
                 continue
         return False
     return True
+
+
+# -- generators and what a function gives back -----------------------------------------
+
+_NEVER_CALLABLE = (
+    ast.Constant,
+    ast.JoinedStr,
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.Dict,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.BinOp,
+    ast.Compare,
+    ast.UnaryOp,
+)
+# How deep `ends_in_raise` follows nested blocks; the tokenizer allows 100 indentation
+# levels, so the recursion is bounded either way. Deeper blocks count as not raising.
+_BLOCK_DEPTH = 40
+
+
+def return_value_text(node: ast.expr | None) -> str:
+    """A `return` statement's value as `FunctionFact.return_values` keeps it."""
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return "<none>"
+    if isinstance(node, ast.Lambda):
+        return "<lambda>"
+    if isinstance(node, ast.BoolOp):  # `a or b` is one of its operands
+        plain = all(isinstance(value, _NEVER_CALLABLE) for value in node.values)
+        return "<value>" if plain else ""
+    if isinstance(node, _NEVER_CALLABLE):
+        return "<value>"
+    if isinstance(node, ast.Name | ast.Attribute | ast.Call):
+        return dotted(node)
+    return ""
+
+
+def caught_names(node: ast.expr | None) -> tuple[str, ...]:
+    """The dotted names an `except` clause catches: () for a bare `except`, one per member
+    of a tuple, "" for an expression that is no name."""
+    if node is None:
+        return ()
+    members = node.elts if isinstance(node, ast.Tuple) else [node]
+    return tuple(dotted(member) for member in members[: ARGUMENT_LIMIT * 4])
+
+
+def ends_in_raise(body: list[ast.stmt]) -> bool:
+    """Every path through `body` ends in a `raise`: none falls off its end, and none
+    leaves it by `return`, `break` or `continue`."""
+    falls, escapes = _outcome(body, 0)
+    return not falls and not escapes
+
+
+def _outcome(body: list[ast.stmt], depth: int) -> tuple[bool, bool]:
+    """(some path falls off the end of `body`, some path leaves it without raising)."""
+    if depth > _BLOCK_DEPTH:
+        return True, True
+    escapes = False
+    for statement in body:
+        falls, escaped = _statement_outcome(statement, depth + 1)
+        escapes |= escaped
+        if not falls:
+            return False, escapes
+    return True, escapes
+
+
+def _statement_outcome(statement: ast.stmt, depth: int) -> tuple[bool, bool]:
+    if isinstance(statement, ast.Raise):
+        return False, False
+    if isinstance(statement, ast.Return | ast.Break | ast.Continue):
+        return False, True
+    if isinstance(statement, ast.If):
+        body, orelse = _outcome(statement.body, depth), _outcome(statement.orelse, depth)
+        return body[0] or orelse[0], body[1] or orelse[1]
+    if isinstance(statement, ast.With | ast.AsyncWith):
+        return _outcome(statement.body, depth)
+    if isinstance(statement, ast.For | ast.AsyncFor | ast.While):
+        # A loop may run no time; a `break` or `return` in it counts as leaving.
+        return True, _outcome(statement.body, depth)[1] or _outcome(statement.orelse, depth)[1]
+    if isinstance(statement, ast.Match):
+        cases = [_outcome(case.body, depth) for case in statement.cases]
+        total = any(
+            isinstance(case.pattern, ast.MatchAs) and case.pattern.pattern is None
+            for case in statement.cases
+        )
+        return (not total) or any(f for f, _ in cases), any(e for _, e in cases)
+    if isinstance(statement, ast.Try) or type(statement).__name__ == "TryStar":
+        return _try_outcome(statement, depth)
+    return True, False
+
+
+def _try_outcome(statement: ast.stmt, depth: int) -> tuple[bool, bool]:
+    body = _outcome(getattr(statement, "body", []), depth)
+    orelse = _outcome(getattr(statement, "orelse", []), depth)
+    handlers = [_outcome(h.body, depth) for h in getattr(statement, "handlers", [])]
+    final = getattr(statement, "finalbody", [])
+    falls = (body[0] and orelse[0]) or any(f for f, _ in handlers)
+    escapes = body[1] or orelse[1] or any(e for _, e in handlers)
+    if final:
+        final_falls, final_escapes = _outcome(final, depth)
+        if not final_falls:
+            return False, final_escapes
+        escapes |= final_escapes
+    return falls, escapes

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 import attrs
 
@@ -13,12 +14,15 @@ from inwards_core.extraction.content_frames import (
     ClassDraft,
     Frame,
     FunctionDraft,
+    TryDraft,
     elif_frame,
     is_elif,
 )
 from inwards_core.extraction.content_parts import (
     annotation_names,
+    caught_names,
     dotted,
+    ends_in_raise,
     is_docstring,
     is_fixed_iterable,
     is_guard_body,
@@ -26,6 +30,7 @@ from inwards_core.extraction.content_parts import (
     is_trivial_body,
     positional,
     return_names,
+    return_value_text,
     value_text,
 )
 from inwards_core.extraction.static import WholeFileLocator
@@ -40,7 +45,9 @@ from inwards_core.model.content_facts import (
     ClassFact,
     ContentFacts,
     FunctionFact,
+    HandlerFact,
     ParamFact,
+    TryFact,
     cut,
 )
 from inwards_core.model.findings import Span
@@ -59,6 +66,7 @@ _LEAVES = (
     ast.unaryop,
 )
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 class ContentWalk:
@@ -98,7 +106,7 @@ class ContentWalk:
 
     # -- positions ---------------------------------------------------------------------
 
-    def _span(self, node: ast.expr | ast.stmt) -> Span:
+    def _span(self, node: ast.expr | ast.stmt | ast.excepthandler) -> Span:
         _, line, column = self._locator.locate(node.lineno, node.col_offset)
         end_line = node.end_lineno or node.lineno
         end_offset = node.end_col_offset if node.end_col_offset is not None else node.col_offset
@@ -124,6 +132,8 @@ class ContentWalk:
         if isinstance(statement, ast.ClassDef):
             yield from self._class(statement, frame)
             return
+        if isinstance(statement, ast.Return) and frame.function is not None and self._take():
+            frame.function.return_values.append(cut(return_value_text(statement.value)))
         metrics = frame.metrics
         guard = isinstance(statement, ast.If) and is_guard_if(statement)
         if metrics is not None and not guard and not frame.elif_:
@@ -136,15 +146,10 @@ class ContentWalk:
     ) -> Iterator[tuple[ast.stmt, Frame]]:
         """Walk the statement's own expressions; yield its body statements, measured."""
         metrics = frame.metrics
-        inner = Frame(
-            frame.calls,
-            frame.bindings,
-            frame.prefix,
-            frame.function,
-            None if guard else metrics,
-            frame.cls,
-            frame.depth + 1,
+        inner = replace(
+            frame, metrics=None if guard else metrics, depth=frame.depth + 1, elif_=False
         )
+        body_frame = self._body_frame(statement, inner)
         if metrics is not None and not guard and isinstance(statement, (*_BLOCKS, _TRY_STAR)):
             metrics.nesting = max(metrics.nesting, inner.depth)
             if isinstance(statement, ast.While) or (
@@ -161,7 +166,7 @@ class ContentWalk:
                 continue
             for item in values:
                 if isinstance(item, ast.stmt):
-                    yield item, inner
+                    yield item, (body_frame if name == "body" else inner)
                 elif isinstance(item, ast.excepthandler):
                     yield from self._handler(item, inner, metrics is not None and not guard)
                 elif isinstance(item, ast.match_case):
@@ -183,16 +188,35 @@ class ContentWalk:
         guard = is_guard_body(handler.body)
         if measured and not guard and inner.metrics is not None:
             inner.metrics.branches += 1
-        body_frame = Frame(
-            inner.calls,
-            inner.bindings,
-            inner.prefix,
-            inner.function,
-            None if guard else inner.metrics,
-            inner.cls,
-            inner.depth,
-        )
+        body_frame = replace(inner, metrics=None if guard else inner.metrics)
         yield from ((s, body_frame) for s in handler.body)
+
+    def _body_frame(self, statement: ast.stmt, inner: Frame) -> Frame:
+        """The frame of a block's `body`: a loop's marks it as looped, a `try`'s of a
+        function adds the `try` (with its handlers read now) to those a yield reports to."""
+        if isinstance(statement, _LOOPS):
+            return replace(inner, loop=True)
+        function = inner.function
+        if not isinstance(statement, (ast.Try, _TRY_STAR)) or function is None:
+            return inner
+        handlers = tuple(self._handler_fact(h) for h in statement.handlers)
+        if not self._take(1 + len(handlers) + sum(len(h.caught) for h in handlers)):
+            return inner
+        start = self._span(statement)
+        attempt = TryDraft(Span(start.line, start.column, start.line, start.column + 3), handlers)
+        function.tries.append(attempt)
+        return replace(inner, tries=(*inner.tries, attempt))
+
+    def _handler_fact(self, handler: ast.excepthandler) -> HandlerFact:
+        assert isinstance(handler, ast.ExceptHandler)
+        start = self._span(handler)
+        if handler.type is not None:
+            end = self._span(handler.type)
+            span = Span(start.line, start.column, end.end_line, end.end_column)
+        else:
+            span = Span(start.line, start.column, start.line, start.column + len("except"))
+        caught = tuple(cut(name) for name in caught_names(handler.type))
+        return HandlerFact(span, caught, ends_in_raise(handler.body))
 
     def _def(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, frame: Frame
@@ -220,9 +244,26 @@ class ContentWalk:
         calls: tuple[tuple[list[CallFact], bool], ...] = ((function.calls, False),)
         if frame.function is not None:
             calls += ((frame.function.calls, True),)
+        self._signature_calls(node, function)
         body = Frame(calls, ((function.bindings, ""),), qualname + ".<locals>.", function, function)
         start = 1 if is_docstring(node.body[0]) else 0
         yield from ((s, body) for s in node.body[start:])
+
+    def _signature_calls(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, function: FunctionDraft
+    ) -> None:
+        """The calls of the decorators' arguments, the parameters' defaults and
+        annotations and the return annotation, into `function.signature_calls`."""
+        args = node.args
+        every = [*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg]
+        nodes: list[ast.AST | None] = [arg.annotation for arg in every if arg is not None]
+        nodes += [*args.defaults, *args.kw_defaults, node.returns]
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call):
+                nodes += [*decorator.args, *(k.value for k in decorator.keywords)]
+        self._expressions(
+            nodes, Frame(calls=((function.signature_calls, False),), bindings=(), prefix="")
+        )
 
     def _class(self, node: ast.ClassDef, frame: Frame) -> Iterator[tuple[ast.stmt, Frame]]:
         if frame.metrics is not None:
@@ -375,6 +416,8 @@ class ContentWalk:
             if isinstance(node, ast.Await):
                 stack.append((node.value, True, nested))
                 continue
+            if isinstance(node, ast.Yield | ast.YieldFrom) and not nested:
+                self._yield(frame)
             if isinstance(node, ast.Call):
                 self._record(node, awaited, nested, frame, raised=node is raised)
             elif isinstance(node, _COMPREHENSIONS) and frame.metrics is not None:
@@ -386,6 +429,15 @@ class ContentWalk:
                 for child in ast.iter_child_nodes(node)
                 if not isinstance(child, _LEAVES)
             ]
+
+    def _yield(self, frame: Frame) -> None:
+        function = frame.function
+        if function is None:
+            return
+        function.yields += 1
+        function.yield_in_loop |= frame.loop
+        for attempt in frame.tries:
+            attempt.has_yield = True
 
     def _record(
         self, call: ast.Call, awaited: bool, nested: bool, frame: Frame, *, raised: bool = False
@@ -414,6 +466,15 @@ class ContentWalk:
             trivial=function.fact.trivial,
             returns=function.fact.returns,
             documented=function.fact.documented,
+            yields=function.yields,
+            yield_in_loop=function.yield_in_loop,
+            yield_tries=tuple(
+                TryFact(attempt.span, attempt.handlers)
+                for attempt in function.tries
+                if attempt.has_yield
+            ),
+            return_values=tuple(function.return_values),
+            signature_calls=_by_position(function.signature_calls),
         )
 
     def _class_fact(self, cls: ClassDraft) -> ClassFact:

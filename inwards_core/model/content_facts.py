@@ -40,7 +40,8 @@ class CallFact:
     - `awaited`: the call stands directly under `await`.
     - `nested`: inside a lambda, or a def or class nested in the function holding the fact.
     - `positional`: the first `ARGUMENT_LIMIT` positional arguments: a dotted name, a string
-      literal in double quotes (`'"users"'`), or "" for anything else.
+      literal in double quotes (`'"users"'`), a call of a name chain with `()`
+      (`Depends(get_db())` keeps `get_db()`), or "" for anything else.
     - `keywords`: keyword argument names, "**" for a `**mapping`; `keyword_values` their
       values, one per name: a dotted name, a string literal in double quotes, the repr of a
       number, bool or None (`status_code=201` gives "201"), or "" for anything else.
@@ -95,6 +96,31 @@ class BindingFact:
 
 
 @attrs.frozen
+class HandlerFact:
+    """An `except` handler of a `TryFact`: the span of its `except ...` clause, the dotted
+    names it catches (() for a bare `except`; "" for an expression that is no name), and
+    whether every path through its body ends in a `raise` (see
+    `inwards_core.extraction.content` for how paths are followed)."""
+
+    __repr__ = value_repr
+
+    span: Span
+    caught: tuple[str, ...] = ()
+    reraises: bool = False
+
+
+@attrs.frozen
+class TryFact:
+    """A `try` (or `try`/`except*`) statement of a function whose own body holds a `yield`
+    of that function (at any depth, not in a nested def), with its handlers."""
+
+    __repr__ = value_repr
+
+    span: Span
+    handlers: tuple[HandlerFact, ...] = ()
+
+
+@attrs.frozen
 class FunctionFact:
     """A `def` or `async def`; the metrics count its own body, not nested defs' bodies.
 
@@ -103,6 +129,18 @@ class FunctionFact:
     `...`, `pass` and `raise NotImplementedError(...)`. `returns`: the dotted names of the
     return annotation (flattened as `ParamFact.annotation`; ("None",) for `-> None`, () for
     none); `documented`: the body starts with a docstring.
+
+    Generators and what a function gives back (its own body, not nested defs or lambdas):
+    `yields` counts its `yield` and `yield from` expressions, `yield_in_loop` tells that one
+    stands in a `for` or `while` body, `yield_tries` are the `try` statements with a `yield`
+    in their body. `return_values` has one entry per `return`: "<none>" for a bare `return`
+    or `return None`; "<value>" for a value that is never callable (a literal, a
+    collection display or comprehension, an f-string, arithmetic, a comparison, `not`, a
+    boolean operation of such values); "<lambda>"; a dotted name; a call of a name chain
+    as `CallFact.callee` writes it with `()` (`Checker()`); "" for anything else.
+    `signature_calls` are the calls written in its decorators' arguments, its parameters'
+    defaults and annotations and its return annotation (`Depends(get_db)`,
+    `dependencies=[Depends(auth)]`), not in `calls`.
     """
 
     __repr__ = value_repr
@@ -122,6 +160,11 @@ class FunctionFact:
     trivial: bool = False
     returns: tuple[str, ...] = ()
     documented: bool = False
+    yields: int = 0
+    yield_in_loop: bool = False
+    yield_tries: tuple[TryFact, ...] = ()
+    return_values: tuple[str, ...] = ()
+    signature_calls: tuple[CallFact, ...] = ()
 
 
 @attrs.frozen
@@ -212,6 +255,20 @@ def _function_row(function: FunctionFact) -> list[Any]:
         function.trivial,
         list(function.returns),
         function.documented,
+        [
+            function.yields,
+            function.yield_in_loop,
+            [_try_row(t) for t in function.yield_tries],
+            list(function.return_values),
+            [_call_row(c) for c in function.signature_calls],
+        ],
+    ]
+
+
+def _try_row(attempt: TryFact) -> list[Any]:
+    return [
+        _span_row(attempt.span),
+        [[_span_row(h.span), list(h.caught), h.reraises] for h in attempt.handlers],
     ]
 
 
@@ -328,8 +385,9 @@ def _param(data: Any) -> ParamFact:
 
 
 def _function(data: Any) -> FunctionFact:
-    row = _row(data, 11)
+    row = _row(data, 12)
     statements, branches, nesting, loops, comprehensions = (_count(x) for x in _row(row[5], 5))
+    yields, in_loop, tries, return_values, signature_calls = _row(row[11], 5)
     return FunctionFact(
         qualname=_str(row[0]),
         span=_span(row[1]),
@@ -346,7 +404,24 @@ def _function(data: Any) -> FunctionFact:
         trivial=_bool(row[8]),
         returns=_strings(row[9], ITEM_LIMIT),
         documented=_bool(row[10]),
+        yields=_count(yields),
+        yield_in_loop=_bool(in_loop),
+        yield_tries=_each(tries, ITEM_LIMIT, _try),
+        return_values=_strings(return_values, ITEM_LIMIT),
+        signature_calls=_each(signature_calls, ITEM_LIMIT, _call),
     )
+
+
+def _handler(data: Any) -> HandlerFact:
+    row = _row(data, 3)
+    return HandlerFact(
+        span=_span(row[0]), caught=_strings(row[1], ITEM_LIMIT), reraises=_bool(row[2])
+    )
+
+
+def _try(data: Any) -> TryFact:
+    row = _row(data, 2)
+    return TryFact(span=_span(row[0]), handlers=_each(row[1], ITEM_LIMIT, _handler))
 
 
 def _keyword(data: Any) -> tuple[str, str]:
@@ -390,5 +465,7 @@ __all__ = [
     "ClassFact",
     "ContentFacts",
     "FunctionFact",
+    "HandlerFact",
     "ParamFact",
+    "TryFact",
 ]

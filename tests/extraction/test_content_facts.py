@@ -46,7 +46,7 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/5" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/6" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)
@@ -273,7 +273,7 @@ def test_module_bindings_and_calls() -> None:
         ("redis.Redis", (), ()),
         ("MetaData", (), ("naming_convention",)),
         ("path", ('"items/"', "views.items"), ("name",)),
-        ("re_path", ('"^x/$"', ""), ()),
+        ("re_path", ('"^x/$"', "views.X.as_view()"), ()),
         ("views.X.as_view", (), ()),
         ("Session", ("engine",), ()),
     ]
@@ -525,3 +525,173 @@ def test_return_annotations_and_docstrings() -> None:
     assert function(facts, "c").returns == ()
     assert function(facts, "d").returns == ("list",)
     assert content_from_data(json.loads(json.dumps(content_to_data(facts)))) == facts
+
+
+def test_yields_and_the_tries_around_them() -> None:
+    facts = content(
+        """
+        def get_db():
+            db = make()
+            try:
+                yield db
+            except (ValueError, errors.Gone) as error:
+                db.rollback()
+            except KeyError:
+                raise
+            except:
+                if db.bad:
+                    raise Failed() from None
+                else:
+                    raise
+            finally:
+                db.close()
+            try:
+                cleanup()
+            except Exception:
+                pass
+
+        async def stream():
+            for item in items:
+                yield item
+            def inner():
+                yield 1
+
+        def plain():
+            return lambda: (yield)
+        """
+    )
+    get_db = function(facts, "get_db")
+    assert get_db.yields == 1 and not get_db.yield_in_loop
+    (attempt,) = get_db.yield_tries
+    assert attempt.span == Span(4, 5, 4, 8)
+    assert [(h.caught, h.reraises) for h in attempt.handlers] == [
+        (("ValueError", "errors.Gone"), False),
+        (("KeyError",), True),
+        ((), True),
+    ]
+    assert attempt.handlers[0].span == Span(6, 5, 6, 37)
+    assert attempt.handlers[2].span == Span(10, 5, 10, 11)
+    stream = function(facts, "stream")
+    assert stream.yields == 1 and stream.yield_in_loop and stream.is_async
+    assert function(facts, "stream.<locals>.inner").yields == 1
+    assert function(facts, "plain").yields == 0
+    assert content_from_data(json.loads(json.dumps(content_to_data(facts)))) == facts
+
+
+@pytest.mark.parametrize(
+    ("body", "reraises"),
+    [
+        ("raise", True),
+        ("log(e)\n    raise", True),
+        ("pass", False),
+        ("if a:\n        raise", False),
+        ("if a:\n        raise\n    else:\n        raise X()", True),
+        ("if a:\n        return\n    raise", False),
+        ("with lock:\n        raise", True),
+        ("for x in y:\n        raise\n    raise", True),
+        ("for x in y:\n        break\n    raise", False),
+        ("try:\n        undo()\n    finally:\n        raise", True),
+        ("try:\n        undo()\n    except E:\n        pass\n    raise", True),
+        ("try:\n        raise\n    except E:\n        return", False),
+        ("match a:\n        case 1:\n            raise\n        case _:\n            raise", True),
+        ("match a:\n        case 1:\n            raise", False),
+    ],
+)
+def test_a_handler_reraises_when_every_path_raises(body: str, reraises: bool) -> None:
+    source = f"def dep():\n  try:\n    yield 1\n  except E as e:\n    {body}\n"
+    (attempt,) = function(content(source), "dep").yield_tries
+    assert attempt.handlers[0].reraises is reraises
+
+
+def test_a_try_without_a_yield_in_its_body_is_not_kept() -> None:
+    facts = content(
+        """
+        def dep():
+            try:
+                x = 1
+            except E:
+                yield 2
+            try:
+                try:
+                    yield 1
+                except A:
+                    pass
+            except B:
+                raise
+        """
+    )
+    dep = function(facts, "dep")
+    assert dep.yields == 2
+    assert [[h.caught for h in t.handlers] for t in dep.yield_tries] == [[("B",)], [("A",)]]
+
+
+def test_return_values() -> None:
+    facts = content(
+        """
+        @cache
+        def f(flag):
+            if flag:
+                return
+            if flag > 1:
+                return None
+            if flag > 2:
+                return {"a": 1}
+            if flag > 3:
+                return f"x{flag}" or [1]
+            if flag > 4:
+                return a or b
+            if flag > 5:
+                return lambda: 1
+            if flag > 6:
+                return inner
+            if flag > 7:
+                return Checker(flag)
+            def inner():
+                return 1
+            return x[0]
+        """
+    )
+    assert function(facts, "f").return_values == (
+        "<none>",
+        "<none>",
+        "<value>",
+        "<value>",
+        "",
+        "<lambda>",
+        "inner",
+        "Checker()",
+        "",
+    )
+    assert function(facts, "f.<locals>.inner").return_values == ("<value>",)
+
+
+def test_signature_calls_and_call_arguments() -> None:
+    facts = content(
+        """
+        @router.get("/", dependencies=[Depends(auth)], status_code=make())
+        async def read(
+            db: Annotated[Session, Depends(get_db)],
+            user=Security(current_user(), scopes=["me"]),
+            *, page: int = Query(1),
+        ) -> Out:
+            return helper()
+        """
+    )
+    read = function(facts, "read")
+    assert [c.callee for c in read.signature_calls] == [
+        "Depends",
+        "make",
+        "Depends",
+        "Security",
+        "current_user",
+        "Query",
+    ]
+    assert [c.callee for c in read.calls] == ["helper"]
+    security = read.signature_calls[3]
+    assert security.positional == ("current_user()",)
+    assert content_from_data(json.loads(json.dumps(content_to_data(facts)))) == facts
+
+
+def test_yield_is_a_trigger() -> None:
+    assert read_content("def dep():\n    yield 1\n", "m", GRAMMARS).parsed
+    assert "yield" in TRIGGERS and CONTENT_ID == "content/6"

@@ -277,7 +277,8 @@ def _registered(call: CallFact, qualify: Qualify) -> tuple[str, str] | None:
     if len(call.positional) <= position or not call.positional[position]:
         return None
     target = call.positional[position]
-    return (framework, target) if not target.startswith('"') else None
+    # A string is a path, a call (`views.X.as_view()`) no function of the module.
+    return (framework, target) if not target.startswith('"') and "(" not in target else None
 
 
 def _registrations(facts: ContentFacts) -> Iterator[tuple[CallFact, str]]:
