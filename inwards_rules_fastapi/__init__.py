@@ -16,11 +16,20 @@ from __future__ import annotations
 from types import ModuleType
 
 from inwards_core import Family, inwards_distribution, inwards_version
+from inwards_rules_fastapi import (
+    fapi003_router_wiring,
+    fapi005_route_shadowing,
+    fapi008_duplicate_operation_id,
+)
 
 # One module per check kind, in code order; each defines its KIND. Imported only when the
 # family is registered, and each keeps its own imports light: a default run, with no FAPI
 # rule on, must not pay for the graph.
-KIND_MODULES: tuple[ModuleType, ...] = ()
+KIND_MODULES: tuple[ModuleType, ...] = (
+    fapi003_router_wiring,
+    fapi005_route_shadowing,
+    fapi008_duplicate_operation_id,
+)
 
 
 def family() -> Family:

@@ -1,0 +1,93 @@
+"""Names as the project graph needs them: what a dotted name written in a module stands
+for, through the module's imports (aliases too), and which graph node a canonical name
+reaches once re-exports (`from .users import router` in a package's `__init__`) are
+followed.
+
+Never by bare name alone: `router` means `app.users.router` only in a module that imports
+it from there or defines it. Written on `inwards_core`'s public API only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import attrs
+
+from inwards_core import ImportStyle, ModuleInfo, ProjectModel
+
+_TEST_SEGMENTS = frozenset({"tests", "test"})
+REEXPORT_HOPS = 4
+
+
+def is_test_module(name: str) -> bool:
+    """A module of a test suite: a segment `tests` or `test`, or a last segment `test_*`,
+    `*_test` or `conftest`."""
+    segments = name.split(".")
+    last = segments[-1]
+    return (
+        any(segment in _TEST_SEGMENTS for segment in segments)
+        or last.startswith("test_")
+        or last.endswith("_test")
+        or last == "conftest"
+    )
+
+
+@attrs.frozen
+class ImportedNames:
+    """The names a module binds by import: bound name -> the dotted name it stands for."""
+
+    module: str
+    imported: Mapping[str, str]
+
+    def qualify(self, dotted: str, local: frozenset[str] = frozenset()) -> str | None:
+        """The canonical dotted name `dotted` stands for in this module, or None when its
+        first name is bound neither by an import nor by the module (`local`: the names
+        the module itself binds at its top level)."""
+        root, dot, rest = dotted.partition(".")
+        target = self.imported.get(root)
+        if target is not None:
+            return target + dot + rest
+        if root in local:
+            return f"{self.module}.{dotted}"
+        return None
+
+
+def imported_names(model: ProjectModel, info: ModuleInfo) -> ImportedNames:
+    """The import table of `info` (its import facts, read on demand)."""
+    facts = model.facts.get(info.file)
+    if facts is None and model.read_more is not None:
+        facts = model.read_more(info)
+    imported: dict[str, str] = {}
+    if facts is not None:
+        for fact in facts.imports:
+            if fact.module is None or fact.style is ImportStyle.STAR:
+                continue
+            if fact.style is ImportStyle.FROM:
+                assert fact.name is not None
+                alias = _alias(fact.name, fact.statement)
+                imported.setdefault(alias or fact.name, f"{fact.module}.{fact.name}")
+                continue
+            alias = _alias(fact.raw_module or fact.module, fact.statement)
+            if alias is not None:
+                imported.setdefault(alias, fact.module)
+            else:
+                first = fact.module.split(".")[0]
+                imported.setdefault(first, first)
+    return ImportedNames(info.name, imported)
+
+
+def _alias(written: str, statement: str) -> str | None:
+    found = re.search(rf"(?<![\w.]){re.escape(written)}\s+as\s+([A-Za-z_]\w*)", statement)
+    return None if found is None else found.group(1)
+
+
+def split_module(model: ProjectModel, dotted: str) -> tuple[ModuleInfo, str] | None:
+    """The longest first-party module `dotted` starts with, and the rest ("" for the
+    module itself); None when no module of the project starts it."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        info = model.index.module(".".join(parts[:end]))
+        if info is not None:
+            return info, ".".join(parts[end:])
+    return None
