@@ -61,12 +61,6 @@ TRIGGERS: tuple[str, ...] = (
     "APIRouter(",
     "include_router",
     ".mount(",
-    # The FastAPI project graph (FAPI003, FAPI005, FAPI008): a module that only builds an
-    # app or a router, or wires them, holds none of the other triggers.
-    "FastAPI(",
-    "APIRouter(",
-    "include_router",
-    ".mount(",
     "Route(",
     "path(",
     "Table(",
