@@ -84,8 +84,12 @@ TRIGGERS: tuple[str, ...] = (
     "add_event_handler",
     "on_startup",
     "on_shutdown",
+    # Helpers that raise or build an HTTP error (FAPI002), often plain `def`s in files
+    # holding none of the words above.
+    "HTTPException",
+    "Response(",
 )
-CONTENT_ID = "content/6"
+CONTENT_ID = "content/7"
 
 
 def has_trigger(text: str) -> bool:

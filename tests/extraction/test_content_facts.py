@@ -46,7 +46,7 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/6" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/7" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)
@@ -694,4 +694,10 @@ def test_signature_calls_and_call_arguments() -> None:
 
 def test_yield_is_a_trigger() -> None:
     assert read_content("def dep():\n    yield 1\n", "m", GRAMMARS).parsed
-    assert "yield" in TRIGGERS and CONTENT_ID == "content/6"
+    assert "yield" in TRIGGERS and CONTENT_ID == "content/7"
+
+
+def test_http_errors_are_triggers() -> None:
+    facts = content("def load(x):\n    raise HTTPException(404)\n")
+    assert facts.parsed and function(facts, "load").calls[0].raised
+    assert content("def gone():\n    return JSONResponse({}, status_code=410)\n").parsed
