@@ -17,6 +17,7 @@ from types import ModuleType
 
 from inwards_core import Family, inwards_distribution, inwards_version
 from inwards_rules_fastapi import (
+    fapi001_endpoint_metadata,
     fapi003_router_wiring,
     fapi005_route_shadowing,
     fapi008_duplicate_operation_id,
@@ -26,6 +27,7 @@ from inwards_rules_fastapi import (
 # family is registered, and each keeps its own imports light: a default run, with no FAPI
 # rule on, must not pay for the graph.
 KIND_MODULES: tuple[ModuleType, ...] = (
+    fapi001_endpoint_metadata,
     fapi003_router_wiring,
     fapi005_route_shadowing,
     fapi008_duplicate_operation_id,

@@ -1,0 +1,232 @@
+"""fapi.endpoint-metadata: a path operation whose OpenAPI entry lacks what the project
+asks of every entry (a summary, a response model, an explicit status code, a description
+per declared response, optionally tags and an operation id)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Literal
+
+import attrs
+
+from inwards_core import CheckKind, ProjectModel, ReadScope, Violation, option, quoted
+from inwards_rules_fastapi.fapi001_docs import DOCS, examples
+from inwards_rules_fastapi.graph_options import GraphRuleOptions
+
+if TYPE_CHECKING:
+    from inwards_rules_fastapi.graph import Graph, Operation
+    from inwards_rules_fastapi.openapi_entries import Served
+
+_SUMMARY_MODES = ("summary-or-docstring", "summary")
+_METHODS = frozenset(("get", "post", "put", "delete", "patch", "options", "head", "trace"))
+# Return annotations that give FastAPI no response model.
+_NO_MODEL = frozenset(("None", "Any", "typing.Any", "object", "NoReturn", "Never"))
+# Responses whose body FastAPI leaves undescribed even when annotated: JSON of any shape.
+_JSON_RESPONSES = frozenset(("JSONResponse", "ORJSONResponse", "UJSONResponse"))
+_NAME_LIMIT = 80
+
+
+def _check_summary(value: str | Literal[False]) -> str | None:
+    if value is False or value in _SUMMARY_MODES:
+        return None
+    return 'expected "summary-or-docstring", "summary" or false.'
+
+
+def _check_methods(value: tuple[str, ...]) -> str | None:
+    wrong = [m for m in value if m.lower() not in _METHODS]
+    return f"{wrong[0]!r} is no HTTP method." if wrong else None
+
+
+@attrs.frozen
+class EndpointMetadataOptions(GraphRuleOptions):
+    """What every operation's OpenAPI entry must carry."""
+
+    require_summary: str | Literal[False] = option(
+        "summary-or-docstring",
+        check=_check_summary,
+        description='"summary-or-docstring": a `summary=` or `description=` argument, or a '
+        'docstring on the function; "summary": a `summary=` argument; false: not judged.',
+    )
+    require_response_model: bool = option(
+        True,
+        description="Require `response_model=` (or `response_class=`), or a return "
+        "annotation FastAPI turns into a model; 204 and 304 operations are exempt.",
+    )
+    require_status_code: tuple[str, ...] = option(
+        ("post", "delete"),
+        check=_check_methods,
+        description="HTTP methods whose operations must set `status_code=` explicitly.",
+    )
+    require_response_fields: tuple[str, ...] = option(
+        ("description",),
+        description="Keys every entry of a `responses=` dict on the decorator must hold.",
+    )
+    require_tags: bool = option(
+        False,
+        description="Require tags, on the decorator, its router or an `include_router` call.",
+    )
+    require_operation_id: bool = option(
+        False,
+        description="Require `operation_id=` on the decorator (or a "
+        "`generate_unique_id_function=` on it, its router or its app).",
+    )
+
+
+def reads(options: EndpointMetadataOptions) -> ReadScope:
+    """Every module may hold an app or a router: the graph reads all that import FastAPI."""
+    return ReadScope(every_module=True, content=True, content_imports=("fastapi",))
+
+
+def check(model: ProjectModel, options: EndpointMetadataOptions) -> Iterator[Violation]:
+    from inwards_rules_fastapi.graph import project_graph
+    from inwards_rules_fastapi.openapi_entries import in_schema, served_by
+
+    graph = project_graph(model)
+    served = served_by(model)
+    for operations in graph.operations.values():
+        for operation in operations:
+            if operation.function is None or not options.reports_in(operation.module):
+                continue
+            if operation.methods is None or "WEBSOCKET" in operation.methods:
+                continue
+            ways = served.get(id(operation), ())
+            if not in_schema(graph, operation, ways):
+                continue
+            missing = _missing(graph, operation, ways, options)
+            if missing:
+                yield _violation(operation, ways, missing)
+
+
+def _missing(
+    graph: Graph, operation: Operation, ways: tuple[Served, ...], options: EndpointMetadataOptions
+) -> list[str]:
+    from inwards_rules_fastapi.openapi_entries import status_code
+
+    words = operation.keywords
+    function = operation.function
+    assert function is not None
+    missing: list[str] = []
+    if options.require_summary is not False and "summary" not in words:
+        documented = "description" in words or function.documented
+        if options.require_summary == "summary" or not documented:
+            missing.append("summary")
+    wanted = {m.upper() for m in options.require_status_code}
+    if wanted & set(operation.methods or ()) and "status_code" not in words:
+        missing.append("explicit status code")
+    code = status_code(words.get("status_code", ""))
+    if options.require_response_model and code not in (204, 304) and not _has_model(operation):
+        missing.append("response model")
+    missing += _responses_without(operation, options.require_response_fields)
+    owner = graph.nodes.get(operation.owner)
+    if options.require_tags and "tags" not in words and not _tagged(owner, ways):
+        missing.append("tags")
+    if options.require_operation_id and "operation_id" not in words:
+        generators = [words] + ([owner.keywords] if owner is not None else [])
+        generators += [way.app.keywords for way in ways]
+        if not any("generate_unique_id_function" in w for w in generators):
+            missing.append("operation id")
+    return missing
+
+
+def _has_model(operation: Operation) -> bool:
+    from inwards_rules_fastapi.openapi_entries import read_dict, status_code
+
+    words = operation.keywords
+    if "response_model" in words or "response_class" in words:
+        return True
+    if "responses" in words:
+        # A success response described in `responses=` is a model too; a `responses=` the
+        # rule cannot read may hold one (fastapi-users' login responses do).
+        entries = read_dict(words["responses"])
+        if entries is None or any(
+            (e.key.strip('"') == "2XX" or 200 <= (status_code(e.key) or 0) < 300)
+            and e.fields is not None
+            and ('"model"' in e.fields or '"content"' in e.fields)
+            for e in entries
+        ):
+            return True
+    function = operation.function
+    assert function is not None
+    names = [n for n in function.returns if n not in _NO_MODEL]
+    if not names:
+        return False
+    # `-> JSONResponse` describes no body; `-> HTMLResponse`, `-> Response` and the like
+    # say the body is not JSON, which no model would describe.
+    return not all(n.rpartition(".")[2] in _JSON_RESPONSES for n in names)
+
+
+def _responses_without(operation: Operation, fields: tuple[str, ...]) -> list[str]:
+    from inwards_rules_fastapi.openapi_entries import read_dict, status_code
+
+    text = operation.keywords.get("responses")
+    if not fields or text is None:
+        return []
+    entries = read_dict(text)
+    if entries is None:
+        return []
+    # FastAPI describes the operation's own success response itself ("Successful
+    # Response"), whatever `responses=` adds to it.
+    success = status_code(operation.keywords.get("status_code", "200")) or 200
+    judged = [e for e in entries if e.fields is not None and status_code(e.key) != success]
+    found: list[str] = []
+    for field in fields:
+        quoted_field = f'"{field}"'
+        lacking = [e.key for e in judged if e.fields is not None and quoted_field not in e.fields]
+        if lacking:
+            keys = ", ".join(k.strip('"') for k in lacking[:4]) + (" ..." * (len(lacking) > 4))
+            found.append(f"`{field}` in responses {quoted(keys, _NAME_LIMIT)}")
+    return found
+
+
+def _tagged(owner: object, ways: tuple[Served, ...]) -> bool:
+    from inwards_rules_fastapi.graph import Node
+    from inwards_rules_fastapi.openapi_entries import keyword
+
+    if isinstance(owner, Node) and "tags" in owner.keywords:
+        return True
+    return any(
+        keyword(inclusion.call, "tags") is not None for way in ways for inclusion in way.route.via
+    )
+
+
+def _where(operation: Operation, ways: tuple[Served, ...]) -> str:
+    methods = "/".join(operation.methods or ())
+    paths = sorted({way.route.path for way in ways if way.route.path is not None})
+    path = paths[0] if len(paths) == 1 else operation.path
+    return f"{methods} {quoted(path or '...', _NAME_LIMIT)}"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _violation(operation: Operation, ways: tuple[Served, ...], missing: list[str]) -> Violation:
+    function = operation.function
+    assert function is not None
+    name = quoted(function.qualname.rpartition(".")[2], _NAME_LIMIT)
+    where = _where(operation, ways)
+    lacking = _listed(missing)
+    return Violation(
+        file=operation.file,
+        module=operation.module,
+        span=operation.call.span,
+        message=f"`{name}` ({where}) publishes an OpenAPI entry without {lacking}.",
+        params={"endpoint": name, "operation": where, "missing": lacking},
+    )
+
+
+KIND = CheckKind(
+    id="fapi.endpoint-metadata",
+    summary="A path operation's OpenAPI entry lacks a summary, a response model, an "
+    "explicit status code or response descriptions.",
+    options_type=EndpointMetadataOptions,
+    check=check,
+    reads=reads,
+    guidance_params={
+        "endpoint": "the endpoint function's name",
+        "operation": "its method and path (`POST /orders`)",
+        "missing": "what its OpenAPI entry lacks, listed",
+    },
+    docs=DOCS,
+    examples=examples,
+)

@@ -1,0 +1,205 @@
+"""FAPI001 endpoint-metadata: what an operation's OpenAPI entry must carry, checked in
+memory over small projects."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from inwards_core import ConfigError, Finding
+from inwards_core.adapters.in_memory import InMemoryProjectFiles
+from inwards_core.api import check, installed_families, load_config_text, load_rules
+
+RULES = load_rules(installed_families())
+CONFIG = """\
+[tool.inwards]
+layers = [{ name = "api", modules = ["shop"] }]
+
+[tool.inwards.rules]
+extend-select = ["FAPI001"]
+"""
+HEAD = "from fastapi import APIRouter, FastAPI, status\n\nrouter = APIRouter()\n\n"
+
+
+def _findings(files: dict[str, str], options: str = "") -> list[Finding]:
+    text = CONFIG + (f"\n[tool.inwards.rules.endpoint-metadata]\n{options}" if options else "")
+    sources = {path: textwrap.dedent(source) for path, source in files.items()}
+    report = check(load_config_text(text), InMemoryProjectFiles(sources), rule_set=RULES)
+    return [f for f in report.findings if f.code == "FAPI001"]
+
+
+def _messages(source: str, options: str = "") -> list[str]:
+    return [f.message for f in _findings({"shop/api.py": HEAD + textwrap.dedent(source)}, options)]
+
+
+def test_a_bare_post_lacks_summary_status_code_and_model() -> None:
+    source = """\
+        @router.post("/orders")
+        async def create_order(body: dict):
+            return body
+        """
+    assert _messages(source) == [
+        "`create_order` (POST /orders) publishes an OpenAPI entry without summary, "
+        "explicit status code and response model."
+    ]
+
+
+def test_prefixes_from_the_app_give_the_full_path() -> None:
+    files = {
+        "shop/orders.py": HEAD.replace("APIRouter()", 'APIRouter(prefix="/orders")')
+        + '@router.get("/{order_id}")\nasync def read(order_id: int):\n    return {}\n',
+        "shop/main.py": (
+            "from fastapi import FastAPI\nfrom shop.orders import router\n"
+            'app = FastAPI()\napp.include_router(router, prefix="/v1")\n'
+        ),
+    }
+    (finding,) = _findings(files)
+    assert "(GET /v1/orders/{order_id})" in finding.message
+    assert finding.span.line == 5
+
+
+def test_docstring_description_annotation_and_204_pass() -> None:
+    source = '''\
+        @router.get("/a", description="Lists a")
+        async def a() -> list[int]:
+            return []
+
+        @router.delete("/b", status_code=status.HTTP_204_NO_CONTENT)
+        async def b() -> None:
+            """Removes b."""
+
+        @router.post("/c", status_code=201, summary="C", response_model=None)
+        async def c():
+            return 1
+
+        @router.get("/page", response_class=HTMLResponse)
+        async def page():
+            """A page."""
+            return "<p>"
+        '''
+    assert _messages(source) == []
+
+
+def test_summary_mode_and_return_annotations_without_a_model() -> None:
+    source = '''\
+        @router.get("/a")
+        async def a() -> JSONResponse:
+            """Doc."""
+            return JSONResponse({})
+
+        @router.get("/b", summary="B")
+        async def b() -> Any:
+            return 1
+        '''
+    assert _messages(source, 'require-summary = "summary"') == [
+        "`a` (GET /a) publishes an OpenAPI entry without summary and response model.",
+        "`b` (GET /b) publishes an OpenAPI entry without response model.",
+    ]
+
+
+def test_responses_entries_need_a_description() -> None:
+    source = '''\
+        @router.get(
+            "/a",
+            responses={404: {"model": Err}, 409: {"description": "x"}, "4XX": {}, 500: ERR},
+        )
+        async def a() -> int:
+            """Doc."""
+            return 1
+
+        @router.get("/b", responses={**COMMON, 404: {}})
+        async def b() -> int:
+            """Doc."""
+            return 1
+        '''
+    assert _messages(source) == [
+        "`a` (GET /a) publishes an OpenAPI entry without `description` in responses 404, 4XX."
+    ]
+
+
+def test_hidden_operations_are_skipped() -> None:
+    files = {
+        "shop/a.py": HEAD
+        + '@router.get("/x", include_in_schema=False)\nasync def x():\n    return 1\n'
+        + '@router.get("/y", **extra)\nasync def y():\n    return 1\n',
+        "shop/b.py": HEAD.replace("APIRouter()", "APIRouter(include_in_schema=False)")
+        + '@router.get("/z")\nasync def z():\n    return 1\n',
+        "shop/c.py": HEAD
+        + '@router.get("/w")\nasync def w():\n    return 1\n'
+        + "app = FastAPI(openapi_url=None)\napp.include_router(router)\n",
+        "shop/d.py": HEAD
+        + '@router.get("/v")\nasync def v():\n    return 1\n'
+        + "app = FastAPI()\napp.include_router(router, include_in_schema=False)\n",
+        "shop/e.py": (
+            "from fastapi import FastAPI\n\napp = FastAPI(openapi_url=None)\n\n"
+            '@app.get("/u")\nasync def u():\n    return 1\n'
+        ),
+        "shop/f.py": HEAD + '@router.websocket("/ws")\nasync def ws(socket):\n    pass\n',
+    }
+    assert _findings(files) == []
+
+
+def test_served_by_one_visible_app_is_judged() -> None:
+    files = {
+        "shop/r.py": HEAD + '@router.get("/w")\nasync def w():\n    return 1\n',
+        "shop/main.py": (
+            "from fastapi import FastAPI\nfrom shop.r import router\n"
+            "hidden = FastAPI(openapi_url=None)\nhidden.include_router(router)\n"
+            "public = FastAPI()\npublic.include_router(router)\n"
+        ),
+    }
+    assert len(_findings(files)) == 1
+
+
+def test_tags_and_operation_id_when_asked() -> None:
+    files = {
+        "shop/r.py": HEAD.replace("APIRouter()", 'APIRouter(tags=["r"])')
+        + '@router.get("/a", summary="A")\nasync def a() -> int:\n    return 1\n',
+        "shop/s.py": HEAD
+        + '@router.get("/b", summary="B", operation_id="b")\nasync def b() -> int:\n    return 1\n',
+        "shop/main.py": (
+            "from fastapi import FastAPI\nfrom shop import s\n"
+            'app = FastAPI()\napp.include_router(s.router, tags=["s"])\n'
+        ),
+    }
+    options = "require-tags = true\nrequire-operation-id = true\n"
+    assert [(f.file, f.message) for f in _findings(files, options)] == [
+        ("shop/r.py", "`a` (GET /a) publishes an OpenAPI entry without operation id.")
+    ]
+
+
+def test_tests_are_skipped_unless_asked() -> None:
+    files = {"tests/test_api.py": HEAD + '@router.get("/a")\nasync def a():\n    return 1\n'}
+    assert _findings(files) == []
+    assert len(_findings(files, "check-tests = true")) == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "problem"),
+    [
+        ('require-summary = "always"', "require-summary"),
+        ('require-status-code = ["fetch"]', "require-status-code"),
+    ],
+)
+def test_options_are_checked(option: str, problem: str) -> None:
+    text = CONFIG + f"\n[tool.inwards.rules.endpoint-metadata]\n{option}\n"
+    with pytest.raises(ConfigError, match=problem):
+        check(load_config_text(text), InMemoryProjectFiles({"shop/a.py": ""}), rule_set=RULES)
+
+
+def test_a_success_response_in_responses_is_a_model() -> None:
+    source = """\
+        @router.get("/a", summary="A", responses={200: {"content": {"image/png": {}}}})
+        async def a():
+            return 1
+
+        @router.get("/b", summary="B", responses=LOGIN_RESPONSES)
+        async def b():
+            return 1
+
+        @router.get("/c", summary="C", responses={404: {"description": "x", "model": M}})
+        async def c():
+            return 1
+        """
+    assert _messages(source) == ["`c` (GET /c) publishes an OpenAPI entry without response model."]
