@@ -27,7 +27,9 @@ never by importing the project. A router that a receiver the graph cannot name i
 `include_router` call's router cannot be named (a loop variable, a parameter, what a
 project function returns), any router could be the one it includes: by default the
 unmounted findings are then warnings that name that call (`unresolved-includes`). A
-project with no app at all (a library of routers) has no unmounted router.
+project with no app at all (a library of routers) has no unmounted router, and a router
+whose routes an operation passes as OpenAPI callbacks (`callbacks=router.routes`) is
+documentation, not meant to be included.
 
 ```toml
 [tool.inwards]

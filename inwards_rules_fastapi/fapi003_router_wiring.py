@@ -148,6 +148,7 @@ def _unmounted(graph: Graph, options: RouterWiringOptions) -> Iterator[Violation
             node.kind != "router"
             or node.factory
             or node.name in reached
+            or node.name in graph.callback_routers
             or not graph.operations.get(node.name)
             or not options.reports_in(node.module)
             or matches_any(options.allow_unmounted, node.name)

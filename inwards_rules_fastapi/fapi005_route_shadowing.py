@@ -72,6 +72,7 @@ def _shadowed_in(graph: Graph, root: Node, options: RouteShadowingOptions) -> It
                     for before in earlier
                     if before.path is not None
                     and before.operation is not operation
+                    and not _custom(graph, before)
                     and before.operation.methods is not None
                     and method in before.operation.methods
                     and known(before.path)
@@ -87,6 +88,13 @@ def _shadowed_in(graph: Graph, root: Node, options: RouteShadowingOptions) -> It
                 repeat = all(normalised(f.path or "") == normalised(route.path) for f in first)
                 yield _violation(root, route, first[0], repeat)
         earlier.append(route)
+
+
+def _custom(graph: Graph, route: Route) -> bool:
+    """The route may match requests its own way (see `Node.custom_routes`), on its own
+    router or on one it was included through."""
+    owners = [route.operation.owner, *(i.parent for i in route.via if i.parent is not None)]
+    return any(graph.nodes[owner].custom_routes for owner in owners)
 
 
 def _violation(root: Node, route: Route, first: Route, repeat: bool) -> Violation:
@@ -170,7 +178,12 @@ routers bound to names, and `include_router` calls whose router and prefix it ca
 path or method list that is not a literal is unknown, and an unknown route neither
 shadows nor is reported; a prefix that is not a literal is compared only with itself (two
 routes under it still compare with each other). Mounted sub-applications (`mount`) are not compared, nor routes
-added by a custom `route_class` or by libraries. Inclusions written in another file than
+added by libraries. A route of a router with a custom `route_class` (or of a first-party
+subclass of APIRouter or FastAPI) may match requests its own way, so it never counts as
+the earlier route. A route decorator inside a function on an app or router built outside
+that function (a test adding a route to a module-level app) runs when the function is
+called, if ever, and a function defined twice in one scope (`if`/`else` branches) has one
+registration that never runs: neither is compared. Inclusions written in another file than
 the app's own come after its own file's entries (their real order is the import order).
 A route's `HEAD` answered by an earlier `GET` is not compared.
 """,

@@ -29,6 +29,13 @@ files, without importing the project. What it holds:
   (`fastapi_users.get_auth_router(...)`) is neither a node nor unresolved.
 - **Exception handlers** (`Graph.handlers`): `add_exception_handler(E, f)` calls and
   `@app.exception_handler(E)` decorators, by receiving node.
+- **Callback routers** (`Graph.callback_routers`): routers whose `.routes` a decorator or
+  call passes as `callbacks=` (OpenAPI callbacks: documented, never included).
+
+Registrations whose order the graph cannot know are left out of `operations`: a route
+decorator inside a function on a node built outside that function (a test that adds a
+route to a module-level app runs when it is called, if at all), and a decorated function
+whose name the same scope defines twice (`if`/`else` branches, of which one runs).
 
 Names are resolved through each module's imports, aliases included, and re-exports are
 followed up to `graph_names.REEXPORT_HOPS` hops (`from .users import router` in a package's
@@ -85,6 +92,18 @@ class Node:
     span: Span
     keywords: Mapping[str, str]
     factory: str = ""  # the qualname of the function that builds it; "" at module level
+    # Built by FastAPI's own class (not a first-party subclass, which may match routes its
+    # own way).
+    standard: bool = True
+
+    @property
+    def custom_routes(self) -> bool:
+        """Routes of this node may match requests their own way: a first-party subclass,
+        or `route_class=` set to something else than FastAPI's APIRoute."""
+        route_class = self.keywords.get("route_class")
+        return not self.standard or (
+            route_class is not None and route_class.rpartition(".")[2] != "APIRoute"
+        )
 
     @property
     def prefix(self) -> str | None:
@@ -158,6 +177,9 @@ class Graph:
     operations: Mapping[str, tuple[Operation, ...]]  # by owner, in source order
     inclusions: tuple[Inclusion, ...]
     handlers: Mapping[str, tuple[str, ...]]  # by node: exception names as written
+    # Routers whose routes serve as OpenAPI callbacks (`callbacks=router.routes`): they
+    # are documented, never included.
+    callback_routers: frozenset[str] = frozenset()
 
     def included_by(self) -> dict[str, list[Inclusion]]:
         """Each node's inclusions into it (known parents only)."""

@@ -3,6 +3,7 @@ and exception handlers (see `graph`'s docstring for what each is)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,7 @@ class GraphReader:
         self.router_classes = set(ROUTER_CLASSES)
         # function-local node names: (module, function qualname, bound name) -> node name
         self.local_nodes: dict[tuple[str, str, str], str] = {}
+        self.callbacks: set[str] = set()
 
     def read(self) -> Graph:
         self._subclasses()
@@ -56,6 +58,7 @@ class GraphReader:
             operations={k: tuple(v) for k, v in sorted(self.operations.items())},
             inclusions=tuple(self.inclusions),
             handlers={k: tuple(v) for k, v in sorted(self.handlers.items())},
+            callback_routers=frozenset(self.callbacks),
         )
 
     # -- nodes ------------------------------------------------------------------------
@@ -88,6 +91,9 @@ class GraphReader:
             return "router"
         return None
 
+    def _standard(self, module: _Module, callee: str) -> bool:
+        return self.canonical(module, callee) in APP_CLASSES | ROUTER_CLASSES
+
     def _nodes_of(self, module: _Module) -> None:
         name = module.info.name
         for binding in module.facts.bindings:
@@ -102,6 +108,7 @@ class GraphReader:
                         module.info.file,
                         binding.span if call is None else call.span,
                         _keywords(call),
+                        standard=self._standard(module, binding.value_callee),
                     )
                 )
         for function in module.facts.functions:
@@ -121,6 +128,7 @@ class GraphReader:
                         binding.span if call is None else call.span,
                         _keywords(call),
                         factory=function.qualname,
+                        standard=self._standard(module, binding.value_callee),
                     )
                 )
 
@@ -186,12 +194,24 @@ class GraphReader:
 
     def _wiring_of(self, module: _Module) -> None:
         self._calls(module, "", module.facts.calls)
+        counts = Counter(f.qualname for f in module.facts.functions)
+        repeated = {name for name, count in counts.items() if count > 1}
         for function in module.facts.functions:
             scope = _enclosing(function.qualname)
             for decorator in function.decorators:
-                self._decorator(module, scope, function, decorator)
+                self._callbacks(module, scope, decorator)
+                if function.qualname not in repeated:
+                    self._decorator(module, scope, function, decorator)
             own = [c for c in function.calls if not c.nested]
             self._calls(module, function.qualname, own)
+
+    def _callbacks(self, module: _Module, scope: str, call: CallFact) -> None:
+        """Marks the router of `callbacks=router.routes` as a callback router."""
+        for keyword, value in zip(call.keywords, call.keyword_values, strict=False):
+            if keyword == "callbacks" and value.endswith(".routes"):
+                found = self.resolve(module, scope, value.removesuffix(".routes"))
+                if found is not None:
+                    self.callbacks.add(found)
 
     def _decorator(
         self, module: _Module, scope: str, function: FunctionFact, call: CallFact
@@ -207,8 +227,8 @@ class GraphReader:
         if method not in ROUTE_CALLS:
             return
         owner = self.resolve(module, scope, receiver)
-        if owner is None:
-            return
+        if owner is None or (scope and self.nodes[owner].factory != scope):
+            return  # unknown, or registered when a function runs: order unknown
         keywords = _keywords(call)
         path = literal(call.positional[0]) if call.positional else literal(keywords.get("path", ""))
         methods: tuple[str, ...] | None
@@ -228,6 +248,8 @@ class GraphReader:
 
     def _calls(self, module: _Module, scope: str, calls: Sequence[CallFact]) -> None:
         for index, call in enumerate(calls):
+            if "callbacks" in call.keywords:  # FastAPI(...), APIRouter(...), add_api_route
+                self._callbacks(module, scope, call)
             receiver, _, method = call.callee.rpartition(".")
             if not receiver:
                 continue
@@ -244,8 +266,8 @@ class GraphReader:
         self, module: _Module, scope: str, call: CallFact, receiver: str, method: str
     ) -> None:
         owner = self.resolve(module, scope, receiver)
-        if owner is None:
-            return
+        if owner is None or (scope and self.nodes[owner].factory != scope):
+            return  # unknown, or registered when a function runs: order unknown
         keywords = _keywords(call)
         path = literal(call.positional[0]) if call.positional else None
         if method == "add_api_websocket_route":

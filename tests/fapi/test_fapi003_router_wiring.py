@@ -171,3 +171,24 @@ def test_order_only_for_decorators_below_in_the_same_file() -> None:
     assert lines(found) == [("shop/users.py", 4)]
     assert "2 of its route decorator(s)" in found[0].message
     assert findings("FAPI003", files, "check-order = false", "router-wiring") == []
+
+
+def test_a_callback_router_is_documented_not_included() -> None:
+    found = findings(
+        "FAPI003",
+        {
+            "shop/main.py": """\
+                from fastapi import APIRouter, FastAPI
+                callbacks = APIRouter()
+                @callbacks.post("/{url}")
+                def notify(): ...
+                defaults = APIRouter()
+                @defaults.get("/{url}")
+                def on_default(): ...
+                app = FastAPI(callbacks=defaults.routes)
+                @app.post("/invoices", callbacks=callbacks.routes)
+                def create(): ...
+            """,
+        },
+    )
+    assert found == []

@@ -160,3 +160,46 @@ def test_test_modules_are_skipped_unless_asked() -> None:
     assert findings("FAPI005", files) == []
     found = findings("FAPI005", files, "check-tests = true", "route-shadowing")
     assert lines(found) == [("shop/tests/test_api.py", 5)]
+
+
+def test_custom_route_classes_branches_and_routes_added_by_a_test_stay_silent() -> None:
+    files = {
+        "shop/main.py": """\
+            from fastapi import APIRouter, FastAPI
+            from fastapi.routing import APIRoute
+            class Picky(APIRoute): ...
+            class MyRouter(APIRouter): ...
+            picky = APIRouter(route_class=Picky)
+            mine = MyRouter()
+            plain = APIRouter(route_class=APIRoute)
+            @picky.get("/items")
+            def first(): ...
+            @mine.get("/users")
+            def second(): ...
+            @plain.get("/x/{a}")
+            def third(a: str): ...
+            app = FastAPI()
+            app.include_router(picky)
+            app.include_router(mine)
+            app.include_router(plain)
+            @app.get("/items")
+            def items(): ...
+            @app.get("/users")
+            def users(): ...
+            @app.get("/x/y")
+            def shadowed(): ...
+            def test_route_added_late():
+                @app.get("/items")
+                def late(): ...
+            def build(flag: bool) -> FastAPI:
+                api = FastAPI()
+                if flag:
+                    @api.get("/one")
+                    def endpoint(): ...
+                else:
+                    @api.get("/one")
+                    def endpoint(): ...
+                return api
+        """,
+    }
+    assert lines(findings("FAPI005", files)) == [("shop/main.py", 22)]
