@@ -18,6 +18,7 @@ from types import ModuleType
 from inwards_core import Family, inwards_distribution, inwards_version
 from inwards_rules_fastapi import (
     fapi001_endpoint_metadata,
+    fapi002_undocumented_error_response,
     fapi003_router_wiring,
     fapi005_route_shadowing,
     fapi008_duplicate_operation_id,
@@ -31,6 +32,7 @@ KIND_MODULES: tuple[ModuleType, ...] = (
     fapi003_router_wiring,
     fapi005_route_shadowing,
     fapi008_duplicate_operation_id,
+    fapi002_undocumented_error_response,
 )
 
 

@@ -1,0 +1,185 @@
+"""The HTTP error codes a path operation can produce, as far as its code shows them, for
+FAPI002, in rings:
+
+1. the endpoint itself: `raise HTTPException(404)` / `HTTPException(status_code=...)` and
+   error responses it builds (`JSONResponse(..., status_code=409)`);
+2. functions of the project it calls (same file or imported, re-exports followed) and its
+   `Depends`/`Security` targets (in parameters and in the decorator's `dependencies=`), and
+   theirs, up to `max_depth` calls away.
+
+A status code written as a variable, a raise of anything else and a method call
+(`await manager.get(...)`) are unknown and produce nothing: the rule never reports a code it
+guessed.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
+from inwards_rules_fastapi.graph_names import (
+    REEXPORT_HOPS,
+    ImportedNames,
+    imported_names,
+    split_module,
+)
+
+HTTP_EXCEPTIONS = frozenset(
+    (
+        "fastapi.HTTPException",
+        "fastapi.exceptions.HTTPException",
+        "starlette.exceptions.HTTPException",
+    )
+)
+_DEPENDS = frozenset(
+    f"fastapi.{where}{name}"
+    for where in ("", "params.", "param_functions.")
+    for name in ("Depends", "Security")
+)
+_RESPONSE_MODULES = ("fastapi.responses.", "starlette.responses.")
+_RESPONSE_NAMES = frozenset(("fastapi.Response",))
+
+
+@attrs.frozen
+class Origin:
+    """Where a code comes from: `via` is "" for the endpoint itself, else the name of the
+    function (as written where it is called) that the chain starts with; `returned`: an
+    error response, not a raise."""
+
+    via: str
+    returned: bool = False
+
+
+@attrs.frozen
+class _Site:
+    info: ModuleInfo
+    function: FunctionFact
+
+
+def produced_codes(
+    model: ProjectModel, info: ModuleInfo, function: FunctionFact, max_depth: int
+) -> dict[int, Origin]:
+    """Each error code (>= 400) the endpoint `function` of module `info` can produce, with
+    the first origin found (the endpoint's own before its helpers', in source order)."""
+    found: dict[int, Origin] = {}
+    seen: set[tuple[str, str]] = {(info.name, function.qualname)}
+    queue: list[tuple[_Site, int, str]] = [(_Site(info, function), 0, "")]
+    while queue:
+        site, depth, via = queue.pop(0)
+        for code, returned in _own_codes(model, site):
+            found.setdefault(code, Origin(via, returned))
+        if depth >= max_depth:
+            continue
+        for written, callee in _callees(model, site):
+            key = (callee.info.name, callee.function.qualname)
+            if key not in seen:
+                seen.add(key)
+                queue.append((callee, depth + 1, via or written))
+    return found
+
+
+def _qualify(model: ProjectModel, info: ModuleInfo, dotted: str) -> str:
+    """The canonical name `dotted` stands for in `info` ("" when unknown)."""
+    table = model.shared(_name_tables)
+    names = table.get(info.file)
+    if names is None:
+        facts = model.content(info)
+        local: frozenset[str] = frozenset()
+        if facts is not None:
+            local = frozenset(
+                [b.name for b in facts.bindings]
+                + [f.qualname for f in facts.functions if "." not in f.qualname]
+                + [c.qualname for c in facts.classes if "." not in c.qualname]
+            )
+        names = table[info.file] = (imported_names(model, info), local)
+    return names[0].qualify(dotted, names[1]) or ""
+
+
+def _name_tables(model: ProjectModel) -> dict[str, tuple[ImportedNames, frozenset[str]]]:
+    return {}
+
+
+def _function(model: ProjectModel, canonical: str) -> _Site | None:
+    """The project's top-level function `canonical` names, re-exports followed."""
+    name = canonical
+    for _ in range(REEXPORT_HOPS + 1):
+        found = split_module(model, name)
+        if found is None or not found[1] or "." in found[1]:
+            return None
+        info, last = found
+        facts = model.content(info)
+        if facts is None or not facts.parsed:
+            return None
+        for function in facts.functions:
+            if function.qualname == last:
+                return _Site(info, function)
+        target = imported_names(model, info).imported.get(last)
+        if target is None or target == name:
+            return None
+        name = target
+    return None
+
+
+def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
+    from inwards_rules_fastapi.openapi_entries import keyword, status_code
+
+    codes: list[tuple[int, bool]] = []
+    for call in site.function.calls:
+        if call.nested or not call.callee:
+            continue
+        name = _qualify(model, site.info, call.callee)
+        if call.raised and name in HTTP_EXCEPTIONS:
+            text = keyword(call, "status_code")
+            if text is None and call.positional:
+                text = call.positional[0]
+            code = status_code(text or "")
+            if code is not None and code >= 400:
+                codes.append((code, False))
+        elif _is_response(name):
+            text = keyword(call, "status_code")
+            if text is None and len(call.positional) > 1:
+                text = call.positional[1]
+            code = status_code(text or "")
+            if code is not None and code >= 400:
+                codes.append((code, True))
+    return codes
+
+
+def _is_response(name: str) -> bool:
+    if name in _RESPONSE_NAMES:
+        return True
+    return name.startswith(_RESPONSE_MODULES) and name.endswith("Response")
+
+
+def _callees(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
+    """The project's functions `site` calls or depends on: (name as written, the site)."""
+    written: list[str] = []
+    for call in site.function.calls:
+        if not call.nested and call.callee and "(" not in call.callee:
+            written.append(call.callee)
+    for call in site.function.signature_calls:
+        target = _dependency(model, site.info, call)
+        if target:
+            written.append(target)
+    found: list[tuple[str, _Site]] = []
+    for name in dict.fromkeys(written):
+        canonical = _qualify(model, site.info, name)
+        if not canonical or canonical in HTTP_EXCEPTIONS:
+            continue
+        callee = _function(model, canonical)
+        if callee is not None:
+            found.append((name, callee))
+    return found
+
+
+def _dependency(model: ProjectModel, info: ModuleInfo, call: CallFact) -> str:
+    """The dependency `Depends(f)` / `Security(f)` names, as written; "" otherwise."""
+    if not call.callee or _qualify(model, info, call.callee) not in _DEPENDS:
+        return ""
+    argument = call.positional[0] if call.positional else ""
+    for keyword, value in zip(call.keywords, call.keyword_values, strict=False):
+        if keyword == "dependency" and not argument:
+            argument = value
+    if not argument or argument.startswith('"') or "(" in argument:
+        return ""
+    return argument

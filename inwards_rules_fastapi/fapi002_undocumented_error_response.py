@@ -1,0 +1,205 @@
+"""fapi.undocumented-error-response: an error status code a path operation can produce
+(its own raises and error responses, its helpers' and dependencies') that no `responses=`
+on its way into the schema declares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from inwards_core import CheckKind, ProjectModel, ReadScope, Violation, option, quoted
+from inwards_rules_fastapi.fapi002_docs import DOCS, examples
+from inwards_rules_fastapi.graph_options import GraphRuleOptions
+
+if TYPE_CHECKING:
+    from inwards_rules_fastapi.error_codes import Origin
+    from inwards_rules_fastapi.graph import Graph, Operation
+    from inwards_rules_fastapi.openapi_entries import Served
+
+_CODE_RANGES = {"4xx": (400, 500), "4xx-5xx": (400, 600)}
+_NAME_LIMIT = 80
+_SHOWN = 6  # codes named in one message
+
+
+def _check_codes(value: str) -> str | None:
+    return None if value in _CODE_RANGES else 'expected "4xx" or "4xx-5xx".'
+
+
+def _check_depth(value: int) -> str | None:
+    return None if 0 <= value <= 8 else "expected a number from 0 to 8."
+
+
+def _check_422(value: str) -> str | None:
+    return None if value in ("ignore", "report") else 'expected "ignore" or "report".'
+
+
+@attrs.frozen
+class UndocumentedErrorResponseOptions(GraphRuleOptions):
+    """Which codes count, and how far the rule follows calls."""
+
+    codes: str = option(
+        "4xx",
+        check=_check_codes,
+        description='Which codes are judged: "4xx" (client errors) or "4xx-5xx" (server '
+        "errors too).",
+    )
+    max_depth: int = option(
+        2,
+        check=_check_depth,
+        description="How many calls away from the endpoint the rule looks for raises: 0 "
+        "the endpoint only, 1 its helpers and dependencies, 2 theirs, ... (at most 8).",
+    )
+    report_direct_raises: bool = option(
+        True,
+        description="Report codes the endpoint raises or returns itself; false: only those "
+        "of its helpers and dependencies.",
+    )
+    explicit_422: str = option(
+        "ignore",
+        check=_check_422,
+        description='"ignore": 422, which FastAPI documents for request validation, is never '
+        'reported; "report": it must be declared like any other code.',
+    )
+
+
+def reads(options: UndocumentedErrorResponseOptions) -> ReadScope:
+    """Every module may hold an app or a router: the graph reads all that import FastAPI;
+    helpers in other modules are read on demand."""
+    return ReadScope(every_module=True, content=True, content_imports=("fastapi",))
+
+
+def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Iterator[Violation]:
+    from inwards_rules_fastapi.error_codes import produced_codes
+    from inwards_rules_fastapi.graph import project_graph
+    from inwards_rules_fastapi.openapi_entries import in_schema, served_by
+
+    graph = project_graph(model)
+    served = served_by(model)
+    low, high = _CODE_RANGES[options.codes]
+    for operations in graph.operations.values():
+        for operation in operations:
+            function = operation.function
+            if function is None or not options.reports_in(operation.module):
+                continue
+            if operation.methods is None or "WEBSOCKET" in operation.methods:
+                continue
+            ways = served.get(id(operation), ())
+            if not in_schema(graph, operation, ways) or "openapi_extra" in operation.keywords:
+                continue
+            declared = _declared(graph, operation, ways)
+            info = model.index.module(operation.module)
+            if declared is None or info is None:
+                continue
+            produced = produced_codes(model, info, function, options.max_depth)
+            missing = {
+                code: origin
+                for code, origin in sorted(produced.items())
+                if low <= code < high
+                and (options.report_direct_raises or origin.via)
+                and (code != 422 or options.explicit_422 == "report")
+                and not _covers(declared, code)
+            }
+            if missing:
+                yield _violation(operation, ways, missing)
+
+
+def _declared(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> set[str] | None:
+    """The response keys declared on the operation's way into the schema (its decorator,
+    its router, the inclusions and routers that bring it in, the app), normalised: "404",
+    "4XX", "DEFAULT"; None when one `responses=` cannot be read."""
+    from inwards_rules_fastapi.openapi_entries import keyword
+
+    texts = [operation.keywords.get("responses")]
+    owner = graph.nodes.get(operation.owner)
+    if owner is not None:
+        texts.append(owner.keywords.get("responses"))
+    for way in ways:
+        texts.append(way.app.keywords.get("responses"))
+        for inclusion in way.route.via:
+            texts.append(keyword(inclusion.call, "responses"))
+            child = graph.nodes.get(inclusion.child or "")
+            if child is not None:
+                texts.append(child.keywords.get("responses"))
+    declared: set[str] = set()
+    for text in texts:
+        if text is None:
+            continue
+        keys = _keys(text)
+        if keys is None:
+            return None
+        declared |= keys
+    return declared
+
+
+def _keys(text: str) -> set[str] | None:
+    from inwards_rules_fastapi.openapi_entries import read_dict, status_code
+
+    entries = read_dict(text)
+    if entries is None:
+        return None
+    keys: set[str] = set()
+    for entry in entries:
+        code = status_code(entry.key)
+        if code is not None:
+            keys.add(str(code))
+        elif entry.key.startswith('"'):
+            keys.add(entry.key.strip('"').upper())
+        else:
+            return None  # a name the rule cannot read as a code
+    return keys
+
+
+def _covers(declared: set[str], code: int) -> bool:
+    return bool({str(code), f"{code // 100}XX", "DEFAULT"} & declared)
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _origin(origin: Origin) -> str:
+    if origin.via:
+        return f"through `{quoted(origin.via, _NAME_LIMIT)}`"
+    return "returned here" if origin.returned else "raised here"
+
+
+def _violation(
+    operation: Operation, ways: tuple[Served, ...], missing: dict[int, Origin]
+) -> Violation:
+    function = operation.function
+    assert function is not None
+    name = quoted(function.qualname.rpartition(".")[2], _NAME_LIMIT)
+    methods = "/".join(operation.methods or ())
+    paths = sorted({way.route.path for way in ways if way.route.path is not None})
+    path = paths[0] if len(paths) == 1 else operation.path
+    where = f"{methods} {quoted(path or '...', _NAME_LIMIT)}"
+    shown = list(missing.items())[:_SHOWN]
+    codes = _listed([f"{code} ({_origin(origin)})" for code, origin in shown])
+    more = f" and {len(missing) - _SHOWN} more" if len(missing) > _SHOWN else ""
+    bare = _listed([str(code) for code in missing])
+    return Violation(
+        file=operation.file,
+        module=operation.module,
+        span=operation.call.span,
+        message=f"`{name}` ({where}) can respond {codes}{more}, which no `responses=` "
+        "on its decorator, router or app declares.",
+        params={"endpoint": name, "operation": where, "codes": bare},
+    )
+
+
+KIND = CheckKind(
+    id="fapi.undocumented-error-response",
+    summary="A path operation can respond with an error code its OpenAPI responses don't declare.",
+    options_type=UndocumentedErrorResponseOptions,
+    check=check,
+    reads=reads,
+    guidance_params={
+        "endpoint": "the endpoint function's name",
+        "operation": "its method and path (`POST /orders`)",
+        "codes": "the undeclared status codes (`404 and 409`)",
+    },
+    docs=DOCS,
+    examples=examples,
+)

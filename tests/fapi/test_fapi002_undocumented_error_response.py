@@ -1,0 +1,180 @@
+"""FAPI002 undocumented-error-response: the error codes an operation can produce against
+the responses declared on its way into the schema, checked in memory."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from inwards_core import ConfigError, Finding
+from inwards_core.adapters.in_memory import InMemoryProjectFiles
+from inwards_core.api import check, installed_families, load_config_text, load_rules
+
+RULES = load_rules(installed_families())
+CONFIG = """\
+[tool.inwards]
+layers = [{ name = "api", modules = ["shop"] }]
+
+[tool.inwards.rules]
+extend-select = ["FAPI002"]
+"""
+HEAD = (
+    "from fastapi import APIRouter, Depends, FastAPI, HTTPException, status\n"
+    "from fastapi.responses import JSONResponse\n\n"
+    "router = APIRouter()\n\n"
+)
+
+
+def _findings(files: dict[str, str], options: str = "") -> list[Finding]:
+    text = CONFIG + (
+        f"\n[tool.inwards.rules.undocumented-error-response]\n{options}" if options else ""
+    )
+    sources = {path: textwrap.dedent(source) for path, source in files.items()}
+    report = check(load_config_text(text), InMemoryProjectFiles(sources), rule_set=RULES)
+    return [f for f in report.findings if f.code == "FAPI002"]
+
+
+def _messages(source: str, options: str = "", **more: str) -> list[str]:
+    files = {"shop/api.py": HEAD + textwrap.dedent(source), **more}
+    return [f.message for f in _findings(files, options)]
+
+
+def _codes(message: str) -> str:
+    return message.split(" can respond ")[1].split(", which")[0]
+
+
+def test_direct_raises_and_error_responses() -> None:
+    source = """\
+        @router.get("/a")
+        async def a(x: int):
+            if x == 1:
+                raise HTTPException(404)
+            if x == 2:
+                raise HTTPException(status_code=status.HTTP_409_CONFLICT, detail="x")
+            if x == 3:
+                return JSONResponse({}, status_code=410)
+            if x == 4:
+                raise HTTPException(status_code=x)
+            if x == 5:
+                raise HTTPException(status_code=500)
+            return JSONResponse({}, status_code=201)
+        """
+    (message,) = _messages(source)
+    assert message.startswith("`a` (GET /a) can respond ")
+    assert _codes(message) == "404 (raised here), 409 (raised here) and 410 (returned here)"
+    (message,) = _messages(source, 'codes = "4xx-5xx"')
+    assert "500 (raised here)" in message
+    assert _messages(source, "report-direct-raises = false") == []
+
+
+def test_helpers_and_dependencies_up_to_max_depth() -> None:
+    helpers = (
+        "from fastapi import HTTPException\n\n"
+        "def deep():\n    raise HTTPException(418)\n\n"
+        "def load(x):\n    deep()\n    raise HTTPException(404)\n\n"
+        "def auth():\n    raise HTTPException(status_code=401)\n"
+    )
+    source = """\
+        from shop.helpers import auth, load
+
+        def local():
+            raise HTTPException(403)
+
+        @router.get("/a", dependencies=[Depends(auth)])
+        async def a(x: int = Depends(local)):
+            return load(x)
+        """
+    (message,) = _messages(source, **{"shop/helpers.py": helpers})
+    assert _codes(message) == (
+        "401 (through `auth`), 403 (through `local`), 404 (through `load`) and 418 (through `load`)"
+    )
+    (message,) = _messages(source, "max-depth = 1", **{"shop/helpers.py": helpers})
+    assert "418" not in message
+    assert _messages(source, "max-depth = 0", **{"shop/helpers.py": helpers}) == []
+
+
+def test_declared_on_the_decorator_router_inclusion_or_app() -> None:
+    files = {
+        "shop/orders.py": (
+            HEAD.replace("APIRouter()", 'APIRouter(responses={404: {"description": "x"}})')
+            + '@router.get("/a", responses={"409": {"description": "x"}})\n'
+            "async def a(x: int):\n"
+            "    if x:\n        raise HTTPException(404)\n"
+            "    if x > 1:\n        raise HTTPException(409)\n"
+            "    if x > 2:\n        raise HTTPException(403)\n"
+            "    raise HTTPException(401)\n"
+        ),
+        "shop/main.py": (
+            "from fastapi import FastAPI\nfrom shop.orders import router\n"
+            'app = FastAPI(responses={401: {"description": "x"}})\n'
+            'app.include_router(router, responses={"4XX": {"description": "x"}})\n'
+        ),
+    }
+    assert _findings(files) == []
+    files["shop/main.py"] = files["shop/main.py"].replace('"4XX"', "403")
+    assert _findings(files) == []
+    files["shop/main.py"] = files["shop/main.py"].replace("403", "400")
+    (finding,) = _findings(files)
+    assert _codes(finding.message) == "403 (raised here)"
+
+
+def test_default_covers_all_and_unknown_responses_are_silent() -> None:
+    source = """\
+        @router.get("/a", responses={"default": {"description": "x"}})
+        async def a():
+            raise HTTPException(404)
+
+        @router.get("/b", responses=COMMON)
+        async def b():
+            raise HTTPException(404)
+
+        @router.get("/c", responses={**COMMON, 400: {}})
+        async def c():
+            raise HTTPException(404)
+
+        @router.get("/d", openapi_extra={"responses": {}})
+        async def d():
+            raise HTTPException(404)
+
+        @router.get("/e", include_in_schema=False)
+        async def e():
+            raise HTTPException(404)
+        """
+    assert _messages(source) == []
+
+
+def test_422_only_when_asked() -> None:
+    source = """\
+        @router.post("/a")
+        async def a():
+            raise HTTPException(422)
+        """
+    assert _messages(source) == []
+    assert len(_messages(source, 'explicit-422 = "report"')) == 1
+
+
+def test_tests_are_skipped_and_methods_are_not_followed() -> None:
+    source = """\
+        @router.get("/a")
+        async def a(manager):
+            await manager.get()
+            raise ValueError("x")
+        """
+    assert _messages(source) == []
+    files = {
+        "tests/test_api.py": HEAD
+        + '@router.get("/a")\nasync def a():\n    raise HTTPException(404)\n'
+    }
+    assert _findings(files) == []
+    assert len(_findings(files, "check-tests = true")) == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "problem"),
+    [('codes = "5xx"', "codes"), ("max-depth = 9", "max-depth"), ('explicit-422 = "x"', "422")],
+)
+def test_options_are_checked(option: str, problem: str) -> None:
+    text = CONFIG + f"\n[tool.inwards.rules.undocumented-error-response]\n{option}\n"
+    with pytest.raises(ConfigError, match=problem):
+        check(load_config_text(text), InMemoryProjectFiles({"shop/a.py": ""}), rule_set=RULES)
