@@ -21,7 +21,10 @@ from inwards_rules_fastapi import (
     fapi002_undocumented_error_response,
     fapi003_router_wiring,
     fapi005_route_shadowing,
+    fapi006_lifespan_events,
+    fapi007_yield_dependency_swallows,
     fapi008_duplicate_operation_id,
+    fapi009_depends_called,
 )
 
 # One module per check kind, in code order; each defines its KIND. Imported only when the
@@ -29,10 +32,13 @@ from inwards_rules_fastapi import (
 # rule on, must not pay for the graph.
 KIND_MODULES: tuple[ModuleType, ...] = (
     fapi001_endpoint_metadata,
+    fapi002_undocumented_error_response,
     fapi003_router_wiring,
     fapi005_route_shadowing,
+    fapi006_lifespan_events,
+    fapi007_yield_dependency_swallows,
     fapi008_duplicate_operation_id,
-    fapi002_undocumented_error_response,
+    fapi009_depends_called,
 )
 
 
