@@ -14,10 +14,16 @@ Reports three ways the routes of a FastAPI router go missing without an error:
   `APIRouter(...)` call.
 - **cycle**: routers that include each other, directly or through others, or a router that
   includes itself. Each cycle is reported once, on the `include_router` call that closes
-  it (the last of its calls in source order), with the whole cycle in the message.
+  it (the last of its calls in source order), with the whole cycle in the message. Recent
+  FastAPI releases refuse such a call with an `AssertionError` when it runs (the app does
+  not start); older ones accept it and serve whatever the order of the calls gave.
 - **order**: at module level, `parent.include_router(child)` above `@child.get(...)`
-  decorators of the same file. `include_router` copies the routes the child holds when it
-  runs, so the routes declared below it are not in the parent.
+  decorators of the same file. FastAPI releases whose `include_router` copies the routes
+  the child holds when it runs (before 0.137) leave the routes declared below it out of
+  the parent. Later releases include the router itself (by reference) and see later
+  routes, but a
+  project pinned to an older one, or a library supporting both, does not; turn this part
+  off with `check-order = false` when only such recent releases matter.
 
 It reads the project graph the FAPI family shares (`inwards_rules_fastapi/graph.py`): every
 `FastAPI(...)` is an app, one built inside a factory function (`create_app()`) too, and
@@ -25,8 +31,11 @@ receivers and routers are resolved across files through imports, aliases and re-
 never by importing the project. A router that a receiver the graph cannot name includes
 (the `app` parameter of a `register(app)` function) counts as reached. When an
 `include_router` call's router cannot be named (a loop variable, a parameter, what a
-project function returns), any router could be the one it includes: by default the
-unmounted findings are then warnings that name that call (`unresolved-includes`). A
+project function returns), any router could be the one it includes: unknown means silent,
+so by default there are then no unmounted findings at all; `unresolved-includes = "warn"`
+keeps them, as warnings that name that call. (The default differs from inwards 0.7, which
+warns: on Prefect's server, which includes its 29 routers in a loop over a tuple, every
+one of those warnings was wrong.) A
 project with no app at all (a library of routers) has no unmounted router, and a router
 whose routes an operation passes as OpenAPI callbacks (`callbacks=router.routes`) is
 documentation, not meant to be included.
@@ -41,7 +50,7 @@ extend-select = ["FAPI003"]
 [tool.inwards.rules.router-wiring]
 entrypoints = ["shop.main:app"]
 allow-unmounted = ["shop.experimental"]
-unresolved-includes = "warn"
+unresolved-includes = "silent"
 check-order = true
 ```
 
@@ -52,8 +61,9 @@ not reported on unless `check-tests = true`; their apps count either way.
     why_is_this_bad="""
 A router that no app includes is a set of endpoints that do not exist: its tests call the
 router or the functions directly and pass, FastAPI says nothing, and a linter that reads one
-file at a time cannot know. An inclusion cycle or an inclusion above the routes makes what
-an app serves depend on the order the calls run in, which the next refactoring changes.
+file at a time cannot know. An inclusion cycle stops a recent FastAPI at start-up, and
+with an older one, like an inclusion above the routes, makes what an app serves depend on
+the order the calls run in, which the next refactoring changes.
 """,
     how_to_fix="""
 Include an unmounted router where its sibling routers are included (the app's module or a
@@ -66,8 +76,8 @@ below the last route decorator, or into the module that builds the app.
 Only what the graph reads: a router built by a factory function (`def make_router():
 router = APIRouter() ...`) is never reported unmounted, nor one a library's app includes.
 Wiring the graph cannot follow (`importlib`, `getattr`, a loop over a list, a router passed
-as a parameter) is an unresolved inclusion, which makes the unmounted findings warnings (or
-drops them with `unresolved-includes = "silent"`). A conditional inclusion (`if
+as a parameter) is an unresolved inclusion, which silences the unmounted findings of the
+whole project (or makes them warnings with `unresolved-includes = "warn"`). A conditional inclusion (`if
 settings.DEBUG: ...`) counts as an inclusion. A cycle through wiring the graph cannot
 follow is not seen. The order check looks at module-level calls and decorators of one
 file only.

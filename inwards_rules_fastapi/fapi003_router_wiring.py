@@ -60,11 +60,11 @@ class RouterWiringOptions(GraphRuleOptions):
         "against the router's qualified name (`shop.experimental`, `shop.*.internal`).",
     )
     unresolved_includes: str = option(
-        "warn",
+        "silent",
         check=_check_unresolved,
         description="What an `include_router` whose router the rule cannot name does to the "
-        'unmounted findings: "warn" makes them warnings that name the call, "silent" drops '
-        "them.",
+        'unmounted findings: "silent" (the default) drops them, since any router could be the '
+        'one it includes; "warn" keeps them as warnings that name the call.',
     )
     check_order: bool = option(
         True,
@@ -192,9 +192,10 @@ def _cycles(graph: Graph, options: RouterWiringOptions) -> Iterator[Violation]:
             continue
         path = " -> ".join(quoted(name) for name in (*cycle, cycle[0]))
         message = (
-            f"`{quoted(closing.call.callee)}` closes an inclusion cycle: {path}. Each "
-            "router copies the routes the other holds when the call runs, so what the app "
-            "serves depends on the order of the calls."
+            f"`{quoted(closing.call.callee)}` closes an inclusion cycle: {path}. FastAPI "
+            "releases that include routers by reference stop at this call with an "
+            "AssertionError; those that copy routes serve a set that depends on the order "
+            "of the calls."
         )
         yield Violation(
             file=closing.file,
@@ -222,8 +223,8 @@ def _order(graph: Graph, options: RouterWiringOptions) -> Iterator[Violation]:
         message = (
             f"`{quoted(inclusion.call.callee)}` includes `{quoted(child)}` above "
             f"{len(later)} of its route decorator(s) (the first at line {later[0]}): "
-            "include_router copies the routes that exist when it runs, so those are "
-            "missing from the app."
+            "FastAPI releases whose include_router copies the routes that exist when it "
+            "runs leave those out."
         )
         yield Violation(
             file=inclusion.file,
