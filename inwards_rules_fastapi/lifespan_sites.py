@@ -58,8 +58,9 @@ def _sets_lifespan(node: Node) -> bool:
 
 
 def _short(node: Node) -> str:
-    """The node as its module writes it: `app`, or `create_app.<locals>.app`."""
-    return node.name.removeprefix(node.module + ".")
+    """The node by the name it is bound to (`app`), also when a factory builds it: the
+    finding's place tells which."""
+    return node.name.rpartition(".")[2]
 
 
 def _constructor_sites(graph: Graph, checked: set[str]) -> Iterator[Site]:
