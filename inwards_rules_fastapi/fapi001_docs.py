@@ -81,13 +81,16 @@ OpenAPI entry lacks what the rule's options ask of every entry. By default:
 
 - a **summary**: `summary=` or `description=` on the decorator, or a docstring on the
   function (`require-summary = "summary"` accepts only `summary=`);
-- a **response model**: `response_model=` or `response_class=` on the decorator, or a
-  return annotation FastAPI turns into one (not `None`, `Any` or a JSON response class);
-  an operation whose `status_code` is 204 or 304 sends no body and is exempt;
+- a **response model**: `response_model=` or `response_class=` on the decorator, a 2xx
+  entry of `responses=` with a `"model"` or `"content"`, or a return annotation FastAPI
+  turns into one (not `None`, `Any` or a JSON response class); an operation whose
+  `status_code` is 204 or 304 sends no body, and one whose every `return` builds a
+  non-JSON response (`HTMLResponse(...)`, `RedirectResponse(...)`) chose its body: both
+  are exempt, as is one whose `responses=` the rule cannot read (it may describe the body);
 - an **explicit status code** (`status_code=`) on POST and DELETE operations, whose
   success codes (201, 204) FastAPI does not guess;
 - a `description` in every entry of the decorator's `responses=` dict whose value is a
-  dict literal.
+  dict literal, except the operation's own success code, which FastAPI describes itself.
 
 With `require-tags = true` an operation needs tags on its decorator, its router or an
 `include_router` call that includes it; with `require-operation-id = true` an

@@ -147,12 +147,25 @@ def _has_model(operation: Operation) -> bool:
             return True
     function = operation.function
     assert function is not None
+    if _returns_raw_responses(function.return_values):
+        return True
     names = [n for n in function.returns if n not in _NO_MODEL]
     if not names:
         return False
     # `-> JSONResponse` describes no body; `-> HTMLResponse`, `-> Response` and the like
     # say the body is not JSON, which no model would describe.
     return not all(n.rpartition(".")[2] in _JSON_RESPONSES for n in names)
+
+
+def _returns_raw_responses(values: tuple[str, ...]) -> bool:
+    """Every `return` gives a response it builds (`HTMLResponse(...)`,
+    `RedirectResponse(...)`), not JSON: a body no model describes, by the author's choice."""
+    built = [v[:-2].rpartition(".")[2] for v in values if v.endswith("()")]
+    return (
+        bool(values)
+        and len(built) == len(values)
+        and all(n.endswith("Response") and n not in _JSON_RESPONSES for n in built)
+    )
 
 
 def _responses_without(operation: Operation, fields: tuple[str, ...]) -> list[str]:

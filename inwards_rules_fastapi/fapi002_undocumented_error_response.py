@@ -93,16 +93,29 @@ def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Ite
             if declared is None or info is None:
                 continue
             produced = produced_codes(model, info, function, options.max_depth)
+            remapped = _handles_http_exceptions(graph, operation, ways)
             missing = {
                 code: origin
                 for code, origin in sorted(produced.items())
                 if low <= code < high
+                and (origin.returned or not remapped)
                 and (options.report_direct_raises or origin.via)
                 and (code != 422 or options.explicit_422 == "report")
                 and not _covers(declared, code)
             }
             if missing:
                 yield _violation(operation, ways, missing)
+
+
+def _handles_http_exceptions(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> bool:
+    """An app serving the operation has its own handler for `HTTPException`: what a raise
+    responds with is that handler's choice, unknown here."""
+    apps = {way.app.name for way in ways} | {operation.owner}
+    return any(
+        name.rpartition(".")[2].endswith("HTTPException")
+        for app in apps
+        for name in graph.handlers.get(app, ())
+    )
 
 
 def _declared(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> set[str] | None:

@@ -203,3 +203,18 @@ def test_a_success_response_in_responses_is_a_model() -> None:
             return 1
         """
     assert _messages(source) == ["`c` (GET /c) publishes an OpenAPI entry without response model."]
+
+
+def test_an_endpoint_returning_built_responses_needs_no_model() -> None:
+    source = """\
+        @router.get("/a", summary="A")
+        async def a(x: int):
+            if x:
+                return RedirectResponse("/b")
+            return HTMLResponse("<p>")
+
+        @router.get("/b", summary="B")
+        async def b():
+            return JSONResponse({})
+        """
+    assert _messages(source) == ["`b` (GET /b) publishes an OpenAPI entry without response model."]

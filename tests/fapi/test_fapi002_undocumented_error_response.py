@@ -178,3 +178,21 @@ def test_options_are_checked(option: str, problem: str) -> None:
     text = CONFIG + f"\n[tool.inwards.rules.undocumented-error-response]\n{option}\n"
     with pytest.raises(ConfigError, match=problem):
         check(load_config_text(text), InMemoryProjectFiles({"shop/a.py": ""}), rule_set=RULES)
+
+
+def test_an_app_handler_for_http_exceptions_makes_raised_codes_unknown() -> None:
+    source = """\
+        app = FastAPI()
+
+        @app.exception_handler(HTTPException)
+        async def handler(request, exc):
+            raise RuntimeError("x")
+
+        @app.get("/a")
+        async def a(x: int):
+            if x:
+                return JSONResponse({}, status_code=410)
+            raise HTTPException(404)
+        """
+    (message,) = _messages(source)
+    assert _codes(message) == "410 (returned here)"
