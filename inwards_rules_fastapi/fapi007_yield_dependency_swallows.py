@@ -138,7 +138,8 @@ in a module-level alias (`SessionDep = Annotated[Session, Depends(get_db)]`). Th
 resolved through that file's imports, into any module of the project (re-exports
 followed). Generators decorated with `contextmanager`, `asynccontextmanager` or `fixture`
 are not dependencies FastAPI drives and are skipped, as are streams (more than one
-`yield`, or a `yield` in a loop). Test modules are skipped unless `check-tests = true`.
+`yield`, or a `yield` in a loop) and a handler of `GeneratorExit` alone (the generator is
+being closed, not handed an error). Test modules are skipped unless `check-tests = true`.
 
 ```toml
 [tool.inwards]
@@ -186,7 +187,7 @@ def check(model: ProjectModel, options: YieldDependencySwallowsOptions) -> Itera
             continue
         for attempt in function.yield_tries:
             for handler in attempt.handlers:
-                if not handler.reraises:
+                if not handler.reraises and not _only_closing(handler):
                     yield _violation(found.info, function, handler)
 
 
@@ -221,6 +222,14 @@ def _dependencies(model: ProjectModel, options: YieldDependencySwallowsOptions) 
             ),
         )
     ]
+
+
+def _only_closing(handler: HandlerFact) -> bool:
+    """`except GeneratorExit`: the generator is being closed, not handed an error; ending
+    there is how a generator finishes."""
+    return bool(handler.caught) and all(
+        name.rpartition(".")[2] == "GeneratorExit" for name in handler.caught
+    )
 
 
 def _is_single_yield_dependency(function: FunctionFact) -> bool:

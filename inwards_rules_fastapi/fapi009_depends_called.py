@@ -239,11 +239,13 @@ def _violation(info: ModuleInfo, call: CallFact, written: str, variant: str) -> 
     shown = f"{quoted(call.callee, _NAME_LIMIT)}({function}())"
     what = {
         "generator": f"`{function}` is a generator, so `{shown}` hands FastAPI one "
-        "generator object made at import time, not a dependency to run per request",
+        "generator object, made once when this line runs, not a dependency to run per "
+        "request",
         "coroutine": f"`{function}` is an `async def`, so `{shown}` hands FastAPI one "
-        "coroutine object made at import time and never awaited, not a dependency",
+        "coroutine object, made once when this line runs and never awaited, not a "
+        "dependency",
         "plain": f"`{function}` returns a plain value, not a callable, so `{shown}` runs it "
-        "once at import time and hands FastAPI its result",
+        "once, when this line runs, and hands FastAPI its result",
     }[variant]
     return Violation(
         file=info.file,

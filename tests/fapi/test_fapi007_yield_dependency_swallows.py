@@ -159,3 +159,18 @@ def test_test_modules_are_skipped_unless_asked() -> None:
     files = {"shop/tests/test_x.py": source}
     assert _findings(files) == []
     assert len(_findings(files, "check-tests = true")) == 1
+
+
+def test_a_handler_of_generator_exit_alone_passes() -> None:
+    source = """\
+        def dep():
+            try:
+                yield 1
+            except GeneratorExit:
+                print("closed")
+            except (GeneratorExit, KeyError):
+                pass
+
+        def read(d=Depends(dep)): ...
+        """
+    assert _lines(source) == [10]
