@@ -14,6 +14,8 @@ guessed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import attrs
 
 from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
@@ -44,10 +46,12 @@ _RESPONSE_NAMES = frozenset(("fastapi.Response",))
 class Origin:
     """Where a code comes from: `via` is "" for the endpoint itself, else the name of the
     function (as written where it is called) that the chain starts with; `returned`: an
-    error response, not a raise."""
+    error response, not a raise; `handled`: the exception class (canonical name) an app's
+    exception handler maps to the code ("" for a code written in the project's calls)."""
 
     via: str
     returned: bool = False
+    handled: str = ""
 
 
 @attrs.frozen
@@ -57,10 +61,18 @@ class _Site:
 
 
 def produced_codes(
-    model: ProjectModel, info: ModuleInfo, function: FunctionFact, max_depth: int
+    model: ProjectModel,
+    info: ModuleInfo,
+    function: FunctionFact,
+    max_depth: int,
+    handled: Mapping[str, tuple[int, ...]] | None = None,
 ) -> dict[int, Origin]:
     """Each error code (>= 400) the endpoint `function` of module `info` can produce, with
-    the first origin found (the endpoint's own before its helpers', in source order)."""
+    the first origin found (the endpoint's own before its helpers', in source order);
+    `handled` maps exceptions to the codes the apps' handlers give them (see
+    `exception_handlers`)."""
+    from inwards_rules_fastapi.exception_handlers import mapped_codes
+
     found: dict[int, Origin] = {}
     seen: set[tuple[str, str]] = {(info.name, function.qualname)}
     queue: list[tuple[_Site, int, str]] = [(_Site(info, function), 0, "")]
@@ -68,6 +80,10 @@ def produced_codes(
         site, depth, via = queue.pop(0)
         for code, returned in _own_codes(model, site):
             found.setdefault(code, Origin(via, returned))
+        for raised in _raised_exceptions(model, site) if handled else ():
+            mapped = mapped_codes(model, raised, handled or {})
+            for code in mapped[1] if mapped is not None else ():
+                found.setdefault(code, Origin(via, True, raised))
         if depth >= max_depth:
             continue
         for written, callee in _callees(model, site):
@@ -78,7 +94,7 @@ def produced_codes(
     return found
 
 
-def _qualify(model: ProjectModel, info: ModuleInfo, dotted: str) -> str:
+def qualify(model: ProjectModel, info: ModuleInfo, dotted: str) -> str:
     """The canonical name `dotted` stands for in `info` ("" when unknown)."""
     table = model.shared(_name_tables)
     names = table.get(info.file)
@@ -97,6 +113,13 @@ def _qualify(model: ProjectModel, info: ModuleInfo, dotted: str) -> str:
 
 def _name_tables(model: ProjectModel) -> dict[str, tuple[ImportedNames, frozenset[str]]]:
     return {}
+
+
+def top_function(model: ProjectModel, canonical: str) -> tuple[ModuleInfo, FunctionFact] | None:
+    """The project's top-level function `canonical` names and its module, re-exports
+    followed; None when there is none."""
+    site = _function(model, canonical)
+    return None if site is None else (site.info, site.function)
 
 
 def _function(model: ProjectModel, canonical: str) -> _Site | None:
@@ -127,7 +150,7 @@ def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
     for call in site.function.calls:
         if call.nested or not call.callee:
             continue
-        name = _qualify(model, site.info, call.callee)
+        name = qualify(model, site.info, call.callee)
         if call.raised and name in HTTP_EXCEPTIONS:
             text = keyword(call, "status_code")
             if text is None and call.positional:
@@ -143,6 +166,22 @@ def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
             if code is not None and code >= 400:
                 codes.append((code, True))
     return codes
+
+
+def response_codes(model: ProjectModel, info: ModuleInfo, function: FunctionFact) -> list[int]:
+    """The error codes of the responses `function` (of module `info`) builds."""
+    return [code for code, returned in _own_codes(model, _Site(info, function)) if returned]
+
+
+def _raised_exceptions(model: ProjectModel, site: _Site) -> list[str]:
+    """The canonical names of what the function raises, FastAPI's HTTP errors aside."""
+    names: list[str] = []
+    for call in site.function.calls:
+        if call.raised and not call.nested and call.callee and "(" not in call.callee:
+            name = qualify(model, site.info, call.callee)
+            if name and name not in HTTP_EXCEPTIONS:
+                names.append(name)
+    return names
 
 
 def _is_response(name: str) -> bool:
@@ -163,7 +202,7 @@ def _callees(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
             written.append(target)
     found: list[tuple[str, _Site]] = []
     for name in dict.fromkeys(written):
-        canonical = _qualify(model, site.info, name)
+        canonical = qualify(model, site.info, name)
         if not canonical or canonical in HTTP_EXCEPTIONS:
             continue
         callee = _function(model, canonical)
@@ -174,7 +213,7 @@ def _callees(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
 
 def _dependency(model: ProjectModel, info: ModuleInfo, call: CallFact) -> str:
     """The dependency `Depends(f)` / `Security(f)` names, as written; "" otherwise."""
-    if not call.callee or _qualify(model, info, call.callee) not in _DEPENDS:
+    if not call.callee or qualify(model, info, call.callee) not in _DEPENDS:
         return ""
     argument = call.positional[0] if call.positional else ""
     for keyword, value in zip(call.keywords, call.keyword_values, strict=False):

@@ -45,6 +45,31 @@ def examples() -> tuple[Example, ...]:
             },
         ),
         Example(
+            title="A domain error the app's exception handler answers with 409",
+            good=False,
+            config=_CONFIG,
+            files={
+                "shop/domain/orders.py": (
+                    "class OrderError(Exception):\n    pass\n\n\n"
+                    "class AlreadyShipped(OrderError):\n    pass\n\n\n"
+                    "def cancel(order_id: int) -> None:\n"
+                    "    raise AlreadyShipped(order_id)\n"
+                ),
+                "shop/api/main.py": (
+                    "from fastapi import FastAPI\n"
+                    "from fastapi.responses import JSONResponse\n\n"
+                    "from shop.domain.orders import OrderError, cancel\n\n"
+                    "app = FastAPI()\n\n\n"
+                    "@app.exception_handler(OrderError)\n"
+                    "async def order_error(request, exc):\n"
+                    "    return JSONResponse({'detail': str(exc)}, status_code=409)\n\n\n"
+                    '@app.delete("/orders/{order_id}", status_code=204)  # expect: FAPI002\n'
+                    "async def cancel_order(order_id: int) -> None:\n"
+                    "    cancel(order_id)\n"
+                ),
+            },
+        ),
+        Example(
             title="Codes declared on the decorator, the router or with a range",
             good=True,
             config=_CONFIG,
@@ -85,7 +110,12 @@ as the code shows it:
 2. the functions of the project it calls, in its file or imported (re-exports followed),
    and its `Depends`/`Security` targets, in its parameters and in the decorator's
    `dependencies=`;
-3. what those call and depend on in turn, up to `max-depth` calls away (2 by default).
+3. what those call and depend on in turn, up to `max-depth` calls away (2 by default);
+4. the project's exceptions raised along the way that an exception handler of the app
+   turns into an error response: `app.add_exception_handler(OrderError, handler)` or
+   `@app.exception_handler(OrderError)` where the app is made, the handler building
+   `JSONResponse(..., status_code=409)`; a subclass maps through its nearest handled base.
+   With `handled-counts-as-documented = true` such codes count as declared.
 
 A code is written as a number or a `status.HTTP_404_NOT_FOUND`/`HTTPStatus.NOT_FOUND`
 name; a code in a variable is unknown and never reported. It is declared when a
@@ -131,10 +161,11 @@ project that documents errors elsewhere, raise `max-depth`'s floor with
     limitations="""
 Not followed: methods (`await manager.get(...)`, `self.check()`), functions passed around
 as values, dependencies given through an `Annotated` alias defined elsewhere
-(`SessionDep`), a router's or an app's own `dependencies=`, subclasses of `HTTPException`
-and the project's own exceptions mapped to codes by exception handlers (the fourth ring of
-the reference is not implemented yet: such codes are not reported). A raise caught again
-inside the endpoint is still counted. Functions are read through the content facts, which
+(`SessionDep`), a router's or an app's own `dependencies=` and an `include_router`'s, and
+subclasses of `HTTPException`. Exception handlers are read only where the app is made (a
+`register_handlers(app)` elsewhere is not seen), a handler's code only when it is written
+in the response it builds, and a class's first base only. A raise caught again inside the
+endpoint is still counted. Functions are read through the content facts, which
 parse only a file whose text holds one of a few fixed words (`async `, `@`, `class `,
 ...): a helper module with none of them is not seen. An operation reached through a router
 the graph cannot name is judged with the `responses=` the graph sees.

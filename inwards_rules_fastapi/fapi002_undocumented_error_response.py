@@ -56,6 +56,11 @@ class UndocumentedErrorResponseOptions(GraphRuleOptions):
         description="Report codes the endpoint raises or returns itself; false: only those "
         "of its helpers and dependencies.",
     )
+    handled_counts_as_documented: bool = option(
+        False,
+        description="Codes the app's exception handlers give the project's exceptions count "
+        "as declared (for a project that documents them with the handler).",
+    )
     explicit_422: str = option(
         "ignore",
         check=_check_422,
@@ -92,19 +97,38 @@ def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Ite
             info = model.index.module(operation.module)
             if declared is None or info is None:
                 continue
-            produced = produced_codes(model, info, function, options.max_depth)
+            handled = _handled(model, graph, operation, ways)
+            produced = produced_codes(model, info, function, options.max_depth, handled)
             remapped = _handles_http_exceptions(graph, operation, ways)
             missing = {
                 code: origin
                 for code, origin in sorted(produced.items())
                 if low <= code < high
                 and (origin.returned or not remapped)
+                and not (origin.handled and options.handled_counts_as_documented)
                 and (options.report_direct_raises or origin.via)
                 and (code != 422 or options.explicit_422 == "report")
                 and not _covers(declared, code)
             }
             if missing:
                 yield _violation(operation, ways, missing)
+
+
+def _handled(
+    model: ProjectModel, graph: Graph, operation: Operation, ways: tuple[Served, ...]
+) -> dict[str, tuple[int, ...]]:
+    """The exceptions the handlers of the apps serving the operation map to codes."""
+    from inwards_rules_fastapi.exception_handlers import handled_codes
+
+    apps = {way.app.name: way.app for way in ways}
+    owner = graph.nodes.get(operation.owner)
+    if owner is not None and owner.kind == "app":
+        apps.setdefault(owner.name, owner)
+    found: dict[str, tuple[int, ...]] = {}
+    for name in sorted(apps):
+        for exception, codes in handled_codes(model, apps[name]).items():
+            found.setdefault(exception, codes)
+    return found
 
 
 def _handles_http_exceptions(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> bool:
@@ -173,6 +197,10 @@ def _listed(items: list[str]) -> str:
 
 
 def _origin(origin: Origin) -> str:
+    if origin.handled:
+        exception = quoted(origin.handled.rpartition(".")[2], _NAME_LIMIT)
+        through = f" through `{quoted(origin.via, _NAME_LIMIT)}`" if origin.via else ""
+        return f"`{exception}` raised{through}, mapped by an exception handler"
     if origin.via:
         return f"through `{quoted(origin.via, _NAME_LIMIT)}`"
     return "returned here" if origin.returned else "raised here"

@@ -196,3 +196,43 @@ def test_an_app_handler_for_http_exceptions_makes_raised_codes_unknown() -> None
         """
     (message,) = _messages(source)
     assert _codes(message) == "410 (returned here)"
+
+
+def test_the_project_s_exceptions_mapped_by_the_app_s_handlers() -> None:
+    domain = (
+        "class OrderError(Exception):\n    pass\n\n\n"
+        "class OrderConflict(OrderError):\n    pass\n\n\n"
+        "class Unmapped(Exception):\n    pass\n"
+    )
+    handlers = (
+        "from fastapi.responses import JSONResponse\n\n"
+        "async def on_order_error(request, exc):\n"
+        "    return JSONResponse({'detail': str(exc)}, status_code=409)\n"
+    )
+    source = """\
+        from shop.domain import OrderConflict, Unmapped
+        from shop.handlers import on_order_error
+        from shop.domain import OrderError
+
+        app = FastAPI()
+        app.add_exception_handler(OrderError, on_order_error)
+
+        @app.exception_handler(Unmapped)
+        async def on_unmapped(request, exc):
+            return JSONResponse({}, status_code=exc.code)
+
+        def confirm(order_id):
+            raise OrderConflict(order_id)
+
+        @app.post("/orders/{order_id}/confirm")
+        async def confirm_order(order_id: int):
+            if order_id == 0:
+                raise Unmapped()
+            confirm(order_id)
+        """
+    more = {"shop/domain.py": domain, "shop/handlers.py": handlers}
+    (message,) = _messages(source, **more)
+    assert _codes(message) == (
+        "409 (`OrderConflict` raised through `confirm`, mapped by an exception handler)"
+    )
+    assert _messages(source, "handled-counts-as-documented = true", **more) == []
