@@ -89,7 +89,7 @@ TRIGGERS: tuple[str, ...] = (
     "HTTPException",
     "Response(",
 )
-CONTENT_ID = "content/7"
+CONTENT_ID = "content/8"
 
 
 def has_trigger(text: str) -> bool:

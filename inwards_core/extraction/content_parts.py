@@ -59,9 +59,12 @@ def argument_text(node: ast.expr) -> str:
 
 
 def value_text(node: ast.expr) -> str:
-    """A keyword's value: as `argument_text`, and a dict literal as `dict_text`."""
+    """A keyword's value: as `argument_text`, a dict literal as `dict_text`, a list or tuple
+    literal as `list_text`."""
     if isinstance(node, ast.Dict):
         return dict_text(node)
+    if isinstance(node, ast.List | ast.Tuple):
+        return list_text(node)
     return argument_text(node)
 
 
@@ -111,6 +114,34 @@ def dict_text(node: ast.Dict) -> str:
         if len(text) <= STRING_LIMIT:
             return text
         entries.pop()
+        more = True
+
+
+def _item_text(node: ast.expr) -> str:
+    """One item of a list literal: as `argument_text`, or a call of a name chain with its
+    first positional argument (`Depends(verify_token)`, `Depends()`); "?" otherwise."""
+    if isinstance(node, ast.Call):
+        callee = dotted(node.func)
+        first = argument_text(node.args[0]) if node.args else ""
+        if callee and "(" not in callee and (first or not node.args):
+            return f"{callee}({first})"
+        return "?"
+    text = argument_text(node)
+    return text if text and "," not in text else "?"
+
+
+def list_text(node: ast.List | ast.Tuple) -> str:
+    """A list or tuple literal in a compact form: `[Depends(verify_token),"users",?]`, each
+    item as `_item_text` writes it (`?` for one it cannot, or one holding a comma), `[` and
+    `]` for a tuple too. Bounded like `dict_text`: past `STRING_LIMIT` characters or 64
+    items the first items are kept and `...` ends the list."""
+    items = [_item_text(item) for item in node.elts[:_ENTRY_LIMIT]]
+    more = len(node.elts) > _ENTRY_LIMIT
+    while True:
+        text = "[" + ",".join(items + ([_MORE] if more else [])) + "]"
+        if len(text) <= STRING_LIMIT:
+            return text
+        items.pop()
         more = True
 
 

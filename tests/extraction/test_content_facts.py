@@ -46,7 +46,7 @@ def cls(facts: ContentFacts, qualname: str) -> ClassFact:
 
 
 def test_no_trigger_no_parse() -> None:
-    assert CONTENT_ID == "content/7" and "async " in TRIGGERS
+    assert CONTENT_ID == "content/8" and "async " in TRIGGERS
     assert content("import os\nx = os.getcwd()\n") == ContentFacts(parsed=False)
     # Not parsed at all: a syntax error behind no trigger still gives the empty record.
     assert content("x = (\n") == ContentFacts(parsed=False)
@@ -694,10 +694,33 @@ def test_signature_calls_and_call_arguments() -> None:
 
 def test_yield_is_a_trigger() -> None:
     assert read_content("def dep():\n    yield 1\n", "m", GRAMMARS).parsed
-    assert "yield" in TRIGGERS and CONTENT_ID == "content/7"
+    assert "yield" in TRIGGERS and CONTENT_ID == "content/8"
 
 
 def test_http_errors_are_triggers() -> None:
     facts = content("def load(x):\n    raise HTTPException(404)\n")
     assert facts.parsed and function(facts, "load").calls[0].raised
     assert content("def gone():\n    return JSONResponse({}, status_code=410)\n").parsed
+
+
+def test_a_list_value_keeps_its_items() -> None:
+    facts = content(
+        """
+        router = APIRouter(
+            dependencies=[Depends(verify_token), Security(auth, scopes=["a"]), Depends()],
+            tags=["users", Tag.ADMIN],
+            other=(f(x)(y), 1, "a,b", lambda: 1),
+        )
+        """
+    )
+    (call,) = (c for c in facts.calls if c.callee == "APIRouter")
+    assert call.keyword_values == (
+        "[Depends(verify_token),Security(auth),Depends()]",
+        '["users",Tag.ADMIN]',
+        "[?,1,?,?]",
+    )
+    many = ", ".join(f"Depends(dependency_number_{n})" for n in range(30))
+    facts = content(f"router = APIRouter(dependencies=[{many}])\n")
+    (call,) = (c for c in facts.calls if c.callee == "APIRouter")
+    assert len(call.keyword_values[0]) <= STRING_LIMIT
+    assert call.keyword_values[0].endswith(",...]")
