@@ -4,8 +4,10 @@ FAPI002, in rings:
 1. the endpoint itself: `raise HTTPException(404)` / `HTTPException(status_code=...)` and
    error responses it builds (`JSONResponse(..., status_code=409)`);
 2. functions of the project it calls (same file or imported, re-exports followed) and its
-   `Depends`/`Security` targets (in parameters and in the decorator's `dependencies=`), and
-   theirs, up to `max_depth` calls away.
+   `Depends`/`Security` targets (in parameters, in the decorator's `dependencies=`, and
+   those its routers, inclusions and app add), and theirs, up to `max_depth` calls away;
+3. the project's exceptions it raises on the way that an app's handlers map to codes
+   (`exception_handlers`).
 
 A status code written as a variable, a raise of anything else and a method call
 (`await manager.get(...)`) are unknown and produce nothing: the rule never reports a code it
@@ -14,7 +16,8 @@ guessed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -38,6 +41,7 @@ _DEPENDS = frozenset(
     for where in ("", "params.", "param_functions.")
     for name in ("Depends", "Security")
 )
+_DEPENDENCY_ITEM = re.compile(r"([A-Za-z_][\w.]*)\(([A-Za-z_][\w.]*)\)")
 _RESPONSE_MODULES = ("fastapi.responses.", "starlette.responses.")
 _RESPONSE_NAMES = frozenset(("fastapi.Response",))
 
@@ -66,16 +70,23 @@ def produced_codes(
     function: FunctionFact,
     max_depth: int,
     handled: Mapping[str, tuple[int, ...]] | None = None,
+    shared: Sequence[tuple[ModuleInfo, str]] = (),
 ) -> dict[int, Origin]:
     """Each error code (>= 400) the endpoint `function` of module `info` can produce, with
     the first origin found (the endpoint's own before its helpers', in source order);
     `handled` maps exceptions to the codes the apps' handlers give them (see
-    `exception_handlers`)."""
+    `exception_handlers`); `shared` are the dependencies the operation's routers, app and
+    inclusions add (their module, the dependency as written there)."""
     from inwards_rules_fastapi.exception_handlers import mapped_codes
 
     found: dict[int, Origin] = {}
     seen: set[tuple[str, str]] = {(info.name, function.qualname)}
     queue: list[tuple[_Site, int, str]] = [(_Site(info, function), 0, "")]
+    for where, written in shared if max_depth > 0 else ():
+        target = _function(model, qualify(model, where, written))
+        if target is not None and (target.info.name, target.function.qualname) not in seen:
+            seen.add((target.info.name, target.function.qualname))
+            queue.append((target, 1, written))
     while queue:
         site, depth, via = queue.pop(0)
         for code, returned in _own_codes(model, site):
@@ -166,6 +177,19 @@ def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
             if code is not None and code >= 400:
                 codes.append((code, True))
     return codes
+
+
+def listed_dependencies(model: ProjectModel, info: ModuleInfo, text: str) -> list[str]:
+    """The dependencies a `dependencies=[...]` value (as content facts write a list) names
+    with `Depends(f)` / `Security(f)` of FastAPI's, as written in module `info`."""
+    if not (text.startswith("[") and text.endswith("]")):
+        return []
+    found: list[str] = []
+    for item in text[1:-1].split(","):
+        matched = _DEPENDENCY_ITEM.fullmatch(item)
+        if matched is not None and qualify(model, info, matched.group(1)) in _DEPENDS:
+            found.append(matched.group(2))
+    return found
 
 
 def response_codes(model: ProjectModel, info: ModuleInfo, function: FunctionFact) -> list[int]:

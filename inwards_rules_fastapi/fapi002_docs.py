@@ -108,8 +108,9 @@ as the code shows it:
    (`JSONResponse(..., status_code=409)`, any response class of `fastapi.responses` or
    `starlette.responses`);
 2. the functions of the project it calls, in its file or imported (re-exports followed),
-   and its `Depends`/`Security` targets, in its parameters and in the decorator's
-   `dependencies=`;
+   and its `Depends`/`Security` targets: in its parameters, in the decorator's
+   `dependencies=`, and in the `dependencies=` of its router, of the routers and
+   `include_router` calls that bring it into an app, and of the app;
 3. what those call and depend on in turn, up to `max-depth` calls away (2 by default);
 4. the project's exceptions raised along the way that an exception handler of the app
    turns into an error response: `app.add_exception_handler(OrderError, handler)` or
@@ -161,8 +162,8 @@ project that documents errors elsewhere, raise `max-depth`'s floor with
     limitations="""
 Not followed: methods (`await manager.get(...)`, `self.check()`), functions passed around
 as values, dependencies given through an `Annotated` alias defined elsewhere
-(`SessionDep`), a router's or an app's own `dependencies=` and an `include_router`'s, and
-subclasses of `HTTPException`. Exception handlers are read only where the app is made (a
+(`SessionDep`), a `dependencies=` that is not a list literal, and subclasses of
+`HTTPException`. Exception handlers are read only where the app is made (a
 `register_handlers(app)` elsewhere is not seen), a handler's code only when it is written
 in the response it builds, and a class's first base only. A raise caught again inside the
 endpoint is still counted. Functions are read through the content facts, which

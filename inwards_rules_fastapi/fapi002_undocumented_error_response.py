@@ -14,6 +14,7 @@ from inwards_rules_fastapi.fapi002_docs import DOCS, examples
 from inwards_rules_fastapi.graph_options import GraphRuleOptions
 
 if TYPE_CHECKING:
+    from inwards_core import ModuleInfo
     from inwards_rules_fastapi.error_codes import Origin
     from inwards_rules_fastapi.graph import Graph, Operation
     from inwards_rules_fastapi.openapi_entries import Served
@@ -98,7 +99,8 @@ def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Ite
             if declared is None or info is None:
                 continue
             handled = _handled(model, graph, operation, ways)
-            produced = produced_codes(model, info, function, options.max_depth, handled)
+            shared = _shared_dependencies(model, graph, operation, ways)
+            produced = produced_codes(model, info, function, options.max_depth, handled, shared)
             remapped = _handles_http_exceptions(graph, operation, ways)
             missing = {
                 code: origin
@@ -112,6 +114,30 @@ def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Ite
             }
             if missing:
                 yield _violation(operation, ways, missing)
+
+
+def _shared_dependencies(
+    model: ProjectModel, graph: Graph, operation: Operation, ways: tuple[Served, ...]
+) -> list[tuple[ModuleInfo, str]]:
+    """The `dependencies=` of the operation's router, the routers and inclusions that bring
+    it into an app, and the app: (the module each is written in, the dependency)."""
+    from inwards_rules_fastapi.error_codes import listed_dependencies
+    from inwards_rules_fastapi.openapi_entries import keyword
+
+    written: list[tuple[str, str | None]] = []
+    nodes = [graph.nodes.get(operation.owner)]
+    for way in ways:
+        nodes.append(way.app)
+        for inclusion in way.route.via:
+            written.append((inclusion.module, keyword(inclusion.call, "dependencies")))
+            nodes.append(graph.nodes.get(inclusion.child or ""))
+    written += [(n.module, n.keywords.get("dependencies")) for n in nodes if n is not None]
+    found: list[tuple[ModuleInfo, str]] = []
+    for module, text in written:
+        info = model.index.module(module)
+        if info is not None and text:
+            found += [(info, name) for name in listed_dependencies(model, info, text)]
+    return list(dict.fromkeys(found))
 
 
 def _handled(

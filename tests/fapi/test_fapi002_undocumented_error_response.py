@@ -236,3 +236,31 @@ def test_the_project_s_exceptions_mapped_by_the_app_s_handlers() -> None:
         "409 (`OrderConflict` raised through `confirm`, mapped by an exception handler)"
     )
     assert _messages(source, "handled-counts-as-documented = true", **more) == []
+
+
+def test_dependencies_of_the_router_the_inclusion_and_the_app() -> None:
+    files = {
+        "shop/deps.py": (
+            "from fastapi import HTTPException\n\n"
+            "def token():\n    raise HTTPException(401)\n\n"
+            "def key():\n    raise HTTPException(403)\n\n"
+            "def tenant():\n    raise HTTPException(412)\n"
+        ),
+        "shop/orders.py": (
+            "from fastapi import APIRouter, Depends\n"
+            "from shop.deps import token\n\n"
+            "router = APIRouter(dependencies=[Depends(token)])\n\n"
+            '@router.get("/a", summary="A")\nasync def a() -> int:\n    return 1\n'
+        ),
+        "shop/main.py": (
+            "from fastapi import Depends, FastAPI\n"
+            "from shop import deps\nfrom shop.orders import router\n"
+            "app = FastAPI(dependencies=[Depends(deps.tenant)])\n"
+            "app.include_router(router, dependencies=[Depends(deps.key)])\n"
+        ),
+    }
+    (finding,) = _findings(files)
+    assert _codes(finding.message) == (
+        "401 (through `token`), 403 (through `deps.key`) and 412 (through `deps.tenant`)"
+    )
+    assert _findings(files, "max-depth = 0") == []
