@@ -130,11 +130,16 @@ def _root_status(
 
 
 def _family_status(family: Family, rule_set: RuleSet) -> FamilyStatus:
+    # Two families may ship in one distribution (INW and FAPI in inwards-lint): a family's
+    # core rules are those of its distribution that carry its prefix.
     core_rules = sum(
         1
         for chain in rule_set.chains.values()
         for d in chain
-        if d.origin.root is RootKind.CORE and d.family == family.distribution
+        if d.origin.root is RootKind.CORE
+        and d.family == family.distribution
+        and d.code.startswith(family.prefix)
+        and d.code[len(family.prefix) :].isdigit()
     )
     return FamilyStatus(
         family.prefix, family.distribution, family.version, len(family.kinds), core_rules

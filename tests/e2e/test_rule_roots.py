@@ -377,8 +377,8 @@ BAD_DEFINITIONS: list[tuple[str, dict[str, str], str]] = [
     ),
     (
         "family-not-installed",
-        {"INW011.toml": edited("INW011", check='"fapi.router-wiring"')},
-        '"fapi.router-wiring" is not a check kind',
+        {"INW011.toml": edited("INW011", check='"flask.blueprint-wiring"')},
+        '"flask.blueprint-wiring" is not a check kind',
     ),
     (
         "options-rejected",

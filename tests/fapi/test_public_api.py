@@ -46,3 +46,22 @@ def test_the_house_rule_catches_a_private_import(tmp_path: Path) -> None:
         ("inwards_rules_fastapi/graph.py", "3", "HOUSE003"),
         ("inwards_rules_fastapi/graph.py", "3", "INW001"),
     ], run.stdout
+
+
+def test_status_counts_each_family_of_one_distribution_apart(tmp_path: Path) -> None:
+    """INW and FAPI both ship in inwards-lint: `inwards status` counts each family's own
+    core rules, not its distribution's."""
+    import json
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.inwards]\nlayers = [{ name = "a", modules = ["a"] }]\n',
+            "a/__init__.py": "",
+        },
+    )
+    run = run_inwards("status", "--json", cwd=tmp_path)
+    families = {f["prefix"]: f for f in json.loads(run.stdout)["families"]}
+    assert families["FAPI"]["rules"] == len(list((FAPI / "definitions").glob("FAPI*.toml")))
+    inw = REPO / "inwards_core" / "families" / "inw" / "definitions"
+    assert families["INW"]["rules"] == len(list(inw.glob("INW*.toml")))
