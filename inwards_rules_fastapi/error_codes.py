@@ -232,6 +232,37 @@ def _callees(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
         callee = _function(model, canonical)
         if callee is not None:
             found.append((name, callee))
+    return found + _alias_dependencies(model, site)
+
+
+def _alias_dependencies(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
+    """The dependencies of parameters annotated with a module-level alias
+    (`CurrentUser = Annotated[User, Depends(get_current_user)]`): the `Depends` calls
+    written from the alias's line up to the next top-level statement of its module."""
+    found: list[tuple[str, _Site]] = []
+    for name in dict.fromkeys(n for p in site.function.params for n in p.annotation):
+        where = split_module(model, qualify(model, site.info, name))
+        if where is None or not where[1] or "." in where[1]:
+            continue
+        info, last = where
+        facts = model.content(info)
+        if facts is None:
+            continue
+        lines = sorted(
+            {b.span.line for b in facts.bindings}
+            | {f.span.line for f in facts.functions if "." not in f.qualname}
+            | {c.span.line for c in facts.classes if "." not in c.qualname}
+        )
+        for binding in facts.bindings:
+            if binding.name != last:
+                continue
+            end = next((line for line in lines if line > binding.span.line), 10**9)
+            for call in facts.calls:
+                if binding.span.line <= call.span.line < end:
+                    target = _dependency(model, info, call)
+                    callee = _function(model, qualify(model, info, target)) if target else None
+                    if callee is not None:
+                        found.append((target, callee))
     return found
 
 

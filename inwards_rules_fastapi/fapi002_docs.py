@@ -161,9 +161,10 @@ project that documents errors elsewhere, raise `max-depth`'s floor with
 """,
     limitations="""
 Not followed: methods (`await manager.get(...)`, `self.check()`), functions passed around
-as values, dependencies given through an `Annotated` alias defined elsewhere
-(`SessionDep`), a `dependencies=` that is not a list literal, and subclasses of
-`HTTPException`. Exception handlers are read only where the app is made (a
+as values, a `dependencies=` that is not a list literal, and subclasses of
+`HTTPException`. A parameter annotated with a module-level alias
+(`CurrentUser = Annotated[User, Depends(get_current_user)]`) is followed to the `Depends`
+written in the alias's statement. Exception handlers are read only where the app is made (a
 `register_handlers(app)` elsewhere is not seen), a handler's code only when it is written
 in the response it builds, and a class's first base only. A raise caught again inside the
 endpoint is still counted. Functions are read through the content facts, which

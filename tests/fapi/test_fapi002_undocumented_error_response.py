@@ -264,3 +264,22 @@ def test_dependencies_of_the_router_the_inclusion_and_the_app() -> None:
         "401 (through `token`), 403 (through `deps.key`) and 412 (through `deps.tenant`)"
     )
     assert _findings(files, "max-depth = 0") == []
+
+
+def test_dependencies_through_an_annotated_alias() -> None:
+    deps = (
+        "from typing import Annotated\n\n"
+        "from fastapi import Depends, HTTPException\n\n\n"
+        "def current_user():\n    raise HTTPException(401)\n\n\n"
+        "CurrentUser = Annotated[\n    str,\n    Depends(current_user),\n]\n"
+        "Other = Annotated[str, 'x']\n"
+    )
+    source = """\
+        from shop.deps import CurrentUser, Other
+
+        @router.get("/me")
+        async def me(user: CurrentUser, other: Other):
+            return user
+        """
+    (message,) = _messages(source, **{"shop/deps.py": deps})
+    assert _codes(message) == "401 (through `current_user`)"
