@@ -196,9 +196,12 @@ def _dependencies(model: ProjectModel, options: YieldDependencySwallowsOptions) 
     order of their modules and lines."""
     from inwards_rules_fastapi.callee_names import Names, find_definition
     from inwards_rules_fastapi.dependency_calls import dependency_argument, dependency_calls
+    from inwards_rules_fastapi.graph import fastapi_modules
 
     targets: set[str] = set()
-    for info in model.checked:
+    infos = fastapi_modules(model)  # `Depends` comes from FastAPI: only they can write it
+    model.read_content_of(infos)
+    for info in infos:
         facts = model.content(info)
         if facts is None or not facts.parsed:
             continue

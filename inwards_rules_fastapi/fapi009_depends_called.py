@@ -183,10 +183,11 @@ with none of them is not seen.
 def check(model: ProjectModel, options: DependsCalledOptions) -> Iterator[Violation]:
     from inwards_rules_fastapi.callee_names import Names
     from inwards_rules_fastapi.dependency_calls import dependency_calls
+    from inwards_rules_fastapi.graph import fastapi_modules
 
-    for info in model.checked:
-        if not options.applies_to(info.name):
-            continue
+    infos = [info for info in fastapi_modules(model) if options.applies_to(info.name)]
+    model.read_content_of(infos)
+    for info in infos:
         facts = model.content(info)
         if facts is None or not facts.parsed:
             continue
