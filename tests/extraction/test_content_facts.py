@@ -724,3 +724,12 @@ def test_a_list_value_keeps_its_items() -> None:
     (call,) = (c for c in facts.calls if c.callee == "APIRouter")
     assert len(call.keyword_values[0]) <= STRING_LIMIT
     assert call.keyword_values[0].endswith(",...]")
+
+
+def test_a_deeply_nested_handler_is_read_within_bounds() -> None:
+    depth = 90  # the tokenizer allows 100 indentation levels
+    lines = ["def dep():", "  try:", "    yield 1", "  except E:"]
+    lines += [" " * (4 + 2 * level) + "if a:" for level in range(depth)]
+    lines.append(" " * (4 + 2 * depth) + "raise")
+    (attempt,) = function(content("\n".join(lines) + "\n"), "dep").yield_tries
+    assert attempt.handlers[0].reraises is False  # past the depth bound: not raising

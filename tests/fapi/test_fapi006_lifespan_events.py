@@ -134,3 +134,25 @@ def test_tests_are_skipped_unless_asked() -> None:
     files = {"shop/tests/test_app.py": source}
     assert _findings(files) == []
     assert len(_findings(files, "check-tests = true")) == 1
+
+
+def test_a_router_with_its_own_lifespan_is_an_error_an_including_app_is_not() -> None:
+    source = """\
+        from fastapi import APIRouter, FastAPI
+
+        router = APIRouter(lifespan=router_lifespan)
+        plain = APIRouter()
+        app = FastAPI(lifespan=app_lifespan)
+        app.include_router(router)
+        app.include_router(plain)
+
+        @router.on_event("startup")
+        def a(): ...
+
+        @plain.on_event("startup")
+        def b(): ...
+        """
+    assert _seen({"shop/main.py": source}) == [
+        ("shop/main.py", 9, "error"),
+        ("shop/main.py", 12, "warning"),
+    ]
