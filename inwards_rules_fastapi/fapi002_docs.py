@@ -127,8 +127,10 @@ validation, is left alone unless `explicit-422 = "report"`.
 
 Unknown means silent: an operation whose `responses=` on that way is a name, a call or a
 dict with a spread (`**common`), or that sets `openapi_extra=`, is not judged; when an app
-serving it registers its own handler for `HTTPException`, the codes it raises are that
-handler's to decide and are not reported (error responses it builds still are). Operations in
+serving it registers its own handler for `HTTPException` that may answer with another code
+(one that neither calls FastAPI's `http_exception_handler` nor responds with
+`status_code=exc.status_code`), the codes it raises are that handler's to decide and are
+not reported (error responses it builds still are). Operations in
 no schema (`include_in_schema=False`, apps with `openapi_url=None`) and websockets are
 skipped, as are test modules unless `check-tests = true`. One finding per operation, on its
 decorator, lists each undeclared code with where it comes from.

@@ -101,7 +101,7 @@ def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Ite
             handled = _handled(model, graph, operation, ways)
             shared = _shared_dependencies(model, graph, operation, ways)
             produced = produced_codes(model, info, function, options.max_depth, handled, shared)
-            remapped = _handles_http_exceptions(graph, operation, ways)
+            remapped = _handles_http_exceptions(model, graph, operation, ways)
             missing = {
                 code: origin
                 for code, origin in sorted(produced.items())
@@ -157,13 +157,21 @@ def _handled(
     return found
 
 
-def _handles_http_exceptions(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> bool:
-    """An app serving the operation has its own handler for `HTTPException`: what a raise
-    responds with is that handler's choice, unknown here."""
-    apps = {way.app.name for way in ways} | {operation.owner}
+def _handles_http_exceptions(
+    model: ProjectModel, graph: Graph, operation: Operation, ways: tuple[Served, ...]
+) -> bool:
+    """An app serving the operation has its own handler for `HTTPException` that may answer
+    with another code than the exception's (see `exception_handlers.keeps_http_codes`):
+    what a raise responds with is that handler's choice, unknown here."""
+    from inwards_rules_fastapi.exception_handlers import keeps_http_codes
+
+    apps = {way.app.name: way.app for way in ways}
+    owner = graph.nodes.get(operation.owner)
+    if owner is not None:
+        apps.setdefault(owner.name, owner)
     return any(
-        name.rpartition(".")[2].endswith("HTTPException")
-        for app in apps
+        name.rpartition(".")[2].endswith("HTTPException") and not keeps_http_codes(model, node)
+        for app, node in apps.items()
         for name in graph.handlers.get(app, ())
     )
 

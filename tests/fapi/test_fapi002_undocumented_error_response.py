@@ -283,3 +283,31 @@ def test_dependencies_through_an_annotated_alias() -> None:
         """
     (message,) = _messages(source, **{"shop/deps.py": deps})
     assert _codes(message) == "401 (through `current_user`)"
+
+
+def test_an_http_exception_handler_that_keeps_the_code() -> None:
+    source = """\
+        from fastapi.exception_handlers import http_exception_handler
+        from fastapi.responses import PlainTextResponse
+
+        app = FastAPI()
+        other = FastAPI()
+
+        @app.exception_handler(HTTPException)
+        async def logged(request, exc):
+            print(exc)
+            return await http_exception_handler(request, exc)
+
+        @other.exception_handler(HTTPException)
+        async def plain(request, exc):
+            return PlainTextResponse(str(exc.detail), status_code=exc.status_code)
+
+        @app.get("/a")
+        async def a():
+            raise HTTPException(418)
+
+        @other.get("/b")
+        async def b():
+            raise HTTPException(418)
+        """
+    assert [_codes(m) for m in _messages(source)] == ["418 (raised here)"] * 2
