@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from inwards_core import CallFact, FunctionFact, ProjectModel
+from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
 from inwards_rules_fastapi.graph import (
     ADD_ROUTE_CALLS,
     APP_CLASSES,
@@ -20,7 +20,12 @@ from inwards_rules_fastapi.graph import (
     Operation,
     literal,
 )
-from inwards_rules_fastapi.graph_names import REEXPORT_HOPS, imported_names, split_module
+from inwards_rules_fastapi.graph_names import (
+    REEXPORT_HOPS,
+    ImportedNames,
+    imported_names,
+    split_module,
+)
 
 if TYPE_CHECKING:
     from inwards_rules_fastapi.graph import _Module
@@ -46,6 +51,7 @@ class GraphReader:
         # function-local node names: (module, function qualname, bound name) -> node name
         self.local_nodes: dict[tuple[str, str, str], str] = {}
         self.callbacks: set[str] = set()
+        self.import_tables: dict[str, ImportedNames] = {m.info.file: m.names for m in modules}
 
     def read(self) -> Graph:
         self._subclasses()
@@ -159,11 +165,17 @@ class GraphReader:
                 return None
             info, rest = found
             first, dot, tail = rest.partition(".")
-            target = imported_names(self.model, info).imported.get(first)
+            target = self._imports_of(info).imported.get(first)
             if target is None:
                 return None
             name = target + dot + tail
         return None
+
+    def _imports_of(self, info: ModuleInfo) -> ImportedNames:
+        found = self.import_tables.get(info.file)
+        if found is None:
+            found = self.import_tables[info.file] = imported_names(self.model, info)
+        return found
 
     def resolve(self, module: _Module, scope: str, dotted: str) -> str | None:
         """The node `dotted`, written in `scope` (a function qualname, "" for module
