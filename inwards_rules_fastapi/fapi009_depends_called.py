@@ -155,11 +155,12 @@ modules = ["shop.api"]
 """,
     why_is_this_bad="""
 `Depends` takes the dependency itself and calls it on every request. With the parentheses,
-the function runs once, when the module is imported, and FastAPI receives what it
-returned. For a generator or a coroutine that object is not a dependency: the route fails
-when the app starts, or, worse, every request shares one session that is never closed. For
-a plain value, the dependency is frozen at import time: settings, tokens and clients that
-should be fresh per request are not.
+the function runs once, when the line runs (at import, for a parameter default), and FastAPI
+receives what it returned: a generator object, a coroutine object or a plain value, none of
+which it can call. The app then fails as soon as the route is declared, with an assertion
+or a `TypeError` from `inspect` that names neither the dependency nor the parentheses, and
+a coroutine made this way never runs at all (Python only warns that it was never awaited).
+The rule points at the line instead.
 """,
     how_to_fix="""
 Pass the function without calling it: `Depends(get_db)`. When the dependency needs
