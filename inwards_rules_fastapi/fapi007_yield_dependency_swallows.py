@@ -154,10 +154,11 @@ extend-select = ["FAPI007"]
 """,
     why_is_this_bad="""
 FastAPI throws an exception raised by the endpoint (or by a later dependency) into the
-dependency at its `yield`. A handler there that does not raise again swallows it: FastAPI
-never learns of the error, its exception handlers don't run, the server logs nothing, and
-the client gets a bare `500 Internal Server Error`, even for an `HTTPException` that was
-meant to become a `404`. The cause is very hard to find afterwards.
+dependency at its `yield`. A handler there that does not raise again swallows it: FastAPI's
+exception handlers never see it, the error and its traceback are lost (recent FastAPI
+raises a generic "Response not awaited" error in its place, older versions log nothing),
+and the client gets a bare `500 Internal Server Error`, even for an `HTTPException` that
+was meant to become a `404`. The cause is very hard to find afterwards.
 """,
     how_to_fix="""
 End every path of the handler with `raise` (the same exception) or with `raise
