@@ -9,9 +9,13 @@ DOCS = KindDocs(
 Reports three ways the routes of a FastAPI router go missing without an error:
 
 - **unmounted**: a router bound to a name at module level (`router = APIRouter(...)`, or an
-  instance of a subclass), with at least one path operation, that no app reaches through
+  instance of a subclass), with at least one path operation (its own, or of a router it
+  includes), that no app reaches through
   `include_router` or `mount`, directly or through other routers. Reported on the
-  `APIRouter(...)` call.
+  `APIRouter(...)` call of the top router of each tree that no app reaches: a router that
+  other routers include goes missing with them, and is not reported again (a cycle of
+  unreached routers is reported as a cycle).
+  The fix names the app that includes the most routers as the likely place.
 - **cycle**: routers that include each other, directly or through others, or a router that
   includes itself. Each cycle is reported once, on the `include_router` call that closes
   it (the last of its calls in source order), with the whole cycle in the message. Recent

@@ -116,6 +116,15 @@ def _entry_apps(graph: Graph, options: RouterWiringOptions) -> list[Node]:
     ]
 
 
+def _busiest(graph: Graph, apps: list[Node]) -> Node:
+    """The app that includes the most routers: where a missing one most likely belongs."""
+    counts = {app.name: 0 for app in apps}
+    for inclusion in graph.inclusions:
+        if inclusion.parent in counts:
+            counts[inclusion.parent] += 1
+    return max(apps, key=lambda app: (counts[app.name], -apps.index(app)))
+
+
 def _reached(graph: Graph, starts: list[str]) -> set[str]:
     edges: dict[str, list[str]] = {}
     for inclusion in graph.inclusions:
@@ -142,22 +151,31 @@ def _unmounted(graph: Graph, options: RouterWiringOptions) -> Iterator[Violation
     starts = [a.name for a in apps]
     starts += [i.child for i in graph.inclusions if i.parent is None and i.child is not None]
     reached = _reached(graph, starts)
-    app = apps[0]
+    app = _busiest(graph, apps)
+    in_routers = {
+        i.child
+        for i in graph.inclusions
+        if i.parent is not None and graph.nodes[i.parent].kind == "router"
+    }
     for node in graph.nodes.values():
+        # Only the top of an unreached tree is reported: the routers it includes go
+        # missing with it, and come back when it is included.
         if (
             node.kind != "router"
             or node.factory
             or node.name in reached
+            or node.name in in_routers
             or node.name in graph.callback_routers
-            or not graph.operations.get(node.name)
+            or not any(graph.operations.get(n) for n in _reached(graph, [node.name]))
             or not options.reports_in(node.module)
             or matches_any(options.allow_unmounted, node.name)
         ):
             continue
         name = node.name[len(node.module) + 1 :]
         message = (
-            f"APIRouter `{quoted(node.name)}` has path operations, but no app includes it, "
-            "directly or through another router: its routes are never served."
+            f"APIRouter `{quoted(node.name)}` has path operations (its own or those of the "
+            "routers it includes), but no app includes it, directly or through another "
+            "router: they are never served."
         )
         severity = None
         if unknown:

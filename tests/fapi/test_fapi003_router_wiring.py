@@ -191,3 +191,28 @@ def test_a_callback_router_is_documented_not_included() -> None:
         },
     )
     assert found == []
+
+
+def test_only_the_top_of_an_unreached_tree_is_reported() -> None:
+    found = findings(
+        "FAPI003",
+        {
+            "shop/main.py": """\
+                from fastapi import FastAPI
+                from shop import users
+                app = FastAPI()
+                app.include_router(users.router)
+                admin = FastAPI()
+            """,
+            "shop/users.py": ROUTER,
+            "shop/admin.py": """\
+                from fastapi import APIRouter
+                from shop.orders import router as orders
+                router = APIRouter(prefix="/admin")
+                router.include_router(orders)
+            """,
+            "shop/orders.py": ROUTER,
+        },
+    )
+    assert lines(found) == [("shop/admin.py", 3)]
+    assert "shop/main.py" in found[0].fix.steps[0], found[0].fix
