@@ -168,7 +168,8 @@ must run whatever happens belongs in `finally`, which needs no `except` at all.
     limitations="""
 Only a `Depends`/`Security` of FastAPI naming a top-level function is followed: a
 dependency given as a class, a method, an instance, or only through
-`app.dependency_overrides`, is not judged, nor is a generator no `Depends` names. "Raises
+`app.dependency_overrides`, is not judged, nor is a generator no `Depends` names in a
+file that imports FastAPI. "Raises
 on every path" is read from the handler's own statements: `if`/`else`, `with`, `try` and
 `match` branches are followed, but a call to a helper that always raises, `sys.exit()` or
 an `assert False` counts as ending without raising. The dependency's module is read

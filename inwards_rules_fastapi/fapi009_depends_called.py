@@ -172,7 +172,9 @@ checker. For a value computed once on purpose, use a module-level constant or
     limitations="""
 Only functions of the project are judged: `f` must be a top-level `def` of the file or of
 a module it imports (one hop, re-exports followed); a method (`self.f()`, `obj.f()`), a
-class call (`Depends(Settings())`) or a library's function is never reported. A function
+class call (`Depends(Settings())`) or a library's function is never reported, nor is a call
+given by keyword (`Depends(dependency=f())`). Only files that import FastAPI are read for
+`Depends`. A function
 returning a name, a call or anything else the rule cannot tell is plain passes. The
 function's module is read through the content facts, which parse only a file whose text
 holds one of a few fixed words (`yield`, `async `, `@`, `class `, ...): a helper in a file
