@@ -118,7 +118,7 @@ def _missing(
         missing.append("response model")
     missing += _responses_without(operation, options.require_response_fields)
     owner = graph.nodes.get(operation.owner)
-    if options.require_tags and "tags" not in words and not _tagged(owner, ways):
+    if options.require_tags and not _has_tags(words.get("tags")) and not _tagged(owner, ways):
         missing.append("tags")
     if options.require_operation_id and "operation_id" not in words:
         generators = [words] + ([owner.keywords] if owner is not None else [])
@@ -195,11 +195,16 @@ def _tagged(owner: object, ways: tuple[Served, ...]) -> bool:
     from inwards_rules_fastapi.graph import Node
     from inwards_rules_fastapi.openapi_entries import keyword
 
-    if isinstance(owner, Node) and "tags" in owner.keywords:
+    if isinstance(owner, Node) and _has_tags(owner.keywords.get("tags")):
         return True
     return any(
-        keyword(inclusion.call, "tags") is not None for way in ways for inclusion in way.route.via
+        _has_tags(keyword(inclusion.call, "tags")) for way in ways for inclusion in way.route.via
     )
+
+
+def _has_tags(value: str | None) -> bool:
+    """A `tags=` that may name a tag: not missing, `None` or an empty list."""
+    return value is not None and value not in ("None", "[]")
 
 
 def _where(operation: Operation, ways: tuple[Served, ...]) -> str:

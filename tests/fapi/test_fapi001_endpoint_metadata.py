@@ -167,6 +167,14 @@ def test_tags_and_operation_id_when_asked() -> None:
     assert [(f.file, f.message) for f in _findings(files, options)] == [
         ("shop/r.py", "`a` (GET /a) publishes an OpenAPI entry without operation id.")
     ]
+    files = {
+        "shop/t.py": HEAD
+        + '@router.get("/c", summary="C", operation_id="c", tags=[])\n'
+        + "async def c() -> int:\n    return 1\n"
+    }
+    assert [f.message for f in _findings(files, options)] == [
+        "`c` (GET /c) publishes an OpenAPI entry without tags."
+    ]
 
 
 def test_tests_are_skipped_unless_asked() -> None:
