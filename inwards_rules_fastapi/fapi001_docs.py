@@ -130,7 +130,9 @@ these requirements, turn it off in `[tool.inwards.rules.endpoint-metadata]`.
 """,
     limitations="""
 Only operations declared with a route decorator are judged; `add_api_route(...)` calls
-are not (the endpoint function is not read). A `responses=` whose value is a name, a call,
+are not (the endpoint function is not read), nor a decorator that registers on a
+module-level app or router from inside a function (the project graph leaves those out:
+when it runs is unknown). A `responses=` whose value is a name, a call,
 a spread (`**common`) or a dict cut by the content facts' bound is not judged for
 descriptions, and FastAPI fills a missing description with the status phrase, so that part
 of the rule is about intent rather than a broken schema. Return annotations are read by
