@@ -127,3 +127,14 @@ def test_the_rule_pages_and_the_schema(tmp_path: Path) -> None:
         run = run_inwards("rule", code, "--full", cwd=tmp_path)
         assert run.code == 0 and name in run.stdout, run.stdout + run.stderr
     assert_valid(tomllib.loads(PYPROJECT + ON), "pyproject")
+
+
+def test_a_baseline_accepts_the_findings_and_status_counts_the_family(tmp_path: Path) -> None:
+    project = write_tree(tmp_path, {"pyproject.toml": PYPROJECT + ON, **FILES})
+    written = run_inwards("baseline", cwd=project)
+    assert written.code == 0, written.stdout + written.stderr
+    again = run_inwards("check", "--no-cache", "--format", "json", cwd=project)
+    assert (again.code, _findings(again.stdout)) == (0, []), again.stdout + again.stderr
+    status = json.loads(run_inwards("status", "--json", cwd=project).stdout)
+    fapi = next(f for f in status["families"] if f["prefix"] == "FAPI")
+    assert (fapi["distribution"], fapi["kinds"], fapi["rules"]) == ("inwards-lint", 8, 8), fapi
