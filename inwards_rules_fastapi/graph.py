@@ -50,7 +50,7 @@ applied (see `Route`); FAPI005 and FAPI008 read it, FAPI003 reads the inclusion 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import attrs
 
@@ -181,14 +181,6 @@ class Graph:
     # are documented, never included.
     callback_routers: frozenset[str] = frozenset()
 
-    def included_by(self) -> dict[str, list[Inclusion]]:
-        """Each node's inclusions into it (known parents only)."""
-        found: dict[str, list[Inclusion]] = {}
-        for inclusion in self.inclusions:
-            if inclusion.child is not None:
-                found.setdefault(inclusion.child, []).append(inclusion)
-        return found
-
     def children(self, name: str) -> list[Inclusion]:
         """The inclusions whose receiver is `name`, in source order."""
         return [i for i in self.inclusions if i.parent == name and i.child is not None]
@@ -293,13 +285,3 @@ def _build(model: ProjectModel) -> Graph:
     from inwards_rules_fastapi.graph_reading import GraphReader
 
     return GraphReader(model, modules).read()
-
-
-def walk_unique(routes: list[Route]) -> Iterator[Route]:
-    """Each route once per operation (the first time the walk reaches it)."""
-    seen: set[int] = set()
-    for route in routes:
-        key = id(route.operation)
-        if key not in seen:
-            seen.add(key)
-            yield route
