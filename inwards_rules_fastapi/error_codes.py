@@ -155,6 +155,7 @@ def _function(model: ProjectModel, canonical: str) -> _Site | None:
 
 
 def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
+    from inwards_rules_fastapi.http_errors import raised_code, subclass_code
     from inwards_rules_fastapi.openapi_entries import keyword, status_code
 
     codes: list[tuple[int, bool]] = []
@@ -163,10 +164,12 @@ def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
             continue
         name = qualify(model, site.info, call.callee)
         if call.raised and name in HTTP_EXCEPTIONS:
-            text = keyword(call, "status_code")
-            if text is None and call.positional:
-                text = call.positional[0]
-            code = status_code(text or "")
+            code = raised_code(call)
+            if code is not None and code >= 400:
+                codes.append((code, False))
+        elif call.raised and name:
+            derived, fixed = subclass_code(model, name)
+            code = (raised_code(call) or fixed) if derived else None
             if code is not None and code >= 400:
                 codes.append((code, False))
         elif _is_response(name):

@@ -104,7 +104,8 @@ OpenAPI entry does not declare. The codes it can produce are found in rings, eac
 as the code shows it:
 
 1. the endpoint itself: `raise HTTPException(404)` or `HTTPException(status_code=...)`
-   (FastAPI's or Starlette's), and error responses it builds
+   (FastAPI's or Starlette's, or the project's subclass of either, whose `__init__` may fix
+   the code with `super().__init__(404, ...)`), and error responses it builds
    (`JSONResponse(..., status_code=409)`, any response class of `fastapi.responses` or
    `starlette.responses`);
 2. the functions of the project it calls, in its file or imported (re-exports followed),
@@ -163,8 +164,7 @@ project that documents errors elsewhere, raise `max-depth`'s floor with
 """,
     limitations="""
 Not followed: methods (`await manager.get(...)`, `self.check()`), functions passed around
-as values, a `dependencies=` that is not a list literal, and subclasses of
-`HTTPException`. A parameter annotated with a module-level alias
+as values, and a `dependencies=` that is not a list literal. A parameter annotated with a module-level alias
 (`CurrentUser = Annotated[User, Depends(get_current_user)]`) is followed to the `Depends`
 written in the alias's statement. Exception handlers are read only where the app is made (a
 `register_handlers(app)` elsewhere is not seen), a handler's code only when it is written

@@ -311,3 +311,29 @@ def test_an_http_exception_handler_that_keeps_the_code() -> None:
             raise HTTPException(418)
         """
     assert [_codes(m) for m in _messages(source)] == ["418 (raised here)"] * 2
+
+
+def test_the_project_s_subclasses_of_http_exception() -> None:
+    errors = (
+        "from fastapi import HTTPException\n\n\n"
+        "class ApiError(HTTPException):\n    pass\n\n\n"
+        "class NotFound(ApiError):\n"
+        "    def __init__(self, what: str) -> None:\n"
+        "        super().__init__(status_code=404, detail=what)\n\n\n"
+        "class Plain(Exception):\n    pass\n"
+    )
+    source = """\
+        from shop.errors import ApiError, NotFound, Plain
+
+        @router.get("/a")
+        async def a(x: int):
+            if x == 1:
+                raise NotFound("a")
+            if x == 2:
+                raise ApiError(status_code=409)
+            if x == 3:
+                raise ApiError(x)
+            raise Plain()
+        """
+    (message,) = _messages(source, **{"shop/errors.py": errors})
+    assert _codes(message) == "404 (raised here) and 409 (raised here)"
