@@ -57,7 +57,7 @@ def test_every_shipped_configuration_loads_and_names_its_rules(
         assert config.name == corpus
         assert config.copy and config.source
         assert config.selected, corpus
-        assert all(code.startswith("INW") for code in config.selected)
+        assert all(code.startswith(("INW", "FAPI")) for code in config.selected)
     tests = pc.load_config(pc.config_path("fastapi-tests"))
     assert all(
         table.get("check-tests") is True
