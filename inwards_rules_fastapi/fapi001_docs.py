@@ -76,7 +76,8 @@ def examples() -> tuple[Example, ...]:
 
 DOCS = KindDocs(
     what_it_does="""
-Reports a path operation (`@app.get(...)`, `@router.post(...)`, `api_route`) whose
+Reports a path operation (`@app.get(...)`, `@router.post(...)`, `api_route`,
+`add_api_route`) whose
 OpenAPI entry lacks what the rule's options ask of every entry. By default:
 
 - a **summary**: `summary=` or `description=` on the decorator, or a docstring on the
@@ -129,10 +130,11 @@ meant to stay private takes `include_in_schema=False`. If the project does not w
 these requirements, turn it off in `[tool.inwards.rules.endpoint-metadata]`.
 """,
     limitations="""
-Only operations declared with a route decorator are judged; `add_api_route(...)` calls
-are not (the endpoint function is not read), nor a decorator that registers on a
-module-level app or router from inside a function (the project graph leaves those out:
-when it runs is unknown). A `responses=` whose value is a name, a call,
+An `add_api_route(path, endpoint)` call is judged when `endpoint` names a top-level
+function of the project and its methods are known (no `methods=` means GET); a nested
+function, a factory's result or a `methods=` list leaves it out. So does a decorator that
+registers on a module-level app or router from inside a function (the project graph leaves
+those out: when it runs is unknown). A `responses=` whose value is a name, a call,
 a spread (`**common`) or a dict cut by the content facts' bound is not judged for
 descriptions, and FastAPI fills a missing description with the status phrase, so that part
 of the rule is about intent rather than a broken schema. Return annotations are read by

@@ -79,19 +79,21 @@ def reads(options: EndpointMetadataOptions) -> ReadScope:
 
 def check(model: ProjectModel, options: EndpointMetadataOptions) -> Iterator[Violation]:
     from inwards_rules_fastapi.graph import project_graph
-    from inwards_rules_fastapi.openapi_entries import in_schema, served_by
+    from inwards_rules_fastapi.openapi_entries import endpoint_of, in_schema, served_by
 
     graph = project_graph(model)
     served = served_by(model)
     for operations in graph.operations.values():
-        for operation in operations:
-            if operation.function is None or not options.reports_in(operation.module):
+        for declared in operations:
+            if not options.reports_in(declared.module):
                 continue
-            if operation.methods is None or "WEBSOCKET" in operation.methods:
+            if declared.methods is None or "WEBSOCKET" in declared.methods:
                 continue
-            ways = served.get(id(operation), ())
-            if not in_schema(graph, operation, ways):
+            ways = served.get(id(declared), ())
+            endpoint = endpoint_of(model, declared)
+            if endpoint is None or not in_schema(graph, declared, ways):
                 continue
+            operation = endpoint[1]
             missing = _missing(graph, operation, ways, options)
             if missing:
                 yield _violation(operation, ways, missing)

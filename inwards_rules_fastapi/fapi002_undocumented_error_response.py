@@ -79,25 +79,27 @@ def reads(options: UndocumentedErrorResponseOptions) -> ReadScope:
 def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Iterator[Violation]:
     from inwards_rules_fastapi.error_codes import produced_codes
     from inwards_rules_fastapi.graph import project_graph
-    from inwards_rules_fastapi.openapi_entries import in_schema, served_by
+    from inwards_rules_fastapi.openapi_entries import endpoint_of, in_schema, served_by
 
     graph = project_graph(model)
     served = served_by(model)
     low, high = _CODE_RANGES[options.codes]
     for operations in graph.operations.values():
-        for operation in operations:
+        for written in operations:
+            if not options.reports_in(written.module):
+                continue
+            if written.methods is None or "WEBSOCKET" in written.methods:
+                continue
+            ways = served.get(id(written), ())
+            if not in_schema(graph, written, ways) or "openapi_extra" in written.keywords:
+                continue
+            endpoint = endpoint_of(model, written)
+            declared = _declared(graph, written, ways)
+            if declared is None or endpoint is None:
+                continue
+            info, operation = endpoint
             function = operation.function
-            if function is None or not options.reports_in(operation.module):
-                continue
-            if operation.methods is None or "WEBSOCKET" in operation.methods:
-                continue
-            ways = served.get(id(operation), ())
-            if not in_schema(graph, operation, ways) or "openapi_extra" in operation.keywords:
-                continue
-            declared = _declared(graph, operation, ways)
-            info = model.index.module(operation.module)
-            if declared is None or info is None:
-                continue
+            assert function is not None
             handled = _handled(model, graph, operation, ways)
             shared = _shared_dependencies(model, graph, operation, ways)
             produced = produced_codes(model, info, function, options.max_depth, handled, shared)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from inwards_core import CallFact, ProjectModel
+from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
 from inwards_rules_fastapi.graph import Graph, Inclusion, Node, Operation, Route, project_graph
 
 _STATUS_NAME = re.compile(r"(?:^|\.)HTTP_([1-5]\d\d)(?:_[A-Z0-9_]*)?$")
@@ -149,3 +149,29 @@ def in_schema(graph: Graph, operation: Operation, served: tuple[Served, ...]) ->
         and not any(_inclusion_hidden(graph, inclusion) for inclusion in way.route.via)
         for way in served
     )
+
+
+def endpoint_of(model: ProjectModel, operation: Operation) -> tuple[ModuleInfo, Operation] | None:
+    """The operation's endpoint function with its module: the decorated function, or the
+    project's top-level function an `add_api_route(path, endpoint)` names (the operation
+    returned with it as `function`); None when it is unknown."""
+    info = model.index.module(operation.module)
+    if info is None:
+        return None
+    if operation.function is not None:
+        return info, operation
+    call = operation.call
+    written = call.positional[1] if len(call.positional) > 1 else ""
+    written = written or operation.keywords.get("endpoint", "")
+    if not written or written.startswith('"') or "(" in written:
+        return None
+    from inwards_rules_fastapi.error_codes import qualify, top_function
+
+    found = top_function(model, qualify(model, info, written))
+    if found is None:
+        return None
+    return found[0], _with_function(operation, found[1])
+
+
+def _with_function(operation: Operation, function: FunctionFact) -> Operation:
+    return attrs.evolve(operation, function=function)

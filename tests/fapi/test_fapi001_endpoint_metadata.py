@@ -226,3 +226,18 @@ def test_an_endpoint_returning_built_responses_needs_no_model() -> None:
             return JSONResponse({})
         """
     assert _messages(source) == ["`b` (GET /b) publishes an OpenAPI entry without response model."]
+
+
+def test_add_api_route_judges_the_endpoint_it_names() -> None:
+    files = {
+        "shop/views.py": 'async def listed():\n    """Lists."""\n    return []\n',
+        "shop/api.py": HEAD
+        + "from shop.views import listed\n\n"
+        + "async def created():\n    return 1\n\n"
+        + 'router.add_api_route("/a", listed, methods=["GET"], response_model=list)\n'
+        + 'router.add_api_route("/b", endpoint=created)\n'
+        + 'router.add_api_route("/c", make_endpoint(), methods=["POST"])\n',
+    }
+    assert [f.message for f in _findings(files)] == [
+        "`created` (GET /b) publishes an OpenAPI entry without summary and response model."
+    ]

@@ -337,3 +337,14 @@ def test_the_project_s_subclasses_of_http_exception() -> None:
         """
     (message,) = _messages(source, **{"shop/errors.py": errors})
     assert _codes(message) == "404 (raised here) and 409 (raised here)"
+
+
+def test_add_api_route_follows_the_endpoint_it_names() -> None:
+    source = """\
+        async def gone():
+            raise HTTPException(410)
+
+        router.add_api_route("/gone", gone)
+        """
+    (message,) = _messages(source)
+    assert _codes(message) == "410 (raised here)"
