@@ -124,7 +124,9 @@ means 201; a declared response without a description is an entry nobody can act 
 """,
     how_to_fix="""
 Add what the finding lists to the decorator: `summary="..."` (or a docstring),
-`response_model=Order` or a `-> Order` return annotation, `status_code=201` (use
+`response_model=Order` or a `-> Order` return annotation (either one is enough, so ruff's
+FAST001, which reports a `response_model=` that repeats the annotation, never asks the
+opposite), `status_code=201` (use
 `fastapi.status` names), and a `"description"` in each `responses=` entry. An operation
 meant to stay private takes `include_in_schema=False`. If the project does not want one of
 these requirements, turn it off in `[tool.inwards.rules.endpoint-metadata]`.
