@@ -78,6 +78,9 @@ def parse_in_workers(
     # Imported before forking, so that workers share it instead of each importing it.
     import inwards_core.extraction.pipeline  # noqa: F401
 
+    if any(job.content for job in jobs):
+        import inwards_core.extraction.content  # noqa: F401
+
     return _Supervisor(jobs, grammars, max(1, workers), progress, read_here).run()
 
 

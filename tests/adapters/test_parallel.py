@@ -44,6 +44,21 @@ def test_a_big_run_in_several_workers_gives_the_serial_facts(
     assert parse_in_processes(jobs, GRAMMARS) == parse_serially(jobs, GRAMMARS)
 
 
+CONTENT = b"from fastapi import APIRouter\nrouter = APIRouter()\n\n@router.get('/')\nasync def a():\n    return 1\n"
+
+
+def test_content_facts_cross_from_the_workers_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INWARDS_WORKERS", "2")
+    jobs = [
+        ParseJob(f"shop/m{i}.py", CONTENT, f"shop.m{i}", False, content=True) for i in range(320)
+    ]
+    facts = parse_in_workers(jobs, GRAMMARS, 2)
+    assert facts == parse_serially(jobs, GRAMMARS)
+    assert all(f.content is not None and f.content.functions for f in facts)
+    (back,) = [facts_from_wire(pickle.loads(pickle.dumps(facts_to_wire(facts[0]))))]
+    assert back == facts[0]
+
+
 @pytest.mark.parametrize("files", [3, 320])
 def test_a_file_that_kills_its_worker_costs_only_itself(
     monkeypatch: pytest.MonkeyPatch, files: int
