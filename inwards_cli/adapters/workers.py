@@ -76,7 +76,7 @@ def parse_in_workers(
     process too with `read_here`; a file that exceeds its budget or crashes its worker gets
     a LIMIT problem instead."""
     # Imported before forking, so that workers share it instead of each importing it.
-    import inwards_core.extraction.pipeline  # noqa: F401
+    import inwards_core.extraction.pipeline
 
     if any(job.content for job in jobs):
         import inwards_core.extraction.content  # noqa: F401
