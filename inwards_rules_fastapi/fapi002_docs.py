@@ -171,7 +171,9 @@ written in the alias's statement. Exception handlers are read only where the app
 in the response it builds, and a class's first base only. A raise caught again inside the
 endpoint is still counted. Functions are read through the content facts, which
 parse only a file whose text holds one of a few fixed words (`async `, `@`, `class `,
-...): a helper module with none of them is not seen. An operation reached through a router
-the graph cannot name is judged with the `responses=` the graph sees.
+...): a helper module with none of them is not seen. An operation no app is known to serve (its
+router included by a function that receives the parent, say) is judged with the
+`responses=` and `dependencies=` of its decorator, its router and the `include_router`
+calls that include that router, whatever their receiver.
 """,
 )

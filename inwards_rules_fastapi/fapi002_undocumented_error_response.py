@@ -16,7 +16,7 @@ from inwards_rules_fastapi.graph_options import GraphRuleOptions
 if TYPE_CHECKING:
     from inwards_core import ModuleInfo
     from inwards_rules_fastapi.error_codes import Origin
-    from inwards_rules_fastapi.graph import Graph, Operation
+    from inwards_rules_fastapi.graph import Graph, Inclusion, Node, Operation
     from inwards_rules_fastapi.openapi_entries import Served
 
 _CODE_RANGES = {"4xx": (400, 500), "4xx-5xx": (400, 600)}
@@ -121,19 +121,14 @@ def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Ite
 def _shared_dependencies(
     model: ProjectModel, graph: Graph, operation: Operation, ways: tuple[Served, ...]
 ) -> list[tuple[ModuleInfo, str]]:
-    """The `dependencies=` of the operation's router, the routers and inclusions that bring
-    it into an app, and the app: (the module each is written in, the dependency)."""
+    """The `dependencies=` of the apps, routers and inclusions on the operation's ways
+    (`_way_parts`): (the module each is written in, the dependency)."""
     from inwards_rules_fastapi.error_codes import listed_dependencies
     from inwards_rules_fastapi.openapi_entries import keyword
 
-    written: list[tuple[str, str | None]] = []
-    nodes = [graph.nodes.get(operation.owner)]
-    for way in ways:
-        nodes.append(way.app)
-        for inclusion in way.route.via:
-            written.append((inclusion.module, keyword(inclusion.call, "dependencies")))
-            nodes.append(graph.nodes.get(inclusion.child or ""))
-    written += [(n.module, n.keywords.get("dependencies")) for n in nodes if n is not None]
+    nodes, inclusions = _way_parts(graph, operation, ways)
+    written = [(n.module, n.keywords.get("dependencies")) for n in nodes]
+    written += [(i.module, keyword(i.call, "dependencies")) for i in inclusions]
     found: list[tuple[ModuleInfo, str]] = []
     for module, text in written:
         info = model.index.module(module)
@@ -178,23 +173,35 @@ def _handles_http_exceptions(
     )
 
 
+def _way_parts(
+    graph: Graph, operation: Operation, ways: tuple[Served, ...]
+) -> tuple[list[Node], list[Inclusion]]:
+    """The apps and routers, and the inclusions, on the operation's ways into a schema: its
+    router, and each app serving it with the inclusions and routers on the way; for an
+    operation no app is known to serve, the inclusions of its router the graph sees (their
+    receiver may be unknown: a router passed to a function)."""
+    nodes = [graph.nodes.get(operation.owner)]
+    inclusions: list[Inclusion] = []
+    for way in ways:
+        nodes.append(way.app)
+        inclusions += way.route.via
+    if not ways:
+        inclusions += [i for i in graph.inclusions if i.child == operation.owner]
+    nodes += [graph.nodes.get(inclusion.child or "") for inclusion in inclusions]
+    known = {node.name: node for node in nodes if node is not None}
+    return list(known.values()), list(dict.fromkeys(inclusions))
+
+
 def _declared(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> set[str] | None:
-    """The response keys declared on the operation's way into the schema (its decorator,
-    its router, the inclusions and routers that bring it in, the app), normalised: "404",
-    "4XX", "DEFAULT"; None when one `responses=` cannot be read."""
+    """The response keys declared on the operation's ways into the schema (its decorator,
+    then `_way_parts`), normalised: "404", "4XX", "DEFAULT"; None when one `responses=`
+    cannot be read."""
     from inwards_rules_fastapi.openapi_entries import keyword
 
+    nodes, inclusions = _way_parts(graph, operation, ways)
     texts = [operation.keywords.get("responses")]
-    owner = graph.nodes.get(operation.owner)
-    if owner is not None:
-        texts.append(owner.keywords.get("responses"))
-    for way in ways:
-        texts.append(way.app.keywords.get("responses"))
-        for inclusion in way.route.via:
-            texts.append(keyword(inclusion.call, "responses"))
-            child = graph.nodes.get(inclusion.child or "")
-            if child is not None:
-                texts.append(child.keywords.get("responses"))
+    texts += [node.keywords.get("responses") for node in nodes]
+    texts += [keyword(inclusion.call, "responses") for inclusion in inclusions]
     declared: set[str] = set()
     for text in texts:
         if text is None:

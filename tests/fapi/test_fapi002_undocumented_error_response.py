@@ -348,3 +348,18 @@ def test_add_api_route_follows_the_endpoint_it_names() -> None:
         """
     (message,) = _messages(source)
     assert _codes(message) == "410 (raised here)"
+
+
+def test_a_router_passed_to_a_function_keeps_its_inclusion_s_responses() -> None:
+    files = {
+        "shop/orders.py": HEAD
+        + '@router.get("/a")\nasync def a():\n    raise HTTPException(404)\n'
+        + '@router.get("/b")\nasync def b():\n    raise HTTPException(409)\n',
+        "shop/main.py": (
+            "from fastapi import APIRouter\nfrom shop.orders import router as orders\n\n"
+            "def wire(parent: APIRouter) -> None:\n"
+            '    parent.include_router(orders, responses={404: {"description": "x"}})\n'
+        ),
+    }
+    (finding,) = _findings(files)
+    assert _codes(finding.message) == "409 (raised here)"
