@@ -28,7 +28,7 @@ WHEELS = REPO / ".ci" / "wheels"
 TIDY = REPO / "tests" / "families" / "inwards-rules-tidy"
 # What the wheel is built from: the files pyproject.toml packages, and nothing the tests or
 # other runs leave in the working tree.
-SOURCES = ("pyproject.toml", "README.md", "inwards_core", "inwards_cli")
+SOURCES = ("pyproject.toml", "README.md", "inwards_core", "inwards_cli", "inwards_rules_fastapi")
 
 PROJECT = {
     "pyproject.toml": (
@@ -134,3 +134,5 @@ def test_the_readme_install_section_works_from_a_built_wheel(tmp_path: Path) -> 
     assert rules.returncode == 0, rules.stderr
     assert "TIDY001" in rules.stdout and "core (tidy)" in rules.stdout
     assert "core (inw)" in rules.stdout
+    # The FastAPI family ships in the same wheel, found through its entry point.
+    assert "FAPI001" in rules.stdout and "core (fapi)" in rules.stdout
