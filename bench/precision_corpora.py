@@ -6,7 +6,9 @@ copied to ``bench/out/precision/<corpus>/`` (only the packages its configuration
 again only when the copy is missing or stale), given a ``pyproject.toml`` built from
 ``bench/precision/<corpus>.toml``, and checked there with the installed ``inwards check
 --format json --no-cache --select CODE``, one run per rule, each document written to
-``bench/out/precision/<corpus>.<CODE>.json`` for ``bench/precision.py sample``.
+``bench/out/precision/<corpus>.<CODE>.json`` for ``bench/precision.py sample``. A document
+keeps that rule's diagnostics only: the others are the warnings that the corpus's other rule
+tables do nothing in a run of one rule, which would pass for those rules' findings.
 
 A corpus configuration holds a ``[corpus]`` table (``source``: the unpacked distribution
 below the corpora directory; ``copy``: the directories or files copied from it;
@@ -436,8 +438,20 @@ def run_rule(inwards: str, copy: Path, corpus: str, code: str, out_dir: Path) ->
     except ValueError as error:
         detail = f"not JSON ({error}): {' '.join(command)}\n{done.stderr.strip()}"
         return RunOutcome(corpus, code, "failed", 0, seconds, detail)
-    write_atomically(findings_path(out_dir, corpus, code), done.stdout)
-    return RunOutcome(corpus, code, "ok", count_findings(document, code), seconds)
+    kept = own_diagnostics(document, code)
+    text = json.dumps(kept, indent=2, ensure_ascii=False) + "\n"
+    write_atomically(findings_path(out_dir, corpus, code), text)
+    return RunOutcome(corpus, code, "ok", count_findings(kept, code), seconds)
+
+
+def own_diagnostics(document: Mapping[str, Any], code: str) -> dict[str, Any]:
+    """The document with the rule's own diagnostics only. The others are the warnings that the
+    options tables of the corpus's other rules do nothing in this run (one per table, located
+    in pyproject.toml, coded as that other rule): kept, they would pass for findings of that
+    rule when documents of several runs are read together."""
+    kept = dict(document)
+    kept["diagnostics"] = [d for d in document.get("diagnostics", []) if d.get("code") == code]
+    return kept
 
 
 def plan(config: CorpusConfig, codes: Sequence[str], installed: Installed) -> list[RunOutcome]:
