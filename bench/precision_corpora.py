@@ -154,6 +154,12 @@ def config_path(corpus: str) -> Path:
     return CONFIG_DIR / f"{corpus}.toml"
 
 
+def configured_corpora() -> list[str]:
+    """The four corpora of issue 13 and any other configuration added beside them."""
+    added = sorted(path.stem for path in CONFIG_DIR.glob("*.toml") if path.stem not in CORPORA)
+    return [*CORPORA, *added]
+
+
 def diagram_path(corpus: str) -> Path:
     return DIAGRAMS_DIR / f"{corpus}.md"
 
@@ -515,7 +521,12 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     run = commands.add_parser("run", help="copy, configure and check with each --rule")
     prepare = commands.add_parser("prepare", help="copy and configure only")
     for sub in (run, prepare):
-        sub.add_argument("--corpus", action="append", choices=CORPORA, help="default: all")
+        sub.add_argument(
+            "--corpus",
+            action="append",
+            choices=configured_corpora(),
+            help=f"a corpus with a configuration in {CONFIG_DIR}; default: {', '.join(CORPORA)}",
+        )
         sub.add_argument("--inwards", help="the inwards to run (default: .venv's, else PATH's)")
         sub.add_argument(
             "--corpora-dir",

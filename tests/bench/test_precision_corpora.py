@@ -261,3 +261,13 @@ def test_the_installed_inwards_is_read_for_its_rules_and_options(
     assert rule is not None and rule.name == "layer-dependency"
     assert "modules" in installed.kind_options[rule.kind]
     assert {"root", "layers", "rules"} <= installed.top_keys
+
+
+def test_a_configuration_added_beside_the_four_is_a_corpus_too(
+    bench_precision_corpora: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pc = bench_precision_corpora
+    (tmp_path / "flask-app.toml").write_text("", encoding="utf-8")
+    (tmp_path / "django.toml").write_text("", encoding="utf-8")
+    monkeypatch.setattr(pc, "CONFIG_DIR", tmp_path)
+    assert pc.configured_corpora() == [*pc.CORPORA, "flask-app"]
