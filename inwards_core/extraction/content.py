@@ -42,6 +42,7 @@ import ast
 
 from inwards_core.extraction.content_walk import ContentWalk
 from inwards_core.model.content_facts import ContentFacts
+from inwards_core.model.facts import ModuleFacts
 from inwards_core.ports import GrammarBinaries
 
 # Fixed in code, never by options: custom decorators hold `@`, custom bases `class `,
@@ -89,11 +90,24 @@ TRIGGERS: tuple[str, ...] = (
     "HTTPException",
     "Response(",
 )
-CONTENT_ID = "content/8"
+CONTENT_ID = "content/9"
+# The facts of a file without a trigger, read or cached.
+NO_CONTENT = ModuleFacts(content=ContentFacts(parsed=False))
+
+
+_TRIGGER_BYTES = tuple(trigger.encode("ascii") for trigger in TRIGGERS)
 
 
 def has_trigger(text: str) -> bool:
     return any(trigger in text for trigger in TRIGGERS)
+
+
+def may_hold_content(data: bytes) -> bool:
+    """Whether a file's bytes hold a trigger, before any decoding: a Python source's
+    encoding keeps ASCII as ASCII (PEP 263), so a trigger reads the same in its bytes (a
+    file in an encoding that doesn't is INW000's). A file without one needs no job, no
+    decoding and no parse: its content facts are `ContentFacts(parsed=False)`."""
+    return any(trigger in data for trigger in _TRIGGER_BYTES)
 
 
 def read_content(text: str, module: str, grammars: GrammarBinaries) -> ContentFacts:

@@ -193,6 +193,13 @@ def read_facts(
         cached = cache.get(key)
         if cached is not None and not verify:
             facts[info.file] = cached
+        elif content and not _may_hold_content(data):
+            # No trigger in its bytes: nothing to parse, and no job for a worker to take.
+            from inwards_core.extraction.content import NO_CONTENT
+
+            facts[info.file] = NO_CONTENT
+            if cached != NO_CONTENT:
+                cache.put(key, NO_CONTENT)
         else:
             if cached is not None:
                 from_cache[info.file] = cached
@@ -219,3 +226,9 @@ def read_facts(
         cache.flush(prune=False)  # the fresh facts replace the entries that differed
         raise CachedFactsDiffer(differ)
     return facts, unreadable
+
+
+def _may_hold_content(data: bytes) -> bool:
+    from inwards_core.extraction.content import may_hold_content  # content rules only
+
+    return may_hold_content(data)

@@ -258,15 +258,18 @@ def _dynamic(
 
 
 def _extract_content(data: bytes, module: str, grammars: GrammarBinaries) -> ModuleFacts:
+    from inwards_core.extraction.content import (  # content rules only
+        NO_CONTENT,
+        may_hold_content,
+        read_content,
+    )
+
+    if not may_hold_content(data):
+        return NO_CONTENT  # what `read_facts` gives such a file without a job
     decoded = decode_source(data)
     if isinstance(decoded, FileProblem):
         return ModuleFacts(problem=decoded)
-    from inwards_core.extraction.content import read_content  # content rules only
-
-    return ModuleFacts(
-        content=read_content(decoded.text, module, grammars),
-        line_count=count_lines(decoded.text),
-    )
+    return ModuleFacts(content=read_content(decoded.text, module, grammars))
 
 
 def _extract(

@@ -237,14 +237,40 @@ def test_a_content_read_stopped_by_a_limit_is_said_and_not_cached() -> None:
     )
     assert [f for f in report.findings if f.code == "ACME001"] == []
     gaps = [n for n in report.not_checked if "content rules did not judge it" in n.message]
-    # The probe asks for every checked module's content: each one is said once.
-    assert [n.path for n in gaps] == [
-        "shop/app/__init__.py",
-        "shop/app/api.py",
-        "shop/app/cli.py",
-        "shop/domain/__init__.py",
-        "shop/domain/model.py",
-    ]
+    # The probe asks for every checked module's content: each one parsed is said once
+    # (the others hold no trigger: they are read without a parse, which no limit stops).
+    assert [n.path for n in gaps] == ["shop/app/api.py", "shop/domain/model.py"]
     assert not any(
         "content/" in key.extractor for key in cache.entries if key.module == "shop.app.api"
     )
+
+
+def test_a_file_without_a_trigger_in_its_bytes_needs_no_job() -> None:
+    from inwards_core.extraction.content import NO_CONTENT
+    from inwards_core.extraction.facts_reading import ParseJob, parse_job, parse_serially
+    from inwards_core.ports import GrammarBinaries
+
+    plain = b"import os\n\ndef main():\n    return os.getcwd()\n"
+    # The worker's path gives what the reader gives without one, byte for byte.
+    job = ParseJob("shop/app/cli.py", plain, "shop.app.cli", False, content=True)
+    assert parse_job(job, StandardGrammars()) == NO_CONTENT
+    # An undecodable file without a trigger is no content either (INW000 says the rest).
+    latin = ParseJob("shop/x.py", b"# caf\xe9\nx = 1\n", "shop.x", False, content=True)
+    assert parse_job(latin, StandardGrammars()) == NO_CONTENT
+    jobs: list[str] = []
+
+    def counting(batch: Sequence[ParseJob], grammars: GrammarBinaries) -> list[ModuleFacts]:
+        jobs.extend(job.file for job in batch if job.content)
+        return parse_serially(batch, grammars)
+
+    families = (*installed_families(), _family(()))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    check(
+        load_config_text(PYPROJECT),
+        InMemoryProjectFiles(FILES),
+        rule_set=rules,
+        grammars=StandardGrammars(),
+        parse_many=counting,
+    )
+    # Only the two files with a decorator or a class went to a parse.
+    assert sorted(jobs) == ["shop/app/api.py", "shop/domain/model.py"]
