@@ -9,7 +9,6 @@ is None, and the rules stay silent on it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 import attrs
@@ -17,7 +16,6 @@ import attrs
 from inwards_core import (
     ContentFacts,
     FunctionFact,
-    ImportStyle,
     ModuleInfo,
     ProjectModel,
 )
@@ -92,7 +90,7 @@ def _read_names(model: ProjectModel, info: ModuleInfo) -> Names:
     imported: dict[str, str] = {}
     if facts is not None:
         for fact in facts.imports:
-            bound = _bound_name(fact.style, fact.module, fact.name, fact.raw_module, fact.statement)
+            bound = fact.binding()
             if bound is not None:
                 imported.setdefault(*bound)
     content = model.content(info)
@@ -102,30 +100,6 @@ def _read_names(model: ProjectModel, info: ModuleInfo) -> Names:
         defined.update(c.qualname for c in content.classes if "." not in c.qualname)
         defined.update(b.name for b in content.bindings)
     return Names(info.name, imported, frozenset(defined - set(imported)))
-
-
-def _bound_name(
-    style: ImportStyle, module: str | None, name: str | None, raw: str, statement: str
-) -> tuple[str, str] | None:
-    """(the name the import binds, the dotted name it binds it to), the alias read from
-    the statement's text; None for a star import or one above the top-level package."""
-    if module is None or style is ImportStyle.STAR:
-        return None
-    if style is ImportStyle.FROM:
-        assert name is not None
-        alias = _alias(name, statement)
-        return (alias or name), f"{module}.{name}"
-    written = raw or module
-    alias = _alias(written, statement)
-    if alias is not None:
-        return alias, module
-    first = module.split(".")[0]
-    return first, first
-
-
-def _alias(written: str, statement: str) -> str | None:
-    found = re.search(rf"(?<![\w.]){re.escape(written)}\s+as\s+([A-Za-z_]\w*)", statement)
-    return None if found is None else found.group(1)
 
 
 @attrs.frozen

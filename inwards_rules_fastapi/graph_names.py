@@ -9,12 +9,11 @@ it from there or defines it. Written on `inwards_core`'s public API only.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 import attrs
 
-from inwards_core import ImportStyle, ModuleInfo, ProjectModel
+from inwards_core import ModuleInfo, ProjectModel
 
 _TEST_SEGMENTS = frozenset({"tests", "test"})
 REEXPORT_HOPS = 4
@@ -61,25 +60,10 @@ def imported_names(model: ProjectModel, info: ModuleInfo) -> ImportedNames:
     imported: dict[str, str] = {}
     if facts is not None:
         for fact in facts.imports:
-            if fact.module is None or fact.style is ImportStyle.STAR:
-                continue
-            if fact.style is ImportStyle.FROM:
-                assert fact.name is not None
-                alias = _alias(fact.name, fact.statement)
-                imported.setdefault(alias or fact.name, f"{fact.module}.{fact.name}")
-                continue
-            alias = _alias(fact.raw_module or fact.module, fact.statement)
-            if alias is not None:
-                imported.setdefault(alias, fact.module)
-            else:
-                first = fact.module.split(".")[0]
-                imported.setdefault(first, first)
+            bound = fact.binding()
+            if bound is not None:
+                imported.setdefault(*bound)
     return ImportedNames(info.name, imported)
-
-
-def _alias(written: str, statement: str) -> str | None:
-    found = re.search(rf"(?<![\w.]){re.escape(written)}\s+as\s+([A-Za-z_]\w*)", statement)
-    return None if found is None else found.group(1)
 
 
 def split_module(model: ProjectModel, dotted: str) -> tuple[ModuleInfo, str] | None:

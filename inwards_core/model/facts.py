@@ -9,6 +9,7 @@ anything of the wrong shape by raising `ValueError`, which a cache turns into a 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,43 @@ class ImportFact:
     in_function: bool = False
     lazy: bool = False
     raw_module: str = ""  # the module text as written (`..pkg`), for messages
+
+    def binding(self) -> tuple[str, str] | None:
+        """(the name this import binds in its module, the dotted name that name stands
+        for): `import a.b` binds `a` to `a`, `import a.b as c` binds `c` to `a.b`, `from a
+        import b as c` binds `c` to `a.b` (a relative import resolved). None for a star
+        import and one that climbs above the top-level package. The alias is read from
+        `statement`, which is cut to 200 characters: an alias past the cut is not seen."""
+        module = self.module
+        if module is None or self.style is ImportStyle.STAR:
+            return None
+        if self.style is ImportStyle.FROM:
+            name = self.name or ""
+            return (_alias(name, self.statement) or name), f"{module}.{name}"
+        alias = _alias(self.raw_module or module, self.statement)
+        if alias is not None:
+            return alias, module
+        first = module.split(".", 1)[0]
+        return first, first
+
+
+_AS_NAME = re.compile(r"\s+as\s+([A-Za-z_]\w*)")
+
+
+def _alias(written: str, statement: str) -> str | None:
+    """The name after `as` that follows `written` (standing as a whole dotted name) in
+    `statement`; None when there is none."""
+    if " as " not in statement:
+        return None
+    start = 0
+    while (at := statement.find(written, start)) >= 0:
+        before = statement[at - 1] if at else " "
+        if not (before.isalnum() or before in "._"):
+            found = _AS_NAME.match(statement, at + len(written))
+            if found is not None:
+                return found.group(1)
+        start = at + 1
+    return None
 
 
 @attrs.frozen

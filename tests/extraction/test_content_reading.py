@@ -274,3 +274,18 @@ def test_a_file_without_a_trigger_in_its_bytes_needs_no_job() -> None:
     )
     # Only the two files with a decorator or a class went to a parse.
     assert sorted(jobs) == ["shop/app/api.py", "shop/domain/model.py"]
+
+
+def test_import_bindings_with_and_without_aliases() -> None:
+    from inwards_core import ImportFact, ImportStyle
+
+    def fact(style: ImportStyle, module: str, name: str | None, statement: str) -> ImportFact:
+        return ImportFact(style, module, name, None, 0, Span(1, 1, 1, 2), statement)
+
+    assert fact(ImportStyle.IMPORT, "a.b", None, "import a.b").binding() == ("a", "a")
+    assert fact(ImportStyle.IMPORT, "a.b", None, "import a.b as c").binding() == ("c", "a.b")
+    assert fact(ImportStyle.FROM, "a", "b", "from a import b as c, d").binding() == ("c", "a.b")
+    assert fact(ImportStyle.FROM, "a", "d", "from a import b as c, d").binding() == ("d", "a.d")
+    # `b` inside `ab as x` or `a.b as y` is not this import's name.
+    assert fact(ImportStyle.FROM, "m", "b", "from m import ab as x, b").binding() == ("b", "m.b")
+    assert fact(ImportStyle.STAR, "m", None, "from m import *").binding() is None

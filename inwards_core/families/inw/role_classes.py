@@ -4,7 +4,6 @@ plain values (exceptions, enums) that any module may use."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping
 
 import attrs
@@ -14,7 +13,6 @@ from inwards_core import (
     ClassFact,
     ContentFacts,
     ImportFact,
-    ImportStyle,
     ModuleFacts,
     ProjectModel,
 )
@@ -48,24 +46,7 @@ _VALUE_SUFFIXES = ("Error", "Exception", "Warning")
 def bound_name(fact: ImportFact) -> tuple[str, str] | None:
     """(the local name an import binds, the dotted name it stands for), or None for a star
     import or an import climbing above the top level."""
-    if fact.style is ImportStyle.FROM:
-        if fact.module is None or fact.name is None:
-            return None
-        return _alias(fact.statement, fact.name) or fact.name, f"{fact.module}.{fact.name}"
-    if fact.style is ImportStyle.IMPORT and fact.target:
-        alias = _alias(fact.statement, fact.target)
-        if alias is not None:
-            return alias, fact.target
-        top = fact.target.split(".")[0]
-        return top, top
-    return None
-
-
-def _alias(statement: str, name: str) -> str | None:
-    if " as " not in statement:
-        return None
-    found = re.search(rf"(?<![\w.]){re.escape(name)}\s+as\s+([A-Za-z_]\w*)", statement)
-    return found.group(1) if found else None
+    return fact.binding()
 
 
 # The names a module's runtime imports bind: local name -> (dotted target, the import).
