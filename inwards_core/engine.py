@@ -521,11 +521,7 @@ class _ReadNeeds:
         if any(not wanted for wanted in self.content_imports):
             return list(model.checked)
         prefixes = tuple(sorted({p for wanted in self.content_imports for p in wanted}))
-        return [
-            info
-            for info in model.checked
-            if any(_imports_under(edge.target, prefixes) for edge in model.import_edges(info))
-        ]
+        return [info for info in model.checked if model.imports_any(info, prefixes)]
 
     @property
     def beyond_layers(self) -> bool:
@@ -537,7 +533,3 @@ class _ReadNeeds:
         if any(pattern.matches(info.name) for pattern in self.patterns):
             return True
         return self.every_module and not index.is_ignored(info.name)
-
-
-def _imports_under(target: str, prefixes: Sequence[str]) -> bool:
-    return any(target == prefix or target.startswith(prefix + ".") for prefix in prefixes)

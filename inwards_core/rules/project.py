@@ -6,7 +6,7 @@ which module, who owns what), and the facts of every file it read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -112,6 +112,10 @@ class ProjectModel:
     _shared: dict[Callable[[ProjectModel], Any], Any] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_shared"
     )
+    # Every dotted prefix of what each file imports (`imports_any`), by file.
+    _prefixes: dict[str, frozenset[str]] = attrs.field(
+        factory=dict, eq=False, repr=False, alias="_prefixes"
+    )
     # Content facts read so far (None: unreadable), by file.
     _content: dict[str, ContentFacts | None] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_content"
@@ -143,6 +147,31 @@ class ProjectModel:
         if found is None:
             found = self._names[info.file] = self.read_names(info) or ()
         return found
+
+    def imports_any(self, info: ModuleInfo, modules: Iterable[str]) -> bool:
+        """Whether the module imports one of `modules` or anything below one (`sqlalchemy`
+        covers `from sqlalchemy.orm import Session`), statically or by a dynamic import
+        whose target can be read; a module this run did not read is read on demand.
+        Computed once per module, for every kind that narrows by imports."""
+        prefixes = self._prefixes.get(info.file)
+        if prefixes is None:
+            prefixes = self._prefixes[info.file] = self._imported_prefixes(info)
+        return any(module in prefixes for module in modules)
+
+    def _imported_prefixes(self, info: ModuleInfo) -> frozenset[str]:
+        facts = self.facts.get(info.file)
+        if facts is None and self.read_more is not None:
+            facts = self.read_more(info)
+        if facts is None:
+            return frozenset()
+        names = [fact.target or fact.module for fact in facts.imports]
+        names += [fact.target for fact in facts.dynamic_imports]
+        found: set[str] = set()
+        for name in names:
+            while name and name not in found:
+                found.add(name)
+                name = name.rpartition(".")[0]
+        return frozenset(found)
 
     def content(self, info: ModuleInfo) -> ContentFacts | None:
         """The content facts of any module of the index (functions, classes, calls,

@@ -177,11 +177,7 @@ class Judged:
 def _imports_an_orm(model: ProjectModel, info: ModuleInfo) -> bool:
     from inwards_core.families.inw.inw016_orm_naming import ORM_IMPORTS  # loaded: it runs us
 
-    return any(
-        edge.target == p or edge.target.startswith(p + ".")
-        for edge in model.import_edges(info)
-        for p in ORM_IMPORTS
-    )
+    return model.imports_any(info, ORM_IMPORTS)
 
 
 def _module_models(model: ProjectModel, info: ModuleInfo) -> ModuleModels | None:
