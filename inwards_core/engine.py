@@ -486,6 +486,7 @@ class _ReadNeeds:
         every_module = False
         chains_skipped: list[str] = []
         content_imports: list[tuple[str, ...]] = []
+        content = False
         for rule in enabled:
             kind = rule.rule.kind
             if kind.reads is None or kind.scope is Scope.REVIEW:
@@ -500,7 +501,9 @@ class _ReadNeeds:
                     continue  # the kind's options class rejects it first
             every_module = every_module or scope.every_module
             if scope.content:
-                content_imports.append(scope.content_imports)
+                content = True
+                if scope.content_batch:
+                    content_imports.append(scope.content_imports)
             if scope.import_graph:
                 if whole_project:
                     every_module = True
@@ -511,13 +514,15 @@ class _ReadNeeds:
             every_module,
             tuple(chains_skipped),
             contexts,
-            bool(content_imports),
+            content,
             tuple(content_imports),
         )
 
     def content_wanted(self, model: ProjectModel) -> list[ModuleInfo]:
         """The checked modules whose content facts the first batch reads: those some
         content rule wants, by the packages they import (`ReadScope.content_imports`)."""
+        if not self.content_imports:
+            return []  # the rules read what they need themselves
         if any(not wanted for wanted in self.content_imports):
             return list(model.checked)
         prefixes = tuple(sorted({p for wanted in self.content_imports for p in wanted}))

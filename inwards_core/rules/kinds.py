@@ -95,6 +95,9 @@ class ReadScope:
       the checked modules that import a module at or below one of `content_imports` (all
       checked modules when it is empty), through the cache; others on first need. A run
       with no such rule reads none.
+      With `content_batch` False the engine reads none for the rule up front: the kind
+      knows better which modules it needs (by name, or after a pass over the imports) and
+      reads them itself in one batch with `ProjectModel.read_content_of`.
     - `documents`: the rule reads the files `diagrams` names (`ProjectModel.documents`).
     """
 
@@ -105,6 +108,7 @@ class ReadScope:
     import_graph: bool = False
     content: bool = False
     content_imports: tuple[str, ...] = ()
+    content_batch: bool = True
     documents: bool = False
 
 

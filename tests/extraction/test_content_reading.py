@@ -289,3 +289,28 @@ def test_import_bindings_with_and_without_aliases() -> None:
     # `b` inside `ab as x` or `a.b as y` is not this import's name.
     assert fact(ImportStyle.FROM, "m", "b", "from m import ab as x, b").binding() == ("b", "m.b")
     assert fact(ImportStyle.STAR, "m", None, "from m import *").binding() is None
+
+
+def test_a_kind_that_reads_its_own_batch_gets_no_first_batch() -> None:
+    batches: list[list[str]] = []
+
+    def own(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+        batches.append(sorted(f for f, c in model._content.items() if c is not None))
+        api = model.index.module("shop.app.api")
+        assert api is not None
+        model.read_content_of([api])
+        content = model.content(api)
+        assert content is not None and content.parsed
+        return iter(())
+
+    kind = CheckKind(
+        "probe.functions",
+        "x",
+        NoOptions,
+        own,
+        reads=lambda options: ReadScope(content=True, content_batch=False),
+    )
+    families = (*installed_families(), Family("PROBE", (kind,), "inwards_core.adapters", "p", "1"))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    check(load_config_text(PYPROJECT), InMemoryProjectFiles(FILES), rule_set=rules)
+    assert batches == [[]]

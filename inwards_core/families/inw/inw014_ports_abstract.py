@@ -83,17 +83,12 @@ class PortsAbstractOptions(ScopedOptions):
         return "ports" in module.split(".")
 
 
-# `content_imports` narrows the engine's first batch of content reads to the modules that
-# import one of them; no module imports "", so that batch is empty for this rule and
-# `check` reads the port modules' content itself, in one batch of their own: a port
-# module is found by its name, not by what it imports.
-_NO_FIRST_BATCH = ("",)
-
-
 def reads(options: PortsAbstractOptions) -> ReadScope:
     """The port modules `modules` names are read even outside every layer; content facts
     are read for the port modules only (and the modules of their first-party bases)."""
-    return ReadScope(modules=options.modules, content=True, content_imports=_NO_FIRST_BATCH)
+    # A port module is found by its name, not by what it imports: `check` reads the
+    # content of the port modules itself, in one batch of their own.
+    return ReadScope(modules=options.modules, content=True, content_batch=False)
 
 
 DOCS = KindDocs(

@@ -45,24 +45,11 @@ class ConstructOnlyInOptions(ScopedOptions):
     )
 
 
-def _role_parents(options: ConstructOnlyInOptions) -> tuple[str, ...]:
-    """The packages just above the role's entries (the usual re-exporters, `pkg` of `from pkg
-    import Repo`), up to the first wildcard of a selector; empty (every module) when an
-    entry starts with one."""
-    parents: set[str] = set()
-    for entry in options.role:
-        fixed = entry.split("*")[0].rstrip(".")
-        if not fixed:
-            return ()
-        parents.add(fixed.rpartition(".")[0] or fixed)
-    return tuple(sorted(parents))
-
-
 def reads(options: ConstructOnlyInOptions) -> ReadScope:
-    """Content (for the calls) of the modules importing something at or below the packages
-    above the role; any other module whose imports reach a role class through re-exports is
-    read on demand."""
-    return ReadScope(content=bool(options.role), content_imports=_role_parents(options))
+    """Content (for the calls) of the modules whose runtime imports reach a class of the
+    role, through re-exports or a package above it: `check` finds them from the import
+    facts and reads them in one batch of its own; the role's modules are read on demand."""
+    return ReadScope(content=bool(options.role), content_batch=False)
 
 
 def check(model: ProjectModel, options: ConstructOnlyInOptions) -> Iterator[Violation]:
