@@ -192,7 +192,7 @@ def check_project(
         document_matches=documents.matches if documents is not None else {},
     )
     if needs.content:
-        model.read_content_of(needs.content_wanted(model))
+        model.read_content_of(needs.content_wanted(model, _bytes_of({}, files)))
     findings, skipped = _run_checks(model, enabled)
     findings += _options_of_rules_off(config, rules)
     verdicts = _apply_verdicts(model, rules, findings)
@@ -473,10 +473,10 @@ class _ReadNeeds:
     every_module: bool = False
     chains_skipped: tuple[str, ...] = ()  # file-scope rules whose chains need the project
     every_file: bool = False  # contexts are declared: ignored modules are read too
-    # Content rules: whether any runs, and the imports that narrow which checked modules'
-    # content is read in the first batch (one empty tuple: every checked module).
+    # Content rules: whether any runs, and per rule that wants a first batch, the imports
+    # and words that narrow which checked modules' content it holds (empty: no narrowing).
     content: bool = False
-    content_imports: tuple[tuple[str, ...], ...] = ()
+    content_batches: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
     @classmethod
     def of(
@@ -485,7 +485,7 @@ class _ReadNeeds:
         patterns: dict[str, ModulePattern] = {}
         every_module = False
         chains_skipped: list[str] = []
-        content_imports: list[tuple[str, ...]] = []
+        content_batches: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
         content = False
         for rule in enabled:
             kind = rule.rule.kind
@@ -503,7 +503,7 @@ class _ReadNeeds:
             if scope.content:
                 content = True
                 if scope.content_batch:
-                    content_imports.append(scope.content_imports)
+                    content_batches.append((scope.content_imports, scope.content_words))
             if scope.import_graph:
                 if whole_project:
                     every_module = True
@@ -515,18 +515,30 @@ class _ReadNeeds:
             tuple(chains_skipped),
             contexts,
             content,
-            tuple(content_imports),
+            tuple(content_batches),
         )
 
-    def content_wanted(self, model: ProjectModel) -> list[ModuleInfo]:
+    def content_wanted(
+        self, model: ProjectModel, read_bytes: Callable[[str], bytes | None]
+    ) -> list[ModuleInfo]:
         """The checked modules whose content facts the first batch reads: those some
-        content rule wants, by the packages they import (`ReadScope.content_imports`)."""
-        if not self.content_imports:
-            return []  # the rules read what they need themselves
-        if any(not wanted for wanted in self.content_imports):
-            return list(model.checked)
-        prefixes = tuple(sorted({p for wanted in self.content_imports for p in wanted}))
-        return [info for info in model.checked if model.imports_any(info, prefixes)]
+        content rule wants, by the packages they import (`ReadScope.content_imports`) and
+        the words their text holds (`ReadScope.content_words`, tested on the bytes, so a
+        module without them is neither decoded nor parsed)."""
+        wanted: list[ModuleInfo] = []
+        for info in model.checked:
+            held: bytes | None = None
+            for imports, words in self.content_batches:
+                if imports and not model.imports_any(info, imports):
+                    continue
+                if words:
+                    if held is None:
+                        held = read_bytes(info.file) or b""
+                    if not any(word.encode() in held for word in words):
+                        continue
+                wanted.append(info)
+                break
+        return wanted
 
     @property
     def beyond_layers(self) -> bool:

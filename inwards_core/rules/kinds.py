@@ -95,6 +95,9 @@ class ReadScope:
       the checked modules that import a module at or below one of `content_imports` (all
       checked modules when it is empty), through the cache; others on first need. A run
       with no such rule reads none.
+      `content_words` narrows that batch further to the modules whose text holds one of
+      these words (INW013: `async `, as only an `async def` can break it; any other module
+      it follows one hop into is read on demand).
       With `content_batch` False the engine reads none for the rule up front: the kind
       knows better which modules it needs (by name, or after a pass over the imports) and
       reads them itself in one batch with `ProjectModel.read_content_of`.
@@ -108,6 +111,7 @@ class ReadScope:
     import_graph: bool = False
     content: bool = False
     content_imports: tuple[str, ...] = ()
+    content_words: tuple[str, ...] = ()
     content_batch: bool = True
     documents: bool = False
 

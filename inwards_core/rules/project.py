@@ -184,6 +184,13 @@ class ProjectModel:
         self.read_content_of((info,))
         return self._content.get(info.file)
 
+    def content_held(self, info: ModuleInfo) -> ContentFacts | None:
+        """The module's content facts if this run has read them already (in the first
+        batch, which `ReadScope.content_imports` and `content_words` narrow, or on demand),
+        without reading any: a kind that judges only what its narrowing let through asks
+        this, and `content` for the modules it follows."""
+        return self._content.get(info.file)
+
     def read_content_of(self, infos: Sequence[ModuleInfo]) -> None:
         """Reads the content facts of these modules in one batch (parsed in parallel
         where the caller allows), for `content` to answer from."""

@@ -314,3 +314,24 @@ def test_a_kind_that_reads_its_own_batch_gets_no_first_batch() -> None:
     rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
     check(load_config_text(PYPROJECT), InMemoryProjectFiles(FILES), rule_set=rules)
     assert batches == [[]]
+
+
+def test_content_words_narrow_the_first_batch_by_the_text() -> None:
+    held: list[list[str]] = []
+
+    def words(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
+        held.append([i.file for i in model.checked if model.content_held(i) is not None])
+        return iter(())
+
+    kind = CheckKind(
+        "probe.functions",
+        "x",
+        NoOptions,
+        words,
+        reads=lambda options: ReadScope(content=True, content_words=("async ",)),
+    )
+    families = (*installed_families(), Family("PROBE", (kind,), "inwards_core.adapters", "p", "1"))
+    rules = load_rules(families, InMemoryRuleSources(families, project={"ACME001.toml": PROBE}))
+    check(load_config_text(PYPROJECT), InMemoryProjectFiles(FILES), rule_set=rules)
+    # Only api.py holds `async `: model.py (a class) and cli.py were neither read nor parsed.
+    assert held == [["shop/app/api.py"]]

@@ -70,7 +70,7 @@ def reads(options: AsyncBlockingOptions) -> ReadScope:
     """The modules `modules` names are read even outside every layer; content facts of
     every judged module (a file is parsed only when its text has a trigger such as
     `async `); helpers one hop away are read on demand."""
-    return ReadScope(modules=options.modules, content=True)
+    return ReadScope(modules=options.modules, content=True, content_words=("async ",))
 
 
 DOCS = KindDocs(
@@ -189,7 +189,8 @@ def check(model: ProjectModel, options: AsyncBlockingOptions) -> Iterator[Violat
             continue
         if not options.check_tests and is_test_module(info.name):
             continue
-        facts = model.content(info)
+        # Only the modules holding `async ` were read up front (`content_words`).
+        facts = model.content_held(info)
         if facts is None or not any(f.is_async for f in facts.functions):
             continue
         if resolver is None:
