@@ -81,12 +81,29 @@ class OrmNamingOptions(ScopedOptions):
     )
 
 
+# What a module that names a table or a time column, or sets a naming convention, holds.
+MODEL_WORDS = (
+    "__tablename__",
+    "Table(",
+    "db_table",
+    "Field(",
+    "Column(",
+    "mapped_column",
+    "Mapped[",
+    "table=True",
+    "MetaData(",
+    "naming_convention",
+)
+
+
 def reads(options: OrmNamingOptions) -> ReadScope:
-    """Content of the modules that import an ORM; `modules` are read outside the layers too."""
+    """Content of the modules that import an ORM and hold one of `MODEL_WORDS`; `modules`
+    are read outside the layers too."""
     return ReadScope(
         modules=options.modules,
         content=True,
         content_imports=ORM_IMPORTS,
+        content_words=MODEL_WORDS,
     )
 
 

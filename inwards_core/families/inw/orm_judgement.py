@@ -181,7 +181,7 @@ def _imports_an_orm(model: ProjectModel, info: ModuleInfo) -> bool:
 
 
 def _module_models(model: ProjectModel, info: ModuleInfo) -> ModuleModels | None:
-    content = model.content(info)
+    content = model.content_held(info)  # read up front if it may define models
     if content is None or not content.parsed:
         return None
     names = Names.of(model, info)

@@ -27,6 +27,10 @@ What it reads, each name resolved through the module's imports:
 - Django: `Meta.db_table` when set (a name Django derives, `app_model`, is not the author's
   choice and is not judged), `DateTimeField` and `DateField`.
 
+Only modules that import an ORM package and hold one of a few words a model module
+writes (`__tablename__`, `Table(`, `db_table`, `Field(`, `Column(`, `mapped_column`,
+`Mapped[`, `table=True`, `MetaData(`, `naming_convention`) are read for it.
+
 A date column whose last word already says it is a date (`birthday`, `due_day`, `dob`)
 passes: `birthday_date` would only repeat it.
 
