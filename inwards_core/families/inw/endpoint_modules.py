@@ -49,7 +49,7 @@ def imports_under(imports: tuple[ImportFact, ...]) -> Callable[[str], bool]:
 
 
 def _read(
-    model: ProjectModel, info: ModuleInfo, scope: Judging
+    model: ProjectModel, info: ModuleInfo, scope: Judging, *, on_demand: bool = False
 ) -> tuple[JudgedModule, tuple[RemoteView, ...]] | None:
     facts = model.facts.get(info.file)
     if facts is None and model.read_more is not None:
@@ -59,7 +59,9 @@ def _read(
     imported = imports_under(facts.imports)
     if not any(imported(package) for package in scope.packages):
         return None
-    content = model.content(info)
+    # A checked module was read up front if its text may hold an endpoint (the rule's
+    # `content_words`); a `urls` module is read here.
+    content = model.content(info) if on_demand else model.content_held(info)
     if content is None or not content.parsed:
         return None
     names = Names.of(model, info)
@@ -93,7 +95,7 @@ def judged_modules(model: ProjectModel, scope: Judging) -> list[JudgedModule]:
             modules.append(found[0])
     if "django" in scope.frameworks:
         for info in _urls_modules(model, (m.info.name for m in modules), seen):
-            found = _read(model, info, scope)
+            found = _read(model, info, scope, on_demand=True)
             if found is not None:
                 remote.extend(found[1])
     return _with_remote(modules, remote)

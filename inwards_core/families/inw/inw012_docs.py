@@ -100,7 +100,11 @@ a signal off (`max-nesting = false`); a single endpoint that is fine as it is ta
   judged: name its decorators in `decorators` (for example
   `decorators = ["myapp.web.router.get"]`), which also has such modules read. On the
   corpora measured (FastAPI's `docs_src` and tests, fastapi-users) no module with a route
-  decorator missed a framework import.
+  decorator missed a framework import. Of those modules, only the ones whose text holds a
+  decorator (`@`), a registration call (`add_api_route`, `add_route`, `add_url_rule`,
+  `Route(`, `path(`) or a view class (`View`, `Controller`, or the last name of a
+  `base-classes` entry) are read: a module holding none of these holds no endpoint the
+  rule recognises.
 - A route decorator on a receiver the module neither builds nor types is taken as a route
   when the module imports FastAPI/Starlette or Flask.
 - `add_url_rule(..., view_func=index)` (the view as a keyword argument) and

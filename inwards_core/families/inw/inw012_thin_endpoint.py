@@ -150,14 +150,27 @@ def _content_packages(options: ThinEndpointOptions) -> tuple[str, ...]:
     return tuple(sorted(set(packages)))
 
 
+# What the text of a module holding an endpoint holds: a decorator, a registration call,
+# or a view class (whose base's name says View or Controller).
+_ENDPOINT_WORDS = ("@", "add_api_route", "add_route", "add_url_rule", "Route(", "path(")
+_VIEW_WORDS = ("View", "Controller")
+
+
+def _content_words(options: ThinEndpointOptions) -> tuple[str, ...]:
+    bases = [entry.rpartition(".")[2] for entry in options.base_classes]
+    return tuple(sorted({*_ENDPOINT_WORDS, *_VIEW_WORDS, *bases}))
+
+
 def reads(options: ThinEndpointOptions) -> ReadScope:
     """Endpoints may be anywhere: every module is read, content only for those importing
-    an enabled framework (or the roots of `decorators`/`base-classes`)."""
+    an enabled framework (or the roots of `decorators`/`base-classes`) whose text holds a
+    decorator, a registration call or a view class."""
     return ReadScope(
         modules=options.modules,
         every_module=not options.modules,
         content=True,
         content_imports=_content_packages(options),
+        content_words=_content_words(options),
     )
 
 
