@@ -76,6 +76,7 @@ def layer_imports(model: ProjectModel) -> dict[Pair, ImportEdge]:
     its first import."""
     found: dict[Pair, ImportEdge] = {}
     index = model.index
+    allowed: dict[Pair, bool] = {}  # the layers decide per pair, not per import
     for info in model.checked:
         source = info.layer
         if source is None:
@@ -84,9 +85,14 @@ def layer_imports(model: ProjectModel) -> dict[Pair, ImportEdge]:
             if not edge.first_party:
                 continue
             target = index.layer_of(edge.target)
-            if target is None or target.name == source.name or forbidden(source, target):
+            if target is None or target.name == source.name:
                 continue
-            _keep(found, (source.name, target.name), edge)
+            pair = (source.name, target.name)
+            keep = allowed.get(pair)
+            if keep is None:
+                keep = allowed[pair] = not forbidden(source, target)
+            if keep:
+                _keep(found, pair, edge)
     return found
 
 
