@@ -51,6 +51,11 @@ def imports_under(imports: tuple[ImportFact, ...]) -> Callable[[str], bool]:
 def _read(
     model: ProjectModel, info: ModuleInfo, scope: Judging, *, on_demand: bool = False
 ) -> tuple[JudgedModule, tuple[RemoteView, ...]] | None:
+    # A checked module was read up front if its text may hold an endpoint (the rule's
+    # `content_words`); a `urls` module is read here.
+    content = model.content(info) if on_demand else model.content_held(info)
+    if content is None or not content.parsed:
+        return None
     facts = model.facts.get(info.file)
     if facts is None and model.read_more is not None:
         facts = model.read_more(info)
@@ -58,11 +63,6 @@ def _read(
         return None
     imported = imports_under(facts.imports)
     if not any(imported(package) for package in scope.packages):
-        return None
-    # A checked module was read up front if its text may hold an endpoint (the rule's
-    # `content_words`); a `urls` module is read here.
-    content = model.content(info) if on_demand else model.content_held(info)
-    if content is None or not content.parsed:
         return None
     names = Names.of(model, info)
     recognisers = Recognisers(
