@@ -79,3 +79,8 @@ def bench_precision() -> ModuleType:
 @pytest.fixture(scope="session")
 def bench_precision_corpora() -> ModuleType:
     return _helper("precision_corpora")
+
+
+@pytest.fixture(scope="session")
+def optin_cost() -> ModuleType:
+    return _load("optin_cost")
