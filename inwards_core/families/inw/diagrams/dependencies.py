@@ -73,26 +73,48 @@ def _reaches(arrows: Mapping[str, set[str]], source: str, target: str) -> bool:
 
 def layer_imports(model: ProjectModel) -> dict[Pair, ImportEdge]:
     """Each (importing layer, imported layer) pair the code has and the layers allow, with
-    its first import."""
+    its first import. Read from the resolved imports INW001 shares (and the dynamic ones
+    with a readable target); an `ImportEdge` is made only for a pair's earliest import."""
     found: dict[Pair, ImportEdge] = {}
     index = model.index
     allowed: dict[Pair, bool] = {}  # the layers decide per pair, not per import
     for info in model.checked:
         source = info.layer
-        if source is None:
+        facts = model.facts.get(info.file)
+        if source is None or facts is None:
             continue
-        for edge in model.import_edges(info):
-            if not edge.first_party:
+        reached = [
+            (name, fact.span, fact.statement, fact.type_checking, False)
+            for fact, name in model.resolved_imports(info)
+            if name is not None
+        ]
+        reached += [
+            (dynamic.target, dynamic.span, dynamic.statement, False, True)
+            for dynamic in facts.dynamic_imports
+            if dynamic.target
+        ]
+        for name, span, statement, type_checking, is_dynamic in reached:
+            if not index.is_first_party(name):
                 continue
-            target = index.layer_of(edge.target)
+            target = index.layer_of(name)
             if target is None or target.name == source.name:
                 continue
             pair = (source.name, target.name)
             keep = allowed.get(pair)
             if keep is None:
                 keep = allowed[pair] = not forbidden(source, target)
-            if keep:
-                _keep(found, pair, edge)
+            known = found.get(pair)
+            if keep and (known is None or (info.file, span) < (known.file, known.span)):
+                found[pair] = ImportEdge(
+                    info.name,
+                    info.file,
+                    name,
+                    True,
+                    span,
+                    statement,
+                    dynamic=is_dynamic,
+                    type_checking=type_checking,
+                )
     return found
 
 
