@@ -45,6 +45,15 @@ class _Reader:
         self._facts: dict[str, ModuleFacts | None] = {}
         self._content: dict[str, ContentFacts | None] = {}
         self._bindings: dict[str, Bindings] = {}
+        self._role_entries: dict[tuple[tuple[str, ...], str], str | None] = {}
+
+    def role_entry(self, role: tuple[str, ...], name: str) -> str | None:
+        """The entry of `role` that covers `name` (`first_match`), once per name and role:
+        every import and call of the project asks."""
+        key = (role, name)
+        if key not in self._role_entries:
+            self._role_entries[key] = first_match(name, role)
+        return self._role_entries[key]
 
     def facts(self, name: str) -> ModuleFacts | None:
         if name not in self._facts:
@@ -130,7 +139,7 @@ def _imports(
     for group in _statements(model.resolved_imports(info)):
         used: list[tuple[ImportFact, str, str]] = []
         for fact, name in group:
-            entry = first_match(name, options.role)
+            entry = reader.role_entry(options.role, name)
             if entry is None or outward_layer(model.index, layer, name) is not None:
                 continue
             if info.is_package and name.startswith(info.name + "."):
@@ -198,7 +207,7 @@ def _may_build(
     assert layer is not None  # _judged
 
     def in_role(name: str) -> bool:
-        return first_match(name, options.role) is not None
+        return reader.role_entry(options.role, name) is not None
 
     for dotted, fact in reader.bindings(info.name).values():
         through = model.index.resolve_target(fact)
@@ -230,7 +239,7 @@ def _builds(
     assert layer is not None  # _judged
 
     def in_role(name: str) -> bool:
-        return first_match(name, options.role) is not None
+        return reader.role_entry(options.role, name) is not None
 
     for call in build_calls(content):
         qualified = qualify(reader.bindings(info.name), call.callee)
