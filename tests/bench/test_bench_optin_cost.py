@@ -17,6 +17,8 @@ def test_the_rules_are_added_to_the_configuration(optin_cost: ModuleType) -> Non
     assert text.endswith('[tool.inwards.rules]\nextend-select = ["FAPI001", "INW012"]\n')
     with pytest.raises(SystemExit, match="already has"):
         optin_cost.with_rules(text, ["INW013"])
+    options = PYPROJECT + '[tool.inwards.rules.construct-only-in]\nrole = ["shop.db"]\n'
+    assert optin_cost.with_rules(options, ["INW015"]).endswith('extend-select = ["INW015"]\n')
 
 
 def test_the_table_gives_medians_and_ratios(optin_cost: ModuleType) -> None:
