@@ -89,6 +89,7 @@ if TYPE_CHECKING:
     from inwards_core.rules.definitions import RuleDefinition
     from inwards_core.rules.kind_docs import Example, KindDocs
     from inwards_core.rules.kinds import CheckKind, Family, NoOptions, ReadScope, Scope, Violation
+    from inwards_core.rules.module_names import ModuleNames, is_test_module
     from inwards_core.rules.options import OptionsError, option, option_name
     from inwards_core.rules.project import ImportEdge, ProjectModel
     from inwards_core.rules.resolver import resolve
@@ -150,6 +151,8 @@ _HOMES = {
     "FamilyLoadError": "inwards_core.plugins",
     "PluginHost": "inwards_core.plugins",
     "ProjectModel": "inwards_core.rules.project",
+    "ModuleNames": "inwards_core.rules.module_names",
+    "is_test_module": "inwards_core.rules.module_names",
     "hookimpl": "inwards_core.plugins",
     "CheckKind": "inwards_core.rules.kinds",
     "Family": "inwards_core.rules.kinds",
@@ -236,6 +239,7 @@ __all__ = [
     "ModuleFacts",
     "ModuleIndex",
     "ModuleInfo",
+    "ModuleNames",
     "ModulePattern",
     "NameRule",
     "NoOptions",
@@ -277,6 +281,7 @@ __all__ = [
     "installed_families",
     "inwards_distribution",
     "inwards_version",
+    "is_test_module",
     "library_entry",
     "load_config",
     "load_config_text",

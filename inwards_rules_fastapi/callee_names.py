@@ -9,18 +9,18 @@ is None, and the rules stay silent on it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import attrs
 
 from inwards_core import (
     ContentFacts,
     FunctionFact,
     ModuleInfo,
+    ModuleNames,
     ProjectModel,
 )
 
-_TEST_SEGMENTS = frozenset({"tests", "test"})
+Names = ModuleNames  # the name the family's rules use
+
 _REEXPORT_HOPS = 3
 
 DEPENDS = frozenset(
@@ -33,73 +33,6 @@ DEPENDS = frozenset(
         "fastapi.param_functions.Security",
     }
 )
-
-
-def is_test_module(name: str) -> bool:
-    """A module of a test suite: a segment `tests` or `test`, or a last segment `test_*`,
-    `*_test` or `conftest`."""
-    segments = name.split(".")
-    last = segments[-1]
-    return (
-        any(segment in _TEST_SEGMENTS for segment in segments)
-        or last.startswith("test_")
-        or last.endswith("_test")
-        or last == "conftest"
-    )
-
-
-@attrs.frozen
-class Names:
-    """The names a module binds by import (bound name -> dotted target) and those it
-    defines itself, to qualify a dotted name written in it."""
-
-    module: str
-    imported: Mapping[str, str]
-    defined: frozenset[str]
-
-    @classmethod
-    def of(cls, model: ProjectModel, info: ModuleInfo) -> Names:
-        """The names of `info`, computed once per run."""
-        table = model.shared(_names_tables)
-        found = table.get(info.file)
-        if found is None:
-            found = table[info.file] = _read_names(model, info)
-        return found
-
-    def qualify(self, dotted: str) -> str:
-        """The canonical dotted name `dotted` stands for here: its first name replaced by
-        what the module imported under it, or prefixed by the module for a name it defines;
-        unchanged when neither (a builtin, a parameter, an unknown name)."""
-        root, dot, rest = dotted.partition(".")
-        target = self.imported.get(root)
-        if target is not None:
-            return target + dot + rest
-        if root in self.defined:
-            return f"{self.module}.{dotted}"
-        return dotted
-
-
-def _names_tables(model: ProjectModel) -> dict[str, Names]:
-    return {}
-
-
-def _read_names(model: ProjectModel, info: ModuleInfo) -> Names:
-    facts = model.facts.get(info.file)
-    if facts is None and model.read_more is not None:
-        facts = model.read_more(info)
-    imported: dict[str, str] = {}
-    if facts is not None:
-        for fact in facts.imports:
-            bound = fact.binding()
-            if bound is not None:
-                imported.setdefault(*bound)
-    content = model.content(info)
-    defined: set[str] = set()
-    if content is not None:
-        defined.update(f.qualname for f in content.functions if "." not in f.qualname)
-        defined.update(c.qualname for c in content.classes if "." not in c.qualname)
-        defined.update(b.name for b in content.bindings)
-    return Names(info.name, imported, frozenset(defined - set(imported)))
 
 
 @attrs.frozen

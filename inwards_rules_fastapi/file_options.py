@@ -34,7 +34,7 @@ class FileRuleOptions:
     )
 
     def applies_to(self, module: str) -> bool:
-        from inwards_rules_fastapi.callee_names import is_test_module
+        from inwards_core import is_test_module
 
         if not self.check_tests and is_test_module(module):
             return False

@@ -54,12 +54,16 @@ from collections.abc import Mapping
 
 import attrs
 
-from inwards_core import CallFact, ContentFacts, FunctionFact, ModuleInfo, ProjectModel, Span
-from inwards_rules_fastapi.graph_names import (
-    ImportedNames,
-    imported_names,
+from inwards_core import (
+    CallFact,
+    ContentFacts,
+    FunctionFact,
+    ModuleInfo,
+    ProjectModel,
+    Span,
     is_test_module,
 )
+from inwards_rules_fastapi.graph_names import ImportedNames, imported_names
 
 APP_CLASSES = frozenset({"fastapi.FastAPI", "fastapi.applications.FastAPI"})
 ROUTER_CLASSES = frozenset({"fastapi.APIRouter", "fastapi.routing.APIRouter"})

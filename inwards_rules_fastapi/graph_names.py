@@ -15,21 +15,7 @@ import attrs
 
 from inwards_core import ModuleInfo, ProjectModel
 
-_TEST_SEGMENTS = frozenset({"tests", "test"})
 REEXPORT_HOPS = 4
-
-
-def is_test_module(name: str) -> bool:
-    """A module of a test suite: a segment `tests` or `test`, or a last segment `test_*`,
-    `*_test` or `conftest`."""
-    segments = name.split(".")
-    last = segments[-1]
-    return (
-        any(segment in _TEST_SEGMENTS for segment in segments)
-        or last.startswith("test_")
-        or last.endswith("_test")
-        or last == "conftest"
-    )
 
 
 @attrs.frozen

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from inwards_core import option, parse_module_pattern
-from inwards_rules_fastapi.graph_names import is_test_module
+from inwards_core import is_test_module, option, parse_module_pattern
 
 
 def check_patterns(value: tuple[str, ...]) -> str | None:
