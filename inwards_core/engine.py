@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from inwards_core.config.patterns import ModulePattern, parse_module_pattern
 from inwards_core.config.values import Config, ConfigError, ConfigProblem
 from inwards_core.extraction.facts_reading import (
     ParseMany,
@@ -26,7 +25,6 @@ from inwards_core.extraction.remembered_runs import memorable, recall, remember,
 from inwards_core.index.modules import ModuleIndex, ModuleInfo
 from inwards_core.model.facts import FileProblemKind
 from inwards_core.model.findings import Finding, Fix, NotChecked, Report, Severity, Span
-from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import (
     ExtractionCache,
     GrammarBinaries,
@@ -34,7 +32,14 @@ from inwards_core.ports import (
     ProjectListing,
     RunMemo,
 )
-from inwards_core.rules.kinds import ReadScope, Scope, Violation
+from inwards_core.read_plan import (
+    ReadNeeds,
+    listing_judges,
+    modules_to_read,
+    named_modules_to_read,
+    normalise_root,
+)
+from inwards_core.rules.kinds import Scope, Violation
 from inwards_core.rules.project import ProjectModel
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.violations import to_finding
@@ -44,15 +49,6 @@ if TYPE_CHECKING:
     from inwards_core.extraction.documents import Documents
     from inwards_core.model.facts import ModuleFacts
     from inwards_core.model.source_lines import SourceLine
-
-
-def _normalise_root(root: str) -> str:
-    root = root.strip().strip("/")
-    return "" if root in ("", ".") else root
-
-
-def _under(path: str, prefix: str) -> bool:
-    return prefix == "" or path == prefix or path.startswith(prefix + "/")
 
 
 def check_project(
@@ -94,7 +90,7 @@ def check_project(
     """
     started = clock()
     whole_project = paths is None
-    listing = files.listing(_normalise_root(config.root))
+    listing = files.listing(normalise_root(config.root))
     check_syntax = full_parse or not whole_project
     documents = _documents(config, rules, files, listing) if whole_project else None
     recalled = None
@@ -114,14 +110,14 @@ def check_project(
     index = ModuleIndex.build(config, listing)
     _refuse_misplaced_root(config, index)
     enabled = [rule for rule in rules if rule.enabled]
-    needs = _ReadNeeds.of(enabled, whole_project=whole_project, contexts=bool(config.contexts))
+    needs = ReadNeeds.of(enabled, whole_project=whole_project, contexts=bool(config.contexts))
     refused: list[NotChecked] = []  # named paths that hold nothing to read
     listed: tuple[ModuleInfo, ...] = ()  # named modules judged from the listing alone
     if paths is None:
-        selected = _modules_to_read(index, needs)
+        selected = modules_to_read(index, needs)
     else:
-        judges = _listing_judges(enabled, index)
-        selected, listed, refused = _named_modules_to_read(paths, config, index, needs, judges)
+        judges = listing_judges(enabled, index)
+        selected, listed, refused = named_modules_to_read(paths, config, index, needs, judges)
     # The bytes of named files stay for the frames (a one-file run reads nothing twice); a
     # whole-project run reads again the few files with findings rather than hold them all.
     kept: dict[str, bytes] | None = {} if source_lines and not whole_project else None
@@ -234,7 +230,7 @@ def _documents(
         return None
     from inwards_core.extraction.documents import read_documents  # diagram rules only
 
-    whole = listing if _normalise_root(config.root) == "" else None
+    whole = listing if normalise_root(config.root) == "" else None
     return read_documents(config.diagrams, files, listing=whole)
 
 
@@ -248,17 +244,17 @@ def files_to_check(
     """The files `check_project` would check with these arguments (`inwards check
     --show-files`), sorted, without reading any: the modules it reads, and the named
     modules judged from the listing alone."""
-    listing = files.listing(_normalise_root(config.root))
+    listing = files.listing(normalise_root(config.root))
     index = ModuleIndex.build(config, listing)
     _refuse_misplaced_root(config, index)
     enabled = [rule for rule in rules if rule.enabled]
-    needs = _ReadNeeds.of(enabled, whole_project=paths is None, contexts=bool(config.contexts))
+    needs = ReadNeeds.of(enabled, whole_project=paths is None, contexts=bool(config.contexts))
     if paths is None:
-        selected = _modules_to_read(index, needs)
+        selected = modules_to_read(index, needs)
         listed: Sequence[ModuleInfo] = ()
     else:
-        judges = _listing_judges(enabled, index)
-        selected, listed, _ = _named_modules_to_read(paths, config, index, needs, judges)
+        judges = listing_judges(enabled, index)
+        selected, listed, _ = named_modules_to_read(paths, config, index, needs, judges)
     return tuple(sorted({info.file for info in (*selected, *listed)}))
 
 
@@ -268,7 +264,7 @@ def _refuse_misplaced_root(config: Config, index: ModuleIndex) -> None:
     directory = index.misplaced_root()
     if directory is None:
         return
-    root = _normalise_root(config.root)
+    root = normalise_root(config.root)
     suggested = f"{root}/{directory}" if root else directory
     key = "tool.inwards.root"
     where = config.positions.locate(key)
@@ -300,76 +296,6 @@ def _bytes_of(kept: Mapping[str, bytes], files: ProjectFiles) -> Callable[[str],
             return None  # a finding without its frame
 
     return read
-
-
-def _modules_to_read(index: ModuleIndex, needs: _ReadNeeds) -> list[ModuleInfo]:
-    """A whole-project run reads the code a layer owns, and what an enabled rule asks for
-    beyond it (see `ReadScope`): the rules judge imports made from layers, and what the
-    other modules are (packages in no layer) the index knows from the listing alone. With
-    contexts declared it reads every module, ignored ones too: a context's rules judge
-    imports from anywhere, and its cycles may run through code no layer owns."""
-    return [info for info in index.modules.values() if needs.wants(info, index)]
-
-
-def _listing_judges(
-    enabled: Sequence[ActiveRule], index: ModuleIndex
-) -> tuple[Callable[[ModuleInfo], bool], ...]:
-    """With PATHS, the tests of the enabled per-file kinds that judge a named module from
-    the file listing alone (`CheckKind.judges_listed`)."""
-    judges: list[Callable[[ModuleInfo], bool]] = []
-    for rule in enabled:
-        kind = rule.rule.kind
-        if kind.judges_listed is not None and kind.scope is Scope.FILE:
-            judge = kind.judges_listed(index, rule.options)
-            if judge is not None:
-                judges.append(judge)
-    return tuple(judges)
-
-
-def _named_modules_to_read(
-    paths: Sequence[str],
-    config: Config,
-    index: ModuleIndex,
-    needs: _ReadNeeds,
-    judges: Sequence[Callable[[ModuleInfo], bool]] = (),
-) -> tuple[list[ModuleInfo], tuple[ModuleInfo, ...], list[NotChecked]]:
-    """The modules under the named paths that a whole-project run would read, in file
-    order; the others there that a kind judges from the listing alone (their facts are
-    not read); and a note for each path that holds neither, saying why."""
-    root = _normalise_root(config.root)
-    chosen: dict[str, ModuleInfo] = {}
-    judged: dict[str, ModuleInfo] = {}
-    refused: list[NotChecked] = []
-    for path in paths:
-        norm = path.strip("/")
-        norm = "" if norm == "." else norm
-        inside = index.modules_under(norm)
-        matched: list[ModuleInfo] = []
-        listed_here = False
-        for info in inside:
-            if needs.wants(info, index):
-                matched.append(info)
-            elif judges and any(judge(info) for judge in judges):
-                judged[info.file] = info
-                listed_here = True
-        if not matched and not listed_here:
-            if root and not (_under(norm, root) or _under(root, norm)):
-                reason = f'is outside root "{config.root}"'
-            elif inside:
-                reason = (
-                    "holds no module that a layer or an enabled rule covers"
-                    if needs.beyond_layers
-                    else "holds no module that a layer owns"
-                )
-            else:
-                reason = "holds no Python module"
-            refused.append(
-                NotChecked(path or ".", f"{path or '.'} {reason}, so it was not checked.")
-            )
-        for info in matched:
-            chosen[info.file] = info
-    listed = tuple(judged[file] for file in sorted(judged) if file not in chosen)
-    return [chosen[file] for file in sorted(chosen)], listed, refused
 
 
 def _run_checks(
@@ -461,92 +387,3 @@ def _notes(skipped: Sequence[str], chains_skipped: Sequence[str]) -> tuple[str, 
             "were checked): " + ", ".join(chains_skipped) + "."
         )
     return tuple(notes)
-
-
-@attrs.frozen
-class _ReadNeeds:
-    """The union of what the enabled rules need read (`CheckKind.reads`)."""
-
-    __repr__ = value_repr
-
-    patterns: tuple[ModulePattern, ...] = ()
-    every_module: bool = False
-    chains_skipped: tuple[str, ...] = ()  # file-scope rules whose chains need the project
-    every_file: bool = False  # contexts are declared: ignored modules are read too
-    # Content rules: whether any runs, and per rule that wants a first batch, the imports
-    # and words that narrow which checked modules' content it holds (empty: no narrowing).
-    content: bool = False
-    content_batches: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
-
-    @classmethod
-    def of(
-        cls, enabled: Sequence[ActiveRule], *, whole_project: bool, contexts: bool = False
-    ) -> _ReadNeeds:
-        patterns: dict[str, ModulePattern] = {}
-        every_module = False
-        chains_skipped: list[str] = []
-        content_batches: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-        content = False
-        for rule in enabled:
-            kind = rule.rule.kind
-            if kind.reads is None or kind.scope is Scope.REVIEW:
-                continue
-            if kind.scope is Scope.PROJECT and not whole_project:
-                continue  # skipped with PATHS
-            scope: ReadScope = kind.reads(rule.options)
-            for text in scope.modules:
-                try:
-                    patterns.setdefault(text, parse_module_pattern(text))
-                except ValueError:
-                    continue  # the kind's options class rejects it first
-            every_module = every_module or scope.every_module
-            if scope.content:
-                content = True
-                if scope.content_batch:
-                    content_batches.append((scope.content_imports, scope.content_words))
-            if scope.import_graph:
-                if whole_project:
-                    every_module = True
-                elif kind.scope is Scope.FILE:
-                    chains_skipped.append(rule.code)
-        return cls(
-            tuple(patterns.values()),
-            every_module,
-            tuple(chains_skipped),
-            contexts,
-            content,
-            tuple(content_batches),
-        )
-
-    def content_wanted(
-        self, model: ProjectModel, read_bytes: Callable[[str], bytes | None]
-    ) -> list[ModuleInfo]:
-        """The checked modules whose content facts the first batch reads: those some
-        content rule wants, by the packages they import (`ReadScope.content_imports`) and
-        the words their text holds (`ReadScope.content_words`, tested on the bytes, so a
-        module without them is neither decoded nor parsed)."""
-        wanted: list[ModuleInfo] = []
-        for info in model.checked:
-            held: bytes | None = None
-            for imports, words in self.content_batches:
-                if imports and not model.imports_any(info, imports):
-                    continue
-                if words:
-                    if held is None:
-                        held = read_bytes(info.file) or b""
-                    if not any(word.encode() in held for word in words):
-                        continue
-                wanted.append(info)
-                break
-        return wanted
-
-    @property
-    def beyond_layers(self) -> bool:
-        return bool(self.patterns) or self.every_module or self.every_file
-
-    def wants(self, info: ModuleInfo, index: ModuleIndex) -> bool:
-        if info.layer is not None or self.every_file:
-            return True
-        if any(pattern.matches(info.name) for pattern in self.patterns):
-            return True
-        return self.every_module and not index.is_ignored(info.name)

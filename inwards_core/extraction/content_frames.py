@@ -11,6 +11,7 @@ from inwards_core.model.content_facts import (
     ClassFact,
     FunctionFact,
     HandlerFact,
+    TryFact,
 )
 from inwards_core.model.findings import Span
 
@@ -72,3 +73,54 @@ def is_elif(orelse: object) -> bool:
 def elif_frame(inner: Frame) -> Frame:
     """An `elif` stands as deep as its `if` and is no new statement."""
     return replace(inner, depth=inner.depth - 1, elif_=True)
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+def function_fact(function: FunctionDraft) -> FunctionFact:
+    """The finished record of a function's draft."""
+    return FunctionFact(
+        qualname=function.fact.qualname,
+        span=function.fact.span,
+        is_async=function.fact.is_async,
+        decorators=function.fact.decorators,
+        params=function.fact.params,
+        statements=function.statements,
+        branches=function.branches,
+        nesting=function.nesting,
+        loops=function.loops,
+        comprehensions=function.comprehensions,
+        calls=by_position(function.calls),
+        bindings=tuple(function.bindings),
+        trivial=function.fact.trivial,
+        returns=function.fact.returns,
+        documented=function.fact.documented,
+        yields=function.yields,
+        yield_in_loop=function.yield_in_loop,
+        yield_tries=tuple(
+            TryFact(attempt.span, attempt.handlers)
+            for attempt in function.tries
+            if attempt.has_yield
+        ),
+        return_values=tuple(function.return_values),
+        signature_calls=by_position(function.signature_calls),
+    )
+
+
+def class_fact(cls: ClassDraft) -> ClassFact:
+    """The finished record of a class's draft."""
+    fact = cls.fact
+    return ClassFact(
+        fact.qualname,
+        fact.span,
+        fact.bases,
+        fact.keywords,
+        fact.decorators,
+        tuple(cls.methods),
+        tuple(cls.attributes),
+    )
+
+
+def by_position(calls: list[CallFact]) -> tuple[CallFact, ...]:
+    return tuple(sorted(calls, key=lambda c: (c.span.line, c.span.column, c.nested)))

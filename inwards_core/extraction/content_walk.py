@@ -10,12 +10,16 @@ from dataclasses import replace
 
 import attrs
 
+from inwards_core.extraction.content_bindings import binding_parts, bound_targets
 from inwards_core.extraction.content_frames import (
     ClassDraft,
     Frame,
     FunctionDraft,
     TryDraft,
+    by_position,
+    class_fact,
     elif_frame,
+    function_fact,
     is_elif,
 )
 from inwards_core.extraction.content_parts import (
@@ -47,7 +51,6 @@ from inwards_core.model.content_facts import (
     FunctionFact,
     HandlerFact,
     ParamFact,
-    TryFact,
     cut,
 )
 from inwards_core.model.findings import Span
@@ -55,7 +58,6 @@ from inwards_core.model.findings import Span
 _DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
 _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 _TRY_STAR = getattr(ast, "TryStar", ast.Try)
-_TYPE_ALIAS = getattr(ast, "TypeAlias", None)
 _LEAVES = (
     ast.Name,
     ast.Constant,
@@ -88,10 +90,10 @@ class ContentWalk:
             stack += reversed(list(self._statement(statement, frame)))
         return ContentFacts(
             parsed=True,
-            functions=tuple(self._function_fact(f) for f in self._functions),
-            classes=tuple(self._class_fact(c) for c in self._classes),
+            functions=tuple(function_fact(f) for f in self._functions),
+            classes=tuple(class_fact(c) for c in self._classes),
             bindings=tuple(self._bindings),
-            calls=_by_position(self._calls),
+            calls=by_position(self._calls),
             truncated=self.truncated,
         )
 
@@ -350,56 +352,13 @@ class ContentWalk:
     # -- bindings ----------------------------------------------------------------------
 
     def _bind(self, statement: ast.stmt, frame: Frame) -> None:
-        targets: list[ast.expr] = []
-        value: ast.expr | None = None
-        annotation: ast.expr | None = None
-        if isinstance(statement, ast.Assign):
-            targets, value = statement.targets, statement.value
-        elif isinstance(statement, ast.AnnAssign):
-            targets, value, annotation = [statement.target], statement.value, statement.annotation
-        elif _TYPE_ALIAS is not None and isinstance(statement, _TYPE_ALIAS):
-            targets, value = [statement.name], statement.value
-        elif isinstance(statement, ast.With | ast.AsyncWith):
-            for item in statement.items:
-                if isinstance(item.optional_vars, ast.Name):
-                    self._add_binding(item.optional_vars, item.context_expr, None, frame)
-            return
-        for target in targets:
-            if isinstance(target, ast.Name):
-                self._add_binding(target, value, annotation, frame)
-            elif (
-                isinstance(target, ast.Attribute)
-                and frame.function is None
-                and frame.cls is None
-                and dotted(target)
-            ):
-                # `Base.metadata.naming_convention = {...}`: set on an object at the top level.
-                self._add_binding(target, value, annotation, frame)
-
-    def _add_binding(
-        self,
-        target: ast.Name | ast.Attribute,
-        value: ast.expr | None,
-        annotation: ast.expr | None,
-        frame: Frame,
-    ) -> None:
-        callee, literal = "", None
-        args: tuple[str, ...] = ()
-        name = target.id if isinstance(target, ast.Name) else dotted(target)
-        names = annotation_names(annotation)
-        if isinstance(value, ast.Call):
-            callee, args = dotted(value.func), positional(value.args)
-        elif isinstance(value, ast.Constant) and isinstance(value.value, str):
-            literal = cut(value.value)
-        elif _is_alias(names) and isinstance(value, ast.Subscript | ast.BinOp):
-            names = annotation_names(value)
-        for sink, prefix in frame.bindings:
-            if self._take(1 + len(names)):
-                sink.append(
-                    BindingFact(
-                        cut(prefix + name), self._span(target), callee, names, literal, args
-                    )
-                )
+        top_level = frame.function is None and frame.cls is None
+        for target, value, annotation in bound_targets(statement, top_level):
+            name, callee, names, literal, args = binding_parts(target, value, annotation)
+            for sink, prefix in frame.bindings:
+                if self._take(1 + len(names)):
+                    span = self._span(target)
+                    sink.append(BindingFact(cut(prefix + name), span, callee, names, literal, args))
 
     # -- expressions -------------------------------------------------------------------
 
@@ -447,57 +406,6 @@ class ContentWalk:
             if self._take():
                 sink.append(fact if not (nested or sink_nested) else _nested(fact))
 
-    # -- results -----------------------------------------------------------------------
-
-    def _function_fact(self, function: FunctionDraft) -> FunctionFact:
-        return FunctionFact(
-            qualname=function.fact.qualname,
-            span=function.fact.span,
-            is_async=function.fact.is_async,
-            decorators=function.fact.decorators,
-            params=function.fact.params,
-            statements=function.statements,
-            branches=function.branches,
-            nesting=function.nesting,
-            loops=function.loops,
-            comprehensions=function.comprehensions,
-            calls=_by_position(function.calls),
-            bindings=tuple(function.bindings),
-            trivial=function.fact.trivial,
-            returns=function.fact.returns,
-            documented=function.fact.documented,
-            yields=function.yields,
-            yield_in_loop=function.yield_in_loop,
-            yield_tries=tuple(
-                TryFact(attempt.span, attempt.handlers)
-                for attempt in function.tries
-                if attempt.has_yield
-            ),
-            return_values=tuple(function.return_values),
-            signature_calls=_by_position(function.signature_calls),
-        )
-
-    def _class_fact(self, cls: ClassDraft) -> ClassFact:
-        fact = cls.fact
-        return ClassFact(
-            fact.qualname,
-            fact.span,
-            fact.bases,
-            fact.keywords,
-            fact.decorators,
-            tuple(cls.methods),
-            tuple(cls.attributes),
-        )
-
-
-def _is_alias(annotation: tuple[str, ...]) -> bool:
-    """No declared type, or `TypeAlias`: the value is a type, its names are the binding's."""
-    return not annotation or annotation[-1].rpartition(".")[2] == "TypeAlias"
-
 
 def _nested(fact: CallFact) -> CallFact:
     return attrs.evolve(fact, nested=True)
-
-
-def _by_position(calls: list[CallFact]) -> tuple[CallFact, ...]:
-    return tuple(sorted(calls, key=lambda c: (c.span.line, c.span.column, c.nested)))

@@ -295,7 +295,7 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
         "registers": list(facts.registers),
     }
     if facts.content is not None:
-        from inwards_core.model.content_facts import content_to_data  # content reads only
+        from inwards_core.model.content_data import content_to_data  # content reads only
 
         data["content"] = content_to_data(facts.content)
     return data
@@ -402,6 +402,6 @@ def facts_from_data(data: Any) -> ModuleFacts:
 def _content_from_data(data: Any) -> ContentFacts | None:
     if data is None:
         return None
-    from inwards_core.model.content_facts import content_from_data  # content reads only
+    from inwards_core.model.content_data import content_from_data  # content reads only
 
     return content_from_data(data)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from inwards_core.extraction.content import CONTENT_ID, TRIGGERS, read_content
+from inwards_core.model.content_data import content_from_data, content_to_data
 from inwards_core.model.content_facts import (
     FUNCTION_LIMIT,
     STRING_LIMIT,
@@ -21,8 +22,6 @@ from inwards_core.model.content_facts import (
     ClassFact,
     ContentFacts,
     FunctionFact,
-    content_from_data,
-    content_to_data,
 )
 from inwards_core.model.findings import Span
 
