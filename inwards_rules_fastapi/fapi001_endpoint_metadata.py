@@ -11,7 +11,7 @@ import attrs
 
 from inwards_core import CheckKind, ProjectModel, ReadScope, Violation, option, quoted
 from inwards_rules_fastapi.fapi001_docs import DOCS, examples
-from inwards_rules_fastapi.graph_options import GraphRuleOptions
+from inwards_rules_fastapi.graph_options import GRAPH_SCOPE, GraphRuleOptions
 
 if TYPE_CHECKING:
     from inwards_rules_fastapi.graph import Graph, Operation
@@ -74,7 +74,7 @@ class EndpointMetadataOptions(GraphRuleOptions):
 
 def reads(options: EndpointMetadataOptions) -> ReadScope:
     """Every module may hold an app or a router: the graph reads all that import FastAPI."""
-    return ReadScope(every_module=True, content=True, content_imports=("fastapi",))
+    return GRAPH_SCOPE
 
 
 def check(model: ProjectModel, options: EndpointMetadataOptions) -> Iterator[Violation]:

@@ -11,7 +11,7 @@ import attrs
 
 from inwards_core import CheckKind, ProjectModel, ReadScope, Violation, option, quoted
 from inwards_rules_fastapi.fapi002_docs import DOCS, examples
-from inwards_rules_fastapi.graph_options import GraphRuleOptions
+from inwards_rules_fastapi.graph_options import GRAPH_SCOPE, GraphRuleOptions
 
 if TYPE_CHECKING:
     from inwards_core import ModuleInfo
@@ -73,7 +73,7 @@ class UndocumentedErrorResponseOptions(GraphRuleOptions):
 def reads(options: UndocumentedErrorResponseOptions) -> ReadScope:
     """Every module may hold an app or a router: the graph reads all that import FastAPI;
     helpers in other modules are read on demand."""
-    return ReadScope(every_module=True, content=True, content_imports=("fastapi",))
+    return GRAPH_SCOPE
 
 
 def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Iterator[Violation]:

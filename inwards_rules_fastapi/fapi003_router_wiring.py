@@ -20,7 +20,7 @@ from inwards_core import (
     quoted,
 )
 from inwards_rules_fastapi.fapi003_docs import DOCS, examples
-from inwards_rules_fastapi.graph_options import GraphRuleOptions, check_patterns
+from inwards_rules_fastapi.graph_options import GRAPH_SCOPE, GraphRuleOptions, check_patterns
 
 if TYPE_CHECKING:
     from inwards_rules_fastapi.graph import Graph, Inclusion, Node
@@ -75,7 +75,7 @@ class RouterWiringOptions(GraphRuleOptions):
 
 def reads(options: RouterWiringOptions) -> ReadScope:
     """Every module may hold an app or a router: the graph reads all that import FastAPI."""
-    return ReadScope(every_module=True, content=True, content_imports=("fastapi",))
+    return GRAPH_SCOPE
 
 
 GUIDANCE_PARAMS = {

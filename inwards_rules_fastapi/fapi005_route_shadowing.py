@@ -16,7 +16,7 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_rules_fastapi.graph_options import GraphRuleOptions
+from inwards_rules_fastapi.graph_options import GRAPH_SCOPE, GraphRuleOptions
 
 if TYPE_CHECKING:
     from inwards_rules_fastapi.graph import Graph, Node, Route
@@ -28,7 +28,7 @@ class RouteShadowingOptions(GraphRuleOptions):
 
 def reads(options: RouteShadowingOptions) -> ReadScope:
     """Every module may hold an app or a router: the graph reads all that import FastAPI."""
-    return ReadScope(every_module=True, content=True, content_imports=("fastapi",))
+    return GRAPH_SCOPE
 
 
 GUIDANCE_PARAMS = {

@@ -16,7 +16,7 @@ from inwards_core import (
     quoted,
 )
 from inwards_rules_fastapi.fapi006_examples import examples
-from inwards_rules_fastapi.file_options import FileRuleOptions
+from inwards_rules_fastapi.file_options import FileRuleOptions, file_scope
 
 if TYPE_CHECKING:
     from inwards_rules_fastapi.lifespan_sites import Site
@@ -31,7 +31,7 @@ class LifespanEventsOptions(FileRuleOptions):
 def reads(options: LifespanEventsOptions) -> ReadScope:
     """Content facts of the judged modules that import FastAPI (the project graph), and of
     the modules that import one of its apps or routers, read on demand."""
-    return ReadScope(modules=options.modules, content=True, content_imports=("fastapi",))
+    return file_scope(options.modules)
 
 
 DOCS = KindDocs(

@@ -15,7 +15,7 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_rules_fastapi.file_options import FileRuleOptions
+from inwards_rules_fastapi.file_options import FileRuleOptions, file_scope
 
 if TYPE_CHECKING:
     from inwards_core import FunctionFact, HandlerFact, ModuleInfo
@@ -33,7 +33,7 @@ class YieldDependencySwallowsOptions(FileRuleOptions):
 def reads(options: YieldDependencySwallowsOptions) -> ReadScope:
     """Content facts of the judged modules that import FastAPI (where `Depends` is
     written); a dependency's own module is read on demand."""
-    return ReadScope(modules=options.modules, content=True, content_imports=("fastapi",))
+    return file_scope(options.modules)
 
 
 _CONFIG = (

@@ -15,7 +15,7 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_rules_fastapi.file_options import FileRuleOptions
+from inwards_rules_fastapi.file_options import FileRuleOptions, file_scope
 
 if TYPE_CHECKING:
     from inwards_core import CallFact, FunctionFact, ModuleInfo
@@ -33,7 +33,7 @@ class DependsCalledOptions(FileRuleOptions):
 def reads(options: DependsCalledOptions) -> ReadScope:
     """Content facts of the judged modules that import FastAPI; the called function's
     module is read on demand (one hop through imports)."""
-    return ReadScope(modules=options.modules, content=True, content_imports=("fastapi",))
+    return file_scope(options.modules)
 
 
 _CONFIG = (

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import attrs
 
-from inwards_core import option, parse_module_pattern
+from inwards_core import ReadScope, option
+from inwards_rules_fastapi.graph_options import check_patterns, matches_any
 
 
-def check_patterns(value: tuple[str, ...]) -> str | None:
-    """The problem with the first entry that is no module prefix or selector, or None."""
-    for entry in value:
-        try:
-            parse_module_pattern(entry)
-        except ValueError as error:
-            return str(error) + "."
-    return None
+def file_scope(modules: tuple[str, ...]) -> ReadScope:
+    """The modules a per-file rule reads: those `modules` names (beyond the layers), with
+    the content of the ones that import FastAPI."""
+    return ReadScope(modules=modules, content=True, content_imports=("fastapi",))
 
 
 @attrs.frozen
@@ -38,6 +35,4 @@ class FileRuleOptions:
 
         if not self.check_tests and is_test_module(module):
             return False
-        if not self.modules:
-            return True
-        return any(parse_module_pattern(entry).matches(module) for entry in self.modules)
+        return not self.modules or matches_any(self.modules, module)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import attrs
 
-from inwards_core import is_test_module, option, parse_module_pattern
+from inwards_core import ReadScope, is_test_module, option, parse_module_pattern
+
+# The graph is built from every module that imports FastAPI, wherever it is.
+GRAPH_SCOPE = ReadScope(every_module=True, content=True, content_imports=("fastapi",))
 
 
 def check_patterns(value: tuple[str, ...]) -> str | None:
