@@ -24,6 +24,11 @@ from inwards_core.rules.options import parse_options
 from inwards_core.rules.reading import parse_definition
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet, StaleShadow
 
+MAX_USER_PROBLEMS = 20
+"""Problems of the user root named one by one (a root that is a link to `/` may hold a
+thousand TOML files that are no definitions); the rest are counted in one more. The
+listing adapter caps what it could not read the same way."""
+
 ROOT_PRECEDENCE = {RootKind.CORE: 0, RootKind.USER: 1, RootKind.PROJECT: 2}
 USER_RULES_POLICIES = ("on", "guidance-only", "off")
 _ASCENDING = (RootKind.CORE, RootKind.USER, RootKind.PROJECT)
@@ -75,13 +80,34 @@ def resolve(
     rules = [rule for chain in chains.values() if (rule := _activate(chain, kinds, found))]
     return RuleSet(
         tuple(rules),
-        tuple(found.problems),
+        _named_user_problems(found.problems, roots),
         tuple(stale),
         tuple(found.ignored),
         tuple(families),
         user_rules,
         chains,
     )
+
+
+def _named_user_problems(
+    problems: Sequence[DefinitionProblem], roots: Sequence[RootReport]
+) -> tuple[DefinitionProblem, ...]:
+    """`problems` with the user root's definition problems cut to what the listing left of
+    MAX_USER_PROBLEMS, and one more that counts the rest. The user root only warns, so a
+    cut loses nothing the run depends on; project problems are errors and all named."""
+    listed = sum(len(report.problems) for report in roots if report.root is RootKind.USER)
+    allowance = max(0, MAX_USER_PROBLEMS - listed)
+    user = [p for p in problems if p.root is RootKind.USER]
+    unnamed = len(user) - listed - allowance
+    if unnamed <= 0:
+        return tuple(problems)
+    kept = set(map(id, user[: listed + allowance]))
+    location = next((r.location for r in roots if r.root is RootKind.USER), "user root")
+    more = DefinitionProblem(
+        RootKind.USER, location, None, "", f"has {unnamed} more definitions that can't be used."
+    )
+    named = [p for p in problems if p.root is not RootKind.USER or id(p) in kept]
+    return (*named, more)
 
 
 class _Resolution:

@@ -15,7 +15,7 @@ from inwards_core.families.inw import family
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument
 from inwards_core.rules.digests import root_digests
-from inwards_core.rules.resolver import resolve
+from inwards_core.rules.resolver import MAX_USER_PROBLEMS, resolve
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import select, validate_rule_settings
 from inwards_core.version import DISTRIBUTION
@@ -160,6 +160,27 @@ def test_unreadable_roots_become_problems_of_their_root() -> None:
         (RootKind.USER, False),
         (RootKind.PROJECT, True),
     ]
+
+
+def test_user_problems_past_the_cap_are_counted_in_one_more() -> None:
+    # A user root that is a link to `/` meets every TOML file of the disk.
+    broken = {f"not-a-rule-{n:02}.toml": "tool = 1\n" for n in range(30)}
+    found = rules(user=broken).problems
+    assert len(found) == MAX_USER_PROBLEMS + 1
+    assert found[0].path == "<user>/not-a-rule-00.toml"
+    assert found[-1].path == "<user>" and found[-1].message == (
+        "has 10 more definitions that can't be used."
+    )
+    # The listing's own problems come first and share the allowance.
+    listing = tuple(ListingProblem(f"/u/{n}", "loop.") for n in range(5))
+    reports = [RootReport(RootKind.USER, "/u", RootState.FOUND, listing)]
+    sources = InMemoryRuleSources(FAMILIES, user=broken)
+    rule_set = resolve(sources.documents(), FAMILIES, roots=reports)
+    assert [p.message for p in rule_set.problems[:5]] == ["loop."] * 5
+    assert rule_set.problems[-1].message == "has 15 more definitions that can't be used."
+    assert len(rule_set.problems) == MAX_USER_PROBLEMS + 1
+    # Project problems are errors: every one is named.
+    assert len(rules(project=broken).errors) == 30
 
 
 def test_root_digests_see_deletion_rename_and_same_size_edits() -> None:
