@@ -74,7 +74,7 @@ def prepare(corpora: Path) -> Path:
 
 def parse_every_file(copy: Path) -> int:
     sys.path.insert(0, str(BENCH_DIR.parent))
-    from inwards_core.families.inw.diagrams.plantuml import parse_plantuml
+    from inwards_core.diagrams.plantuml import parse_plantuml
 
     problems = 0
     for path in sorted((copy / UML).glob("*.puml")):

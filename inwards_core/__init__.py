@@ -50,6 +50,9 @@ if TYPE_CHECKING:
         PublicEntry,
         Shape,
     )
+    from inwards_core.diagrams.blocks import DiagramBlock, find_diagram_blocks
+    from inwards_core.diagrams.model import Diagram, DiagramEdge, DiagramKind, DiagramNode
+    from inwards_core.diagrams.reading import parse_diagram_block
     from inwards_core.index.hints import edit_distance
     from inwards_core.index.members import PackageMember
     from inwards_core.index.modules import ModuleIndex, ModuleInfo
@@ -192,6 +195,14 @@ _HOMES = {
     "build_baseline": "inwards_core.baseline.writing",
     "parse_baseline": "inwards_core.baseline.reading",
     "serialise_baseline": "inwards_core.baseline.writing",
+    # Marked architecture diagrams, read (the diagram rules, the import-diagram command).
+    "Diagram": "inwards_core.diagrams.model",
+    "DiagramKind": "inwards_core.diagrams.model",
+    "DiagramBlock": "inwards_core.diagrams.blocks",
+    "DiagramEdge": "inwards_core.diagrams.model",
+    "DiagramNode": "inwards_core.diagrams.model",
+    "find_diagram_blocks": "inwards_core.diagrams.blocks",
+    "parse_diagram_block": "inwards_core.diagrams.reading",
 }
 
 
@@ -221,6 +232,11 @@ __all__ = [
     "ConfigProblem",
     "ContentFacts",
     "Context",
+    "Diagram",
+    "DiagramBlock",
+    "DiagramEdge",
+    "DiagramKind",
+    "DiagramNode",
     "DynamicImportFact",
     "Example",
     "Family",
@@ -277,6 +293,7 @@ __all__ = [
     "check_sources",
     "edit_distance",
     "example_problems",
+    "find_diagram_blocks",
     "hookimpl",
     "installed_families",
     "inwards_distribution",
@@ -289,6 +306,7 @@ __all__ = [
     "option",
     "option_name",
     "parse_baseline",
+    "parse_diagram_block",
     "parse_module_pattern",
     "prepare",
     "quoted",

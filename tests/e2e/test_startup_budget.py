@@ -57,8 +57,8 @@ NOT_ON_THE_FAST_PATH = {
     "inwards_core.families.inw.endpoint_work": "INW012's measure of an endpoint",
     "inwards_core.families.inw.blocking_families": "INW013's tables of blocking calls",
     "inwards_core.families.inw.english_words": "INW016's plural heuristic",
-    "inwards_core.families.inw.diagrams.mermaid": "the Mermaid reader of the diagram rules",
-    "inwards_core.families.inw.diagrams.plantuml": "the PlantUML reader of the diagram rules",
+    "inwards_core.diagrams.mermaid": "the Mermaid reader of the diagram rules",
+    "inwards_core.diagrams.plantuml": "the PlantUML reader of the diagram rules",
     "inwards_core.extraction.documents": "reading the files `diagrams` names",
 }
 

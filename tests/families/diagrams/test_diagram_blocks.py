@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inwards_core.families.inw.diagrams.blocks import Block, find_blocks, marker_kind
+from inwards_core.diagrams.blocks import Block, find_blocks, marker_kind
 
 
 def test_a_whole_mermaid_file() -> None:

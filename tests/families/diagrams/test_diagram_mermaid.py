@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inwards_core.families.inw.diagrams.blocks import find_blocks
-from inwards_core.families.inw.diagrams.mermaid import parse_mermaid
-from inwards_core.families.inw.diagrams.model import Diagram, Edge, Node
+from inwards_core.diagrams.blocks import find_blocks
+from inwards_core.diagrams.mermaid import parse_mermaid
+from inwards_core.diagrams.model import Diagram, Edge, Node
 
 
 def read(text: str, first_line: int = 1) -> Diagram:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inwards_core.families.inw.diagrams.blocks import find_blocks
-from inwards_core.families.inw.diagrams.model import Diagram, Edge, Node
-from inwards_core.families.inw.diagrams.plantuml import parse_plantuml
+from inwards_core.diagrams.blocks import find_blocks
+from inwards_core.diagrams.model import Diagram, Edge, Node
+from inwards_core.diagrams.plantuml import parse_plantuml
 
 
 def read(text: str, first_line: int = 1) -> Diagram:

@@ -12,9 +12,8 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from inwards_core import ImportEdge, ProjectModel
+from inwards_core import DiagramKind, ImportEdge, ProjectModel
 from inwards_core.families.inw.contexts import ContextMap, undeclared
-from inwards_core.families.inw.diagrams.model import DiagramKind
 from inwards_core.families.inw.diagrams.reading import parse_diagrams
 from inwards_core.families.inw.diagrams.standing import drawn
 from inwards_core.families.inw.layering import forbidden

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inwards_core import Config, ProjectModel, Span, Violation, parse_module_pattern, quoted
+from inwards_core import DiagramNode as Node
 from inwards_core.families.inw.contexts import ContextMap
 from inwards_core.families.inw.diagrams.labels import module_parts
-from inwards_core.families.inw.diagrams.model import Node
 from inwards_core.families.inw.diagrams.reading import (
     Marked,
     kind_word,

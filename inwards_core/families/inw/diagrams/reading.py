@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import attrs
 
-from inwards_core import Config, ProjectModel, quoted
-from inwards_core.families.inw.diagrams.blocks import Block, find_blocks
-from inwards_core.families.inw.diagrams.mermaid import parse_mermaid
-from inwards_core.families.inw.diagrams.model import Diagram, DiagramKind, Edge
-from inwards_core.families.inw.diagrams.plantuml import parse_plantuml
+from inwards_core import (
+    Config,
+    Diagram,
+    DiagramBlock,
+    DiagramKind,
+    ProjectModel,
+    find_diagram_blocks,
+    quoted,
+)
+from inwards_core import DiagramEdge as Edge
+from inwards_core import parse_diagram_block as _parse
 
 
 @attrs.frozen
@@ -56,7 +62,7 @@ def parse_diagrams(model: ProjectModel) -> ParsedDiagrams:
     extra: list[ExtraBlock] = []
     for path in sorted(model.documents):
         seen: set[DiagramKind] = set()
-        for block in find_blocks(path, model.documents[path]):
+        for block in find_diagram_blocks(path, model.documents[path]):
             if block.kind in seen:
                 extra.append(ExtraBlock(path, block.kind, block.marker_line, _column(block)))
                 continue
@@ -65,13 +71,7 @@ def parse_diagrams(model: ProjectModel) -> ParsedDiagrams:
     return ParsedDiagrams(tuple(marked), tuple(extra))
 
 
-def _parse(block: Block, path: str) -> Diagram:
-    if block.notation == "mermaid":
-        return parse_mermaid(block.lines, block.first_line, block.kind, path)
-    return parse_plantuml(block.lines, block.first_line, block.kind, path)
-
-
-def _column(block: Block) -> int:
+def _column(block: DiagramBlock) -> int:
     line = block.lines[block.marker_line - block.first_line]
     return len(line) - len(line.lstrip()) + 1
 

@@ -20,10 +20,11 @@ from collections.abc import Mapping
 
 import attrs
 
-from inwards_core import ProjectModel
+from inwards_core import Diagram, ProjectModel
+from inwards_core import DiagramEdge as Edge
+from inwards_core import DiagramNode as Node
 from inwards_core.families.inw.contexts import ContextMap
 from inwards_core.families.inw.diagrams.labels import module_parts
-from inwards_core.families.inw.diagrams.model import Diagram, Edge, Node
 
 MAX_NESTING = 100  # enclosing boxes followed, at most (a diagram is a tree of boxes)
 

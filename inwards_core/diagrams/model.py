@@ -146,3 +146,8 @@ class DiagramBuilder:
         return Diagram(
             kind, file, tuple(self.nodes.values()), tuple(self.edges), tuple(self.problems)
         )
+
+
+# The public API's names (`inwards_core.DiagramNode`, ...): plain `Node` says little there.
+DiagramNode = Node
+DiagramEdge = Edge

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from inwards_core.families.inw.diagrams.model import DiagramBuilder, Edge, EdgeStyle, Node
+from inwards_core.diagrams.model import DiagramBuilder, Edge, EdgeStyle, Node
 
 # Opening bracket runs, longest first, and the text that closes each.
 _SHAPES: tuple[tuple[str, str], ...] = (

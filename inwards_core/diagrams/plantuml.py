@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inwards_core.families.inw.diagrams.model import (
+from inwards_core.diagrams.model import (
     MAX_LINE,
     Diagram,
     DiagramBuilder,

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inwards_core.families.inw.diagrams.mermaid_links import LinkReader, Statement, skip_space
-from inwards_core.families.inw.diagrams.model import (
+from inwards_core.diagrams.mermaid_links import LinkReader, Statement, skip_space
+from inwards_core.diagrams.model import (
     MAX_LINE,
     Diagram,
     DiagramBuilder,

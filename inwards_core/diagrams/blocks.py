@@ -22,7 +22,7 @@ from typing import Literal
 
 import attrs
 
-from inwards_core.families.inw.diagrams.model import DiagramKind
+from inwards_core.diagrams.model import DiagramKind
 
 Notation = Literal["mermaid", "plantuml"]
 
@@ -154,3 +154,8 @@ def _fence(line: str) -> tuple[str | None, str]:
 
 def _closes(fence: str, opening: str) -> bool:
     return fence[0] == opening[0] and len(fence) >= len(opening)
+
+
+# The public API's names (`inwards_core.find_diagram_blocks`, ...).
+DiagramBlock = Block
+find_diagram_blocks = find_blocks

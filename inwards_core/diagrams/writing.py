@@ -1,0 +1,147 @@
+"""The configured architecture as a marked diagram, in Mermaid or PlantUML.
+
+Layers: one box per layer, named by the layer and labelled with its module prefixes, drawn
+outermost first; each layer has an arrow to every layer of the next rank inwards (arrows
+point the way imports may go, and INW019 reads a longer path as covering the outer pairs
+too); siblings share a rank and have no arrow between them, so both notations lay them
+side by side. Contexts: one box per context, an arrow per `depends-on` entry.
+
+What is written here is what `blocks`, `mermaid` and `plantuml` read back: the marker
+line, a box id that is the layer's (or context's) name when that name is a plain
+identifier, and a label of module names that `inwards import-diagram` and INW017 read.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from inwards_core.config.values import Config, Layer
+from inwards_core.diagrams.model import DiagramKind
+
+Notation = Literal["mermaid", "plantuml"]
+NOTATIONS: tuple[Notation, ...] = ("mermaid", "plantuml")
+
+_PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Words Mermaid or PlantUML read as a statement where a box id stands.
+_RESERVED = frozenset(
+    (
+        "end", "graph", "flowchart", "subgraph", "class", "classDef", "style", "linkStyle",
+        "click", "direction", "default", "as", "component", "package", "node", "title",
+    )
+)  # fmt: skip
+_ABOUT = {
+    "layers": "arrows point inwards, from a layer to the layers it may import; "
+    "boxes side by side are siblings",
+    "contexts": "an arrow for each `depends-on` of a context",
+}
+
+
+class NothingToDraw(ValueError):
+    """The configuration has nothing of the sort asked for (no contexts)."""
+
+
+def architecture_diagram(config: Config, kind: DiagramKind, notation: Notation) -> str:
+    """The marked diagram of `config`'s layers or contexts; raises `NothingToDraw` for
+    contexts when the configuration declares none."""
+    boxes, arrows = _layer_graph(config) if kind == "layers" else _context_graph(config)
+    if not boxes:
+        raise NothingToDraw(f"{config.file} declares no [[tool.inwards.contexts]] to draw")
+    ids = _box_ids([name for name, _ in boxes])
+    about = f"Written by `inwards diagram` from [tool.inwards] of {config.file}: {_ABOUT[kind]}."
+    if notation == "mermaid":
+        return _mermaid(kind, about, boxes, arrows, ids)
+    return _plantuml(kind, about, boxes, arrows, ids)
+
+
+Box = tuple[str, tuple[str, ...]]  # a name and the module prefixes it stands for
+Arrows = tuple[tuple[str, tuple[str, ...]], ...]  # a name and the names it points to
+
+
+def _layer_graph(config: Config) -> tuple[tuple[Box, ...], Arrows]:
+    ranks: dict[int, list[Layer]] = {}
+    for layer in config.layers:
+        ranks.setdefault(layer.rank, []).append(layer)
+    outermost_first = [ranks[rank] for rank in sorted(ranks, reverse=True)]
+    boxes = tuple((layer.name, layer.modules) for group in outermost_first for layer in group)
+    arrows = tuple(
+        (layer.name, tuple(inner.name for inner in inward))
+        for group, inward in itertools.pairwise(outermost_first)
+        for layer in group
+    )
+    return boxes, arrows
+
+
+def _context_graph(config: Config) -> tuple[tuple[Box, ...], Arrows]:
+    boxes = tuple((context.name, context.modules) for context in config.contexts)
+    arrows = tuple(
+        (context.name, context.depends_on) for context in config.contexts if context.depends_on
+    )
+    return boxes, arrows
+
+
+def _box_ids(names: Sequence[str]) -> dict[str, str]:
+    """Each name's box id: the name itself when both notations read it as an id, else the
+    name with every other character made `_` (and a number when that is taken)."""
+    ids: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        plain = _PLAIN_ID.fullmatch(name) is not None and name not in _RESERVED
+        if plain:
+            ids[name] = name
+            taken.add(name)
+    for name in names:
+        if name in ids:
+            continue
+        base = re.sub(r"\W", "_", name, flags=re.ASCII).strip("_") or "box"
+        base = base if _PLAIN_ID.fullmatch(base) and base not in _RESERVED else f"box_{base}"
+        candidate, number = base, 2
+        while candidate in taken:
+            candidate, number = f"{base}_{number}", number + 1
+        ids[name] = candidate
+        taken.add(candidate)
+    return ids
+
+
+def _label(name: str, modules: tuple[str, ...], box_id: str) -> str:
+    """Module names, or the name itself when the box id can't carry it."""
+    shown = ", ".join(modules)
+    return shown if box_id == name else f"{name}: {shown}" if shown else name
+
+
+def _mermaid(
+    kind: DiagramKind, about: str, boxes: tuple[Box, ...], arrows: Arrows, ids: dict[str, str]
+) -> str:
+    lines = [
+        f"%% inwards: {kind}",
+        f"%% {about}",
+        "flowchart TB" if kind == "layers" else "flowchart LR",
+    ]
+    lines += [f'  {ids[name]}["{_label(name, modules, ids[name])}"]' for name, modules in boxes]
+    lines += [
+        f"  {ids[source]} --> {' & '.join(ids[target] for target in targets if target in ids)}"
+        for source, targets in arrows
+        if any(target in ids for target in targets)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _plantuml(
+    kind: DiagramKind, about: str, boxes: tuple[Box, ...], arrows: Arrows, ids: dict[str, str]
+) -> str:
+    lines = ["@startuml", f"' inwards: {kind}", f"' {about}"]
+    if kind == "contexts":
+        lines.append("left to right direction")
+    lines += [
+        f'component "{_label(name, modules, ids[name])}" as {ids[name]}' for name, modules in boxes
+    ]
+    lines += [
+        f"{ids[source]} --> {ids[target]}"
+        for source, targets in arrows
+        for target in targets
+        if target in ids
+    ]
+    lines.append("@enduml")
+    return "\n".join(lines) + "\n"
