@@ -41,6 +41,9 @@ REQUIRED = "required"  # a definition naming the kind must give it, not empty
 # opt-in rule can't know the project's modules).
 NEEDED_WHEN_ON = "needed-when-on"
 DESCRIPTION = "description"  # the option's text in the schemas
+# A method of an options class that judges options together (`exhaustive` needs
+# `containers`): `(option name, message)` for the first problem, or None.
+CHECK_TOGETHER = "check_together"
 
 OptionCheck = Callable[[Any], str | None]
 
@@ -215,6 +218,11 @@ def parse_options(
         if field.metadata.get(REQUIRED) and not getattr(options, field.name):
             message = f"has no `{option_name(field.name)}`: this {noun} is required."
             raise OptionsError(key_prefix, message)
+    together = getattr(options, CHECK_TOGETHER, None)
+    problem = together() if callable(together) else None
+    if problem is not None:
+        key, message = problem
+        raise OptionsError(f"{key_prefix}.{key}", message)
     return options
 
 

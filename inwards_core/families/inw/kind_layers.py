@@ -16,6 +16,7 @@ from inwards_core import (
     ModulePattern,
     ProjectModel,
     ReadScope,
+    Severity,
     Violation,
     option,
     parse_module_pattern,
@@ -34,7 +35,25 @@ from inwards_core.families.inw.import_chains import (
     via,
 )
 from inwards_core.families.inw.kind_layers_examples import examples
+from inwards_core.families.inw.layer_entries import (
+    check_layers,
+    check_missing_layers,
+    check_together,
+    entry_names,
+    parse_entry,
+    undeclared_children,
+)
 from inwards_core.families.inw.layering import breach
+from inwards_core.families.inw.ignored_imports import (
+    IGNORED_IMPORT_PARAMS,
+    IMPORT_OPTIONS_DOCS,
+    dynamic_option,
+    honours_import_options,
+    ignore_imports_option,
+    reads_ignored_importers,
+    type_checking_option,
+    unmatched_ignore_option,
+)
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     covers_some_module,
@@ -50,14 +69,22 @@ DOCS = KindDocs(
 `["domain", "application", "adapters"]` means adapters may import application and domain,
 application may import domain, and domain imports neither. An entry `"inbound | outbound"`
 puts independent siblings on one level: they may import the layers inside them, not each
-other.
+other; `"inbound : outbound"` puts siblings on one level that may also import each other (an
+entry uses `|` or `:`, not both). A single entry of siblings is a rule of its own: siblings
+that may not import each other.
 
 Without `containers`, each layer is a module prefix or selector (`shop.domain`,
 `shop.*.domain`). With `containers = ["shop.orders", "shop.billing"]` (prefixes or selectors
 such as `shop.*`), layer names are relative to each container, and the layering is checked
 inside each container on its own: `shop.orders.domain` may not import
 `shop.orders.adapters`. A layer that a container lacks, and a container or layer that
-matches nothing, is reported as a warning in the rule's definition.
+matches nothing, is reported as a warning in the rule's definition; with
+`missing-layers = "error"`, a missing layer is an error of the rule instead, which fails the
+run. A layer written in parentheses, `"(tasks)"`, may be missing.
+
+With `exhaustive = true` (only with `containers`), every direct child of each container,
+module or package, must be a layer or have its last name in `exhaustive-ignores`: each other
+child is reported at the first line of its module.
 
 Reports every import from a layer into an outer or sibling layer. With `indirect = true` the
 rule also follows chains of imports through modules outside the layers: for each layer and
@@ -68,7 +95,8 @@ every step (module, file and line).
 prefixes or selectors on both sides (`"shop.*.domain.events -> shop.*.adapters.clock"`): they
 are not reported and no chain goes through them. An entry that lets no import through is
 reported as a warning in the rule's definition.
-""",
+"""
+    + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
 A layering only holds while every dependency points inwards. An inner layer that imports an
 outer one, even through a helper module, can no longer be understood, tested or reused
@@ -87,51 +115,63 @@ Layers in different containers are not checked against each other. With
 """,
 )
 
-SIBLINGS = "|"
-
-
-def _names(entry: str) -> list[str]:
-    return [name.strip() for name in entry.split(SIBLINGS)]
-
-
-def _check_layers(value: tuple[str, ...]) -> str | None:
-    if len(value) < 2:
-        return "must list at least two layers, innermost first."
-    seen: set[str] = set()
-    for entry in value:
-        for name in _names(entry):
-            try:
-                parse_module_pattern(name)
-            except ValueError as error:
-                return f'"{quoted(entry)}": {error}.'
-            if name in seen:
-                return f'lists "{quoted(name)}" twice; a module belongs to one layer.'
-            seen.add(name)
-    return None
+_names = entry_names
 
 
 @attrs.frozen
 class LayersOptions:
     """An extra layering, innermost first.
 
-    `layers` names the layers, innermost first (at least two): module prefixes, or names
-    relative to each container when there are containers; `"a | b"` makes siblings that may
-    not import each other. `containers` are the packages (prefixes or selectors) in which the
+    `layers` names the layers, innermost first (at least two, or one entry of siblings):
+    module prefixes, or names relative to each container when there are containers;
+    `"a | b"` makes siblings that may not import each other, `"a : b"` siblings that may,
+    and `"(a)"` a layer that may be missing. `containers` are the packages (prefixes or selectors) in which the
     same layering repeats. `indirect` also reports chains through other first-party modules.
     `allow` lists imports the rule lets through, as `"importer -> imported"`.
     """
 
-    layers: tuple[str, ...] = option((), check=_check_layers, required=True)
+    layers: tuple[str, ...] = option((), check=check_layers, required=True)
     containers: tuple[str, ...] = module_list()
     indirect: bool = False
     allow: tuple[str, ...] = allow_option()
+    ignore_imports: tuple[str, ...] = ignore_imports_option()
+    unmatched_ignore: str = unmatched_ignore_option()
+    type_checking: bool = type_checking_option()
+    dynamic: bool = dynamic_option()
+    missing_layers: str = option(
+        "warning",
+        check=check_missing_layers,
+        description=(
+            'What a layer that matches no module is: "warning" (the default), or "error", '
+            "a finding of the rule that fails the run. A layer written `(name)` may be missing."
+        ),
+    )
+    exhaustive: bool = option(
+        False,
+        description=(
+            "With `containers`: every direct child of each container must be a layer or be "
+            "listed in `exhaustive-ignores`; each other child is a finding."
+        ),
+    )
+    exhaustive_ignores: tuple[str, ...] = option(
+        (),
+        description=(
+            "The children (last name segments) that `exhaustive = true` lets be no layer, "
+            'such as "_version".'
+        ),
+    )
+
+    def check_together(self) -> tuple[str, str] | None:
+        return check_together(self.layers, self.containers, self.exhaustive)
 
 
 @attrs.frozen
 class _Layer:
-    name: str  # as written in `layers`
+    name: str  # as written in `layers`, without the parentheses of an optional one
     rank: int  # 0 is innermost: the index of its entry in `layers`
     pattern: ModulePattern
+    independent: bool = True  # siblings of its entry may not import it ("a | b")
+    optional: bool = False  # written "(a)": may be missing
 
     @property
     def shown(self) -> str:
@@ -141,13 +181,25 @@ class _Layer:
 
 def _patterns(options: LayersOptions, container: str | None) -> tuple[_Layer, ...]:
     found: list[_Layer] = []
-    for rank, entry in enumerate(options.layers):
-        for name in _names(entry):
-            text = name if container is None else f"{container}.{name}"
-            found.append(_Layer(name, rank, parse_module_pattern(text)))
+    for rank, text in enumerate(options.layers):
+        entry = parse_entry(text)
+        for name in entry.names:
+            full = name if container is None else f"{container}.{name}"
+            layer = _Layer(
+                name, rank, parse_module_pattern(full), entry.independent, name in entry.optional
+            )
+            found.append(layer)
     return tuple(found)
 
 
+def _breach(source: _Layer, target: _Layer) -> str | None:
+    """As `breach`, except that siblings of an `"a : b"` entry may import each other."""
+    if source.rank == target.rank and not source.independent:
+        return None
+    return breach(source, target)
+
+
+@reads_ignored_importers
 def reads(options: LayersOptions) -> ReadScope:
     if options.containers:
         texts = [
@@ -172,11 +224,13 @@ GUIDANCE_PARAMS = {
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
+    **IGNORED_IMPORT_PARAMS,
 }
 
 
 def _flow(options: LayersOptions) -> str:
-    flow = " <- ".join(" | ".join(map(quoted, _names(entry))) for entry in options.layers)
+    entries = [parse_entry(entry) for entry in options.layers]
+    flow = " <- ".join(f" {e.separator} ".join(map(quoted, e.names)) for e in entries)
     return quoted(flow, LIST_LIMIT)
 
 
@@ -190,6 +244,7 @@ def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
     return best
 
 
+@honours_import_options
 def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
     flow = _flow(options)
     containers: Sequence[str | None]
@@ -210,7 +265,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
             for info in members.get(layer.name, ()):
                 for edge in model.import_edges(info):
                     target = _layer_of(edge.target, layers) if edge.first_party else None
-                    where = None if target is None else breach(layer, target)
+                    where = None if target is None else _breach(layer, target)
                     if target is None or where is None or allowed.permits(edge):
                         continue
                     stable = (
@@ -241,6 +296,9 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
             yield from _chains(model, layers, members, (container, flow), allowed)
         if model.whole_project:
             yield from _missing_layers(model, options, layers, container)
+        if model.whole_project and options.exhaustive and container is not None:
+            declared = (*(layer.name for layer in layers), *options.exhaustive_ignores)
+            yield from undeclared_children(model, container, declared)
     yield from dead_entries(model, "containers", options.containers)
     yield from allowed.unused(model)
 
@@ -258,7 +316,7 @@ def _chains(
 
         def hit(edge: ImportEdge, layer: _Layer = layer) -> str | None:
             target = _layer_of(edge.target, layers) if edge.first_party else None
-            if target is None or breach(layer, target) is None:
+            if target is None or _breach(layer, target) is None:
                 return None
             return target.name
 
@@ -297,7 +355,7 @@ def _missing_layers(
     if container is not None and not covers_some_module(model, container):
         return  # the container itself matches nothing: one warning for its entry
     for layer in layers:
-        if covers_some_module(model, layer.pattern.text):
+        if layer.optional or covers_some_module(model, layer.pattern.text):
             continue
         key = f"options.layers[{layer.rank}]"
         where = (
@@ -305,7 +363,7 @@ def _missing_layers(
             if container
             else (f'"{layer.shown}" matches no module of this project')
         )
-        yield definition_warning(
+        found = definition_warning(
             f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
             "checks nothing there.",
             params={"layer": layer.shown, "container": quoted(container or ""), "option": key},
@@ -314,8 +372,11 @@ def _missing_layers(
             steps=(
                 f'Check the spelling of "{layer.shown}" against the packages of this project.',
                 "A container without this layer can be left out of `containers`.",
+                f'A layer that may be missing is written "({layer.shown})".',
             ),
         )
+        error = options.missing_layers == "error"
+        yield attrs.evolve(found, severity=Severity.ERROR) if error else found
 
 
 KIND = CheckKind(

@@ -95,6 +95,79 @@ def examples() -> tuple[Example, ...]:
             },
         ),
         Example(
+            title="Siblings that may import each other, and a layer that may be missing",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME023.toml": (
+                    'code = "ACME023"  # expect: ACME023\n'
+                    'name = "layered-strictly"\n'
+                    'summary = "An inner layer imports an outer one."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["shop.domain", "shop.orders : shop.billing", "(shop.tasks)", '
+                    '"shop.api"]\n'
+                    'missing-layers = "error"\n'
+                ),
+            },
+            files={
+                "shop/domain/money.py": "class Money: ...\n",
+                "shop/orders/place.py": "from shop.billing.invoice import bill\n",
+                "shop/billing/invoice.py": (
+                    "from shop.orders.place import Order\nfrom shop.domain.money import Money\n"
+                ),
+            },
+        ),
+        Example(
+            title="Every child of a container is a layer",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME024.toml": (
+                    'code = "ACME024"\n'
+                    'name = "layered-exhaustively"\n'
+                    'summary = "A package of the shop is no layer."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["domain", "adapters"]\n'
+                    'containers = ["shop"]\n'
+                    "exhaustive = true\n"
+                    'exhaustive-ignores = ["_version"]\n'
+                ),
+            },
+            files={
+                "shop/domain/order.py": "class Order: ...\n",
+                "shop/adapters/db.py": "from shop.domain.order import Order\n",
+                "shop/_version.py": 'VERSION = "1.0"\n',
+                "shop/helpers.py": "def tidy() -> None: ...  # expect: ACME024\n",
+            },
+        ),
+        Example(
+            title="One entry of siblings: independent packages",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME025.toml": (
+                    'code = "ACME025"\n'
+                    'name = "independent-contexts"\n'
+                    'summary = "A context imports another one."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["shop.orders | shop.billing | shop.catalog"]\n'
+                ),
+            },
+            files={
+                "shop/orders/place.py": (
+                    "from shop.catalog.items import Item  # expect: ACME025\n"
+                ),
+                "shop/billing/invoice.py": "class Invoice: ...\n",
+                "shop/catalog/items.py": "class Item: ...\n",
+            },
+        ),
+        Example(
             title="Outer layers import inner ones",
             good=True,
             config=ONE_LAYER_CONFIG,
