@@ -1,0 +1,268 @@
+"""`inwards import-config [FILE]`: convert import-linter's contracts to inwards.
+
+Reads the configuration import-linter would read in the project directory (or FILE), and
+writes `[tool.inwards]` into `pyproject.toml` (every other byte kept) and one project rule
+definition per contract into `.inwards/rules/`. `--dry-run` prints all of it instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from inwards_cli.commands.console import fail, warn, write_text
+
+if TYPE_CHECKING:
+    from inwards_core.migration.importlinter_convert import Conversion, Definition
+
+RULES_DIRECTORY = Path(".inwards") / "rules"
+_CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")
+_SKIPPED_DIRECTORIES = ("__pycache__", "node_modules")
+_ONE_LINE = 70  # a longer list of options is written one item a line
+
+
+def import_config_command(
+    file: Annotated[
+        Path | None,
+        typer.Argument(
+            help="The import-linter configuration to read (.importlinter, setup.cfg or "
+            "pyproject.toml); by default the one import-linter finds in the current "
+            "directory. Its directory is the project directory.",
+            show_default=False,
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="Print the table, the diff and the definitions; write nothing."
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace an existing [tool.inwards] table and existing IL definition files.",
+        ),
+    ] = False,
+) -> None:
+    """Convert import-linter contracts: one project rule per contract (IL001, ...), turned
+    on alone in a new [tool.inwards] table, so `inwards check` gives lint-imports' verdicts."""
+    from inwards_core.migration.importlinter_convert import convert
+    from inwards_core.migration.importlinter_read import ReadProblem, read_importlinter
+
+    project = (file.parent if file is not None else Path.cwd()).resolve()
+    names = _CONFIG_FILES if file is None else (file.name,)
+    texts = _read_texts(project, names)
+    config = read_importlinter(texts, named=None if file is None else file.name)
+    if isinstance(config, ReadProblem):
+        where = f"{project / config.file}" if config.file else str(project)
+        line = f":{config.line}" if config.line else ""
+        fail(f"import-config: {where}{line}: {config.message}")
+    if not config.root_packages:
+        fail(f"import-config: {config.file}: [importlinter] sets no root_package(s)")
+    root = _root_directory(project, config.root_packages)
+    conversion = convert(
+        config,
+        root=root,
+        top_level=_top_level(project / root),
+        other_rules=_other_rules(),
+    )
+    pyproject = project / "pyproject.toml"
+    old = _read_optional(pyproject)
+    new = _with_table(old, conversion, force=force)
+    definitions = {d.code: definition_text(d, config.file) for d in conversion.definitions}
+    if dry_run:
+        _print_dry_run(old, new, definitions, project)
+    else:
+        _write(project, pyproject, new, definitions, force=force)
+    _print_report(conversion, config.file)
+
+
+def _read_texts(project: Path, names: tuple[str, ...]) -> dict[str, str]:
+    texts = {}
+    for name in names:
+        path = project / name
+        if path.is_file():
+            try:
+                texts[name] = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                fail(f"import-config: {path}: can't be read ({error})")
+    return texts
+
+
+def _root_directory(project: Path, packages: tuple[str, ...]) -> str:
+    """ "." when the root packages stand in the project directory, "src" for a src layout."""
+    for candidate in (".", "src"):
+        base = project / candidate
+        if all(_has_module(base, package.split(".")[0]) for package in packages):
+            return candidate
+    warn(
+        f"none of {', '.join(packages)} was found in {project} or {project / 'src'}; "
+        'root = "." is written: change it to the directory holding them'
+    )
+    return "."
+
+
+def _has_module(base: Path, name: str) -> bool:
+    return (base / name).is_dir() or (base / f"{name}.py").is_file()
+
+
+def _top_level(root: Path) -> tuple[str, ...]:
+    """The module names directly under `root` that hold Python code: what inwards would
+    read there besides the root packages (directories as inwards skips them are left out)."""
+    names = []
+    try:
+        entries = sorted(root.iterdir())
+    except OSError:
+        return ()
+    for entry in entries:
+        if entry.name.startswith(".") or entry.name in _SKIPPED_DIRECTORIES:
+            continue
+        if entry.is_file() and entry.suffix == ".py" and entry.stem.isidentifier():
+            names.append(entry.stem)
+        elif entry.is_dir() and entry.name.isidentifier() and _holds_python(entry):
+            names.append(entry.name)
+    return tuple(names)
+
+
+def _holds_python(directory: Path) -> bool:
+    if (directory / "pyvenv.cfg").exists():
+        return False
+    return next(directory.rglob("*.py"), None) is not None
+
+
+def _other_rules() -> tuple[tuple[str, str], ...]:
+    from inwards_core.api import load_rules
+
+    rule_set = load_rules()
+    return tuple(
+        (code, chain[0].name)
+        for code, chain in sorted(rule_set.chains.items())
+        if code.startswith("INW") and code != "INW000"  # INW000 is always on
+    )
+
+
+def _read_optional(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"import-config: {path}: can't be read ({error})")
+
+
+def _with_table(old: str, conversion: Conversion, *, force: bool) -> str:
+    from inwards_cli.pyproject_edit import PyprojectEditError, with_inwards_table
+
+    try:
+        return with_inwards_table(old, conversion.table, conversion.comment, replace=force)
+    except PyprojectEditError as error:
+        where = f"pyproject.toml:{error.line}" if error.line else "pyproject.toml"
+        fail(f"import-config: {where}: {error.message}")
+
+
+def definition_text(definition: Definition, source: str) -> str:
+    """The TOML of one converted definition, laid out as `inwards rules new` writes one."""
+    import tomlkit
+
+    document = tomlkit.document()
+    document.add(tomlkit.comment(f"{definition.code}: converted by `inwards import-config` from"))
+    document.add(tomlkit.comment(f"import-linter's contract {definition.contract!r} in {source}."))
+    document.add(tomlkit.nl())
+    document.add("code", definition.code)
+    document.add("name", definition.name)
+    document.add("summary", definition.summary)
+    document.add("check", definition.kind)
+    document.add("default", "on")
+    document.add("severity", "error")
+    document.add("suppressible", False)
+    options = tomlkit.table()
+    for key, value in definition.options:
+        options.add(key, _toml_value(value))
+    document.add(tomlkit.nl())
+    document.add("options", options)
+    if definition.guidance:
+        lines = [line.strip() for line in definition.guidance.splitlines() if line.strip()]
+        guidance = tomlkit.table()
+        guidance.add("summary", _literal_braces(lines[0]))
+        if lines[1:]:
+            steps = tomlkit.array()
+            for line in lines[1:]:
+                steps.append(_literal_braces(line))
+            guidance.add("steps", steps.multiline(True))
+        document.add(tomlkit.nl())
+        document.add("guidance", guidance)
+    return tomlkit.dumps(document)
+
+
+def _toml_value(value: Any) -> Any:
+    import tomlkit
+
+    if isinstance(value, list) and len(repr(value)) > _ONE_LINE:
+        array = tomlkit.array()
+        for item in value:
+            array.append(item)
+        return array.multiline(True)
+    return value
+
+
+def _literal_braces(text: str) -> str:
+    """Guidance is a template: braces from import-linter's text are written doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _print_dry_run(old: str, new: str, definitions: dict[str, str], project: Path) -> None:
+    from inwards_cli.pyproject_edit import unified_diff
+
+    write_text(f"# pyproject.toml ({project / 'pyproject.toml'}), as it would change:\n")
+    write_text(unified_diff(old, new, "pyproject.toml"))
+    for code, text in definitions.items():
+        write_text(f"\n# {RULES_DIRECTORY / f'{code}.toml'}:\n")
+        write_text(text)
+    write_text("\n(dry run: nothing written)\n")
+
+
+def _write(
+    project: Path, pyproject: Path, new: str, definitions: dict[str, str], *, force: bool
+) -> None:
+    from inwards_cli.adapters.atomic import RefusedTargetError
+    from inwards_cli.definition_files import refuse_links_out, write_definition
+    from inwards_cli.pyproject_edit import write_pyproject
+
+    directory = project / RULES_DIRECTORY
+    targets = {code: directory / f"{code}.toml" for code in definitions}
+    taken = [path for path in targets.values() if os.path.lexists(path)]
+    if taken and not force:
+        fail(
+            f"import-config: {taken[0]} already exists (a rule with that code is defined); "
+            "pass --force to overwrite the IL definitions"
+        )
+    try:
+        for path in targets.values():
+            refuse_links_out(project, path)
+        directory.mkdir(parents=True, exist_ok=True)
+        for code, text in definitions.items():
+            write_definition(targets[code], text.encode("utf-8"))
+        write_pyproject(pyproject, new)
+    except RefusedTargetError as error:
+        fail(f"import-config: {error}")
+    except OSError as error:
+        fail(f"import-config: {getattr(error, 'filename', '') or pyproject}: {error.strerror}")
+    for path in (*targets.values(), pyproject):
+        sys.stdout.write(f"wrote {path.relative_to(project)}\n")
+
+
+def _print_report(conversion: Conversion, source: str) -> None:
+    lines = [f"import-linter contracts in {source}:"]
+    for report in conversion.reports:
+        code = report.code or "-"
+        lines.append(
+            f"  {code} {report.contract!r} ({source}:{report.line}): {report.status.value}"
+        )
+        lines += [f"      {note}" for note in report.notes]
+    lines += [f"  note: {note}" for note in conversion.notes]
+    write_text("\n".join(lines) + "\n")
