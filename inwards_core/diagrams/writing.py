@@ -8,7 +8,8 @@ side by side. Contexts: one box per context, an arrow per `depends-on` entry.
 
 What is written here is what `blocks`, `mermaid` and `plantuml` read back: the marker
 line, a box id that is the layer's (or context's) name when that name is a plain
-identifier, and a label of module names that `inwards import-diagram` and INW017 read.
+identifier, and a label `name: module, module` whose module names `inwards import-diagram`
+and INW017 read.
 """
 
 from __future__ import annotations
@@ -105,10 +106,10 @@ def _box_ids(names: Sequence[str]) -> dict[str, str]:
     return ids
 
 
-def _label(name: str, modules: tuple[str, ...], box_id: str) -> str:
-    """Module names, or the name itself when the box id can't carry it."""
-    shown = ", ".join(modules)
-    return shown if box_id == name else f"{name}: {shown}" if shown else name
+def _label(name: str, modules: tuple[str, ...]) -> str:
+    """`name: module, module`: the picture shows the name (the box id may differ), and
+    the readers take the part before `: ` as prose, never as a module name."""
+    return f"{name}: {', '.join(modules)}"
 
 
 def _mermaid(
@@ -119,7 +120,7 @@ def _mermaid(
         f"%% {about}",
         "flowchart TB" if kind == "layers" else "flowchart LR",
     ]
-    lines += [f'  {ids[name]}["{_label(name, modules, ids[name])}"]' for name, modules in boxes]
+    lines += [f'  {ids[name]}["{_label(name, modules)}"]' for name, modules in boxes]
     lines += [
         f"  {ids[source]} --> {' & '.join(ids[target] for target in targets if target in ids)}"
         for source, targets in arrows
@@ -134,9 +135,7 @@ def _plantuml(
     lines = ["@startuml", f"' inwards: {kind}", f"' {about}"]
     if kind == "contexts":
         lines.append("left to right direction")
-    lines += [
-        f'component "{_label(name, modules, ids[name])}" as {ids[name]}' for name, modules in boxes
-    ]
+    lines += [f'component "{_label(name, modules)}" as {ids[name]}' for name, modules in boxes]
     lines += [
         f"{ids[source]} --> {ids[target]}"
         for source, targets in arrows

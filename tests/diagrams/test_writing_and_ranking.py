@@ -48,11 +48,11 @@ def test_the_mermaid_layers_diagram() -> None:
     assert written.splitlines()[0] == "%% inwards: layers"
     assert written.splitlines()[2:] == [
         "flowchart TB",
-        '  bootstrap["shop.bootstrap, shop.adapters"]',
-        '  outbound["shop.adapters.outbound"]',
-        '  inbound["shop.adapters.inbound"]',
-        '  application["shop.application"]',
-        '  domain["shop.domain"]',
+        '  bootstrap["bootstrap: shop.bootstrap, shop.adapters"]',
+        '  outbound["outbound: shop.adapters.outbound"]',
+        '  inbound["inbound: shop.adapters.inbound"]',
+        '  application["application: shop.application"]',
+        '  domain["domain: shop.domain"]',
         "  bootstrap --> outbound & inbound",
         "  outbound --> application",
         "  inbound --> application",
@@ -64,7 +64,7 @@ def test_the_plantuml_contexts_diagram() -> None:
     written = architecture_diagram(load_config_text(SHOP), "contexts", "plantuml")
     lines = written.splitlines()
     assert lines[:2] == ["@startuml", "' inwards: contexts"]
-    assert 'component "shop.billing" as billing' in lines
+    assert 'component "billing: shop.billing" as billing' in lines
     assert "billing --> catalog" in lines
     assert lines[-1] == "@enduml"
 

@@ -180,7 +180,8 @@ def test_forbidden_rejects_bad_options_with_key_and_line(
         ("inw.layers", 'layers = ["a"]\nmissing-layers = "fail"', "options.missing-layers", '"warning" or "error"'),
         ("inw.protected", 'importers = ["shop.api"]', "options", "has no `modules`"),
         ("inw.acyclic", "packages = []", "options.packages", "at least one"),
-        ("inw.acyclic", "depth = 2", "options.depth", "not an option"),
+        ("inw.acyclic", 'packages = ["shop"]\ndepth = -1', "options.depth", "0 or more"),
+        ("inw.acyclic", 'packages = ["shop"]\nskip-descendants = ["shop"]', "options.skip-descendants", "also one of"),
     ],
 )  # fmt: skip
 def test_every_kind_rejects_bad_options(kind: str, options: str, key: str, words: str) -> None:

@@ -18,12 +18,15 @@ from inwards_core import (
     ReadScope,
     Scope,
     Violation,
+    option,
     quoted,
 )
+from inwards_core.families.inw.cycle_depth import check_depth, packages_to_depth
 from inwards_core.families.inw.import_chains import Chain, chain_files, chain_modules
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
+    check_patterns,
     dead_entries,
     expand,
     module_list,
@@ -37,6 +40,11 @@ with everything below it. A child depends on another when any module in it impor
 module in the other. Reports every cycle of such dependencies once, at the import that
 starts it, with the children in the cycle rotated to start at the first in name order, and
 one import (module, file and line) for each step.
+
+`depth` goes down into the packages below: with `depth = 1`, the children of each child
+package are checked the same way too, and so on, as import-linter's `acyclic_siblings`
+contract does (which goes 10 levels down unless told otherwise). `skip-descendants` names
+packages that `depth` does not go into.
 
 Cycles are found child by child: for each child in a cycle, the shortest cycle through it.
 Imports of the package itself (its `__init__`) are not a child's.
@@ -68,7 +76,33 @@ class AcyclicOptions:
     everything below it, must not import each other in a cycle.
     """
 
+    depth: int = option(
+        0,
+        check=check_depth,
+        description=(
+            "How many levels of packages below each of `packages` are checked the same way, "
+            "as import-linter's acyclic_siblings `depth`: 0 (the default) only the children "
+            "of each package, 1 also the children of each child package, and so on."
+        ),
+    )
+    skip_descendants: tuple[str, ...] = option(
+        (),
+        check=check_patterns,
+        description=(
+            "Packages below `packages` (prefixes or selectors) that `depth` does not go "
+            "into: their children, and everything below them, are not checked."
+        ),
+    )
     packages: tuple[str, ...] = module_list(required=True)
+
+    def check_together(self) -> tuple[str, str] | None:
+        both = sorted(set(self.packages) & set(self.skip_descendants))
+        if both:
+            return (
+                "skip-descendants",
+                f'names "{quoted(both[0])}", which is also one of `packages`.',
+            )
+        return None
 
 
 def reads(options: AcyclicOptions) -> ReadScope:
@@ -94,7 +128,9 @@ def _child(package: str, name: str) -> str | None:
 
 
 def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
-    packages = sorted({p for entry in options.packages for p in expand(model, entry)})
+    roots = {p for entry in options.packages for p in expand(model, entry)}
+    skipped = {p for entry in options.skip_descendants for p in expand(model, entry)}
+    packages = packages_to_depth(model, roots, options.depth, skipped)
     for package in packages:
         steps = _steps(model, package)
         for cycle in _cycles(steps):
@@ -205,6 +241,23 @@ def examples() -> tuple[Example, ...]:
                 "shop/orders/model.py": "class Order: ...\n",
                 "shop/orders/service.py": "from shop.billing.invoice import Invoice\n",
                 "shop/catalog/items.py": "from shop.orders.model import Order\n",
+            },
+        ),
+        Example(
+            title="A cycle one level down, found with depth",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME042.toml": _NO_CYCLES.replace("ACME040", "ACME042")
+                + 'depth = 2\nskip-descendants = ["shop.legacy"]\n'
+            },
+            files={
+                "shop/orders/model.py": (
+                    "from shop.orders.rules import check  # expect: ACME042\n\nclass Order: ...\n"
+                ),
+                "shop/orders/rules.py": "from shop.orders.model import Order\n",
+                "shop/legacy/old/a.py": "from shop.legacy.old import b\n",
+                "shop/legacy/old/b.py": "from shop.legacy.old import a\n",
             },
         ),
         Example(

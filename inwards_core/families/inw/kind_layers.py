@@ -44,16 +44,6 @@ from inwards_core.families.inw.layer_entries import (
     undeclared_children,
 )
 from inwards_core.families.inw.layering import breach
-from inwards_core.families.inw.ignored_imports import (
-    IGNORED_IMPORT_PARAMS,
-    IMPORT_OPTIONS_DOCS,
-    dynamic_option,
-    honours_import_options,
-    ignore_imports_option,
-    reads_ignored_importers,
-    type_checking_option,
-    unmatched_ignore_option,
-)
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     covers_some_module,
@@ -95,8 +85,7 @@ every step (module, file and line).
 prefixes or selectors on both sides (`"shop.*.domain.events -> shop.*.adapters.clock"`): they
 are not reported and no chain goes through them. An entry that lets no import through is
 reported as a warning in the rule's definition.
-"""
-    + IMPORT_OPTIONS_DOCS,
+""",
     why_is_this_bad="""
 A layering only holds while every dependency points inwards. An inner layer that imports an
 outer one, even through a helper module, can no longer be understood, tested or reused
@@ -125,8 +114,8 @@ class LayersOptions:
     `layers` names the layers, innermost first (at least two, or one entry of siblings):
     module prefixes, or names relative to each container when there are containers;
     `"a | b"` makes siblings that may not import each other, `"a : b"` siblings that may,
-    and `"(a)"` a layer that may be missing. `containers` are the packages (prefixes or selectors) in which the
-    same layering repeats. `indirect` also reports chains through other first-party modules.
+    and `"(a)"` a layer that may be missing. `containers` are the packages (prefixes or
+    selectors) in which the same layering repeats. `indirect` also reports chains through other first-party modules.
     `allow` lists imports the rule lets through, as `"importer -> imported"`.
     """
 
@@ -134,10 +123,6 @@ class LayersOptions:
     containers: tuple[str, ...] = module_list()
     indirect: bool = False
     allow: tuple[str, ...] = allow_option()
-    ignore_imports: tuple[str, ...] = ignore_imports_option()
-    unmatched_ignore: str = unmatched_ignore_option()
-    type_checking: bool = type_checking_option()
-    dynamic: bool = dynamic_option()
     missing_layers: str = option(
         "warning",
         check=check_missing_layers,
@@ -199,7 +184,6 @@ def _breach(source: _Layer, target: _Layer) -> str | None:
     return breach(source, target)
 
 
-@reads_ignored_importers
 def reads(options: LayersOptions) -> ReadScope:
     if options.containers:
         texts = [
@@ -224,7 +208,6 @@ GUIDANCE_PARAMS = {
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
-    **IGNORED_IMPORT_PARAMS,
 }
 
 
@@ -244,7 +227,6 @@ def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
     return best
 
 
-@honours_import_options
 def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
     flow = _flow(options)
     containers: Sequence[str | None]
