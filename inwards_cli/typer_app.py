@@ -11,6 +11,7 @@ from inwards_cli.commands.check import check_command
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command
 from inwards_cli.commands.import_config import import_config_command
+from inwards_cli.commands.import_diagram import import_diagram_command
 from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
 from inwards_cli.commands.rules_explain import explain_command
@@ -67,4 +68,5 @@ app.command(name="rule")(rule_command)
 app.command(name="schema")(schema_command)
 app.command(name="explain-module")(explain_module_command)
 app.command(name="diagram")(diagram_command)
+app.command(name="import-diagram")(import_diagram_command)
 app.command(name="import-config")(import_config_command)

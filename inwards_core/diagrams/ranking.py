@@ -41,11 +41,10 @@ class RankingError(ValueError):
 def rank_layers(diagram: Diagram) -> tuple[tuple[ProposedLayer, ...], ...]:
     """The layers `diagram` draws, innermost rank first, each rank its layers in the order
     they are first drawn. Raises `RankingError` for a cycle, a box without module names
-    or a diagram of fewer than two layers."""
+    or a diagram without boxes."""
     boxes = [node for node in diagram.nodes if not node.external and not node.container]
-    if len(boxes) < 2:
-        line = boxes[0].line if boxes else 1
-        raise RankingError(diagram.file, line, "a layers diagram needs at least two boxes")
+    if not boxes:
+        raise RankingError(diagram.file, 1, "the diagram draws no box (external boxes aside)")
     layers = {node.id: _layer(node, diagram.file) for node in boxes}
     arrows: dict[str, list[Edge]] = {node.id: [] for node in boxes}
     for edge in diagram.edges:
@@ -90,7 +89,11 @@ def _layer(node: Node, file: str) -> ProposedLayer:
 
 
 def _is_module(text: str) -> bool:
+    """A module prefix or selector, read as INW017 reads a label: one word holding a `.` or
+    a wildcard, or one lower-case word (`Web` is a caption, not a package)."""
     if not text or any(char.isspace() for char in text):
+        return False
+    if "." not in text and "*" not in text and not (text.islower() and text.isidentifier()):
         return False
     try:
         parse_module_pattern(text)
@@ -136,3 +139,13 @@ def _cycle(closing: Edge, stack: Sequence[tuple[str, int]], file: str) -> Rankin
         + " --> ".join(f'"{name}"' for name in loop)
         + "; take one arrow out (or draw it dotted if it is not an import)",
     )
+
+
+def layers_entries(ranks: Sequence[Sequence[ProposedLayer]]) -> list[object]:
+    """The `layers` array of `[tool.inwards]` for ranked layers: a table per layer, a
+    sibling group as an array of tables."""
+    entries: list[object] = []
+    for rank in ranks:
+        tables = [{"name": layer.name, "modules": list(layer.modules)} for layer in rank]
+        entries.append(tables[0] if len(tables) == 1 else tables)
+    return entries
