@@ -260,8 +260,9 @@ def _print_report(conversion: Conversion, source: str) -> None:
     lines = [f"import-linter contracts in {source}:"]
     for report in conversion.reports:
         code = report.code or "-"
+        where = f"{source}:{report.line}" if report.line else source
         lines.append(
-            f"  {code} {report.contract!r} ({source}:{report.line}): {report.status.value}"
+            f"  {code} {(report.name or report.contract)!r} ({where}): {report.status.value}"
         )
         lines += [f"      {note}" for note in report.notes]
     lines += [f"  note: {note}" for note in conversion.notes]
