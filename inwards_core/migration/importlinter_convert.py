@@ -321,12 +321,14 @@ _BUILDERS = {
 
 
 def _note_wildcards(notes: _Notes, option: str, modules: Iterable[str]) -> None:
-    wild = [m for m in modules if "*" in m]
+    """`*` (one segment) and `**` (one or more) mean the same in import-linter's module
+    expressions as in inwards' selectors, which must start with a literal package."""
+    wild = [m for m in modules if m.split(".")[0] in ("*", "**")]
     if wild:
         notes.add(
             option,
-            f"{', '.join(wild)}: a wildcard module expression is written as an inwards "
-            "selector (`**` there is one segment or more); check it matches the same modules",
+            f"{', '.join(wild)}: an inwards selector starts with a package name, not a "
+            "wildcard; written as is, the rule will not load until it is changed",
         )
 
 
