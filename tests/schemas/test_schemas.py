@@ -113,7 +113,16 @@ def test_config_schema_describes_every_key_the_loader_takes() -> None:
     for rule in CORE.rules:
         assert rule.name in rules, rule.name
     forbidden_options = config["$defs"]["options.inw.forbidden"]["properties"]
-    assert set(forbidden_options) == {"modules", "forbidden", "allow", "indirect"}
+    assert set(forbidden_options) == {
+        "modules",
+        "forbidden",
+        "allow",
+        "indirect",
+        "ignore-imports",
+        "unmatched-ignore",
+        "type-checking",
+        "dynamic",
+    }
     assert forbidden_options["indirect"] == {
         "type": "boolean",
         # The sentence of the options class docstring that names the option.

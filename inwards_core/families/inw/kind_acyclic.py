@@ -22,6 +22,16 @@ from inwards_core import (
     quoted,
 )
 from inwards_core.families.inw.cycle_depth import check_depth, packages_to_depth
+from inwards_core.families.inw.ignored_imports import (
+    IGNORED_IMPORT_PARAMS,
+    IMPORT_OPTIONS_DOCS,
+    dynamic_option,
+    honours_import_options,
+    ignore_imports_option,
+    reads_ignored_importers,
+    type_checking_option,
+    unmatched_ignore_option,
+)
 from inwards_core.families.inw.import_chains import Chain, chain_files, chain_modules
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
@@ -48,7 +58,8 @@ packages that `depth` does not go into.
 
 Cycles are found child by child: for each child in a cycle, the shortest cycle through it.
 Imports of the package itself (its `__init__`) are not a child's.
-""",
+"""
+    + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
 Children that import each other can't be understood, tested or moved one at a time: the
 cycle makes them one big package in all but name, and at run time it is a source of
@@ -94,6 +105,10 @@ class AcyclicOptions:
         ),
     )
     packages: tuple[str, ...] = module_list(required=True)
+    ignore_imports: tuple[str, ...] = ignore_imports_option()
+    unmatched_ignore: str = unmatched_ignore_option()
+    type_checking: bool = type_checking_option()
+    dynamic: bool = dynamic_option()
 
     def check_together(self) -> tuple[str, str] | None:
         both = sorted(set(self.packages) & set(self.skip_descendants))
@@ -105,6 +120,7 @@ class AcyclicOptions:
         return None
 
 
+@reads_ignored_importers
 def reads(options: AcyclicOptions) -> ReadScope:
     return ReadScope(modules=options.packages)
 
@@ -117,6 +133,7 @@ GUIDANCE_PARAMS = {
     "statement": "the import statement of the first step, as one line",
     "chain": "one import per step as `module:line -> imported`, runs separated by `; `",
     **DEAD_ENTRY_PARAMS,
+    **IGNORED_IMPORT_PARAMS,
 }
 
 
@@ -127,6 +144,7 @@ def _child(package: str, name: str) -> str | None:
     return f"{package}.{rest.split('.', 1)[0]}"
 
 
+@honours_import_options
 def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
     roots = {p for entry in options.packages for p in expand(model, entry)}
     skipped = {p for entry in options.skip_descendants for p in expand(model, entry)}
@@ -269,6 +287,20 @@ def examples() -> tuple[Example, ...]:
                 "shop/billing/invoice.py": "from shop.orders.model import Order\n",
                 "shop/orders/model.py": "class Order: ...\n",
                 "shop/catalog/items.py": "from shop.orders.model import Order\n",
+            },
+        ),
+        Example(
+            title="A cycle being taken apart, its last import ignored",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME041.toml": _NO_CYCLES.replace("ACME040", "ACME041")
+                + 'ignore-imports = ["shop.orders.service -> shop.billing.invoice"]\n',
+            },
+            files={
+                "shop/billing/invoice.py": "from shop.orders.model import Order\n",
+                "shop/orders/model.py": "class Order: ...\n",
+                "shop/orders/service.py": "from shop.billing.invoice import Invoice\n",
             },
         ),
     )

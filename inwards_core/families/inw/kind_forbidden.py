@@ -19,6 +19,16 @@ from inwards_core import (
     parse_module_pattern,
     quoted,
 )
+from inwards_core.families.inw.ignored_imports import (
+    IGNORED_IMPORT_PARAMS,
+    IMPORT_OPTIONS_DOCS,
+    dynamic_option,
+    honours_import_options,
+    ignore_imports_option,
+    reads_ignored_importers,
+    type_checking_option,
+    unmatched_ignore_option,
+)
 from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
@@ -54,7 +64,8 @@ With `indirect = true` the rule also follows chains of imports through other fir
 modules: for each entry of `modules` and each forbidden entry, the shortest chain is
 reported once, at the first import of the chain, with every step (module, file and line). A
 chain to a library ends at the first-party module that imports it.
-""",
+"""
+    + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
 A dependency that the architecture rules out creeps in one import at a time, often through a
 helper module that looks harmless. Each one couples the listed code to something it should
@@ -106,6 +117,10 @@ class ForbiddenOptions:
     forbidden: tuple[str, ...] = module_list(required=True)
     allow: tuple[str, ...] = option((), check=_check_allow)
     indirect: bool = False
+    ignore_imports: tuple[str, ...] = ignore_imports_option()
+    unmatched_ignore: str = unmatched_ignore_option()
+    type_checking: bool = type_checking_option()
+    dynamic: bool = dynamic_option()
 
     @property
     def allowed_pairs(self) -> tuple[tuple[str, str], ...]:
@@ -121,6 +136,7 @@ class ForbiddenOptions:
         return tuple(entry.strip() for entry in self.allow if ARROW not in entry)
 
 
+@reads_ignored_importers
 def reads(options: ForbiddenOptions) -> ReadScope:
     return ReadScope(modules=options.modules, import_graph=options.indirect)
 
@@ -134,9 +150,11 @@ GUIDANCE_PARAMS = {
     "chain": "every step as `module:line`, ending with the imported name",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
+    **IGNORED_IMPORT_PARAMS,
 }
 
 
+@honours_import_options
 def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]:
     pairs = options.allowed_pairs
     allowed_targets = options.allowed_targets
@@ -287,6 +305,65 @@ indirect = true
                     "from shop.domain.clock import now\n\n"
                     "def stamp() -> str:\n    return now().isoformat()\n"
                 ),
+            },
+        ),
+        Example(
+            title="Imports taken out: one ignored, the type-only and dynamic ones",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME003.toml": """\
+code = "ACME003"
+name = "domain-without-orm"
+summary = "The domain uses the ORM."
+check = "inw.forbidden"
+
+[options]
+modules = ["shop.domain"]
+forbidden = ["shop.db"]
+indirect = true
+ignore-imports = ["shop.domain.legacy.* -> shop.db.session"]
+type-checking = false
+dynamic = false
+""",
+            },
+            files={
+                "shop/db/session.py": "def open_session() -> object: ...\n",
+                "shop/db/models.py": "class Row: ...\n",
+                "shop/domain/legacy/report.py": "from shop.db.session import open_session\n",
+                "shop/domain/order.py": (
+                    "from typing import TYPE_CHECKING\n\n"
+                    "if TYPE_CHECKING:\n    from shop.db.models import Row\n"
+                ),
+                "shop/domain/plugins.py": (
+                    "import importlib\n\n"
+                    "def load() -> object:\n"
+                    '    return importlib.import_module("shop.db.models")\n'
+                ),
+            },
+        ),
+        Example(
+            title="An ignored import that no longer exists fails the run",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME004.toml": """\
+code = "ACME004"  # expect: ACME004
+name = "domain-without-orm"
+summary = "The domain uses the ORM."
+check = "inw.forbidden"
+
+[options]
+modules = ["shop.domain"]
+forbidden = ["shop.db"]
+ignore-imports = ["shop.domain.legacy.report -> shop.db.session"]
+unmatched-ignore = "error"
+""",
+            },
+            files={
+                "shop/db/session.py": "def open_session() -> object: ...\n",
+                "shop/domain/legacy/report.py": "from shop.domain.order import total\n",
+                "shop/domain/order.py": "def total() -> int:\n    return 0\n",
             },
         ),
     )

@@ -22,6 +22,16 @@ from inwards_core.families.inw.allowed_imports import (
     AllowedImports,
     allow_option,
 )
+from inwards_core.families.inw.ignored_imports import (
+    IGNORED_IMPORT_PARAMS,
+    IMPORT_OPTIONS_DOCS,
+    dynamic_option,
+    honours_import_options,
+    ignore_imports_option,
+    reads_ignored_importers,
+    type_checking_option,
+    unmatched_ignore_option,
+)
 from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
@@ -56,7 +66,8 @@ import, with every step (module, file and line).
 prefixes or selectors on both sides (`"shop.contexts.billing.api -> shop.contexts.orders.events"`).
 An allowed import is not reported and no chain goes through it; an entry that lets no import
 through is reported as a warning in the rule's definition.
-""",
+"""
+    + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
 Independent packages (bounded contexts, plugins, features) can be changed, tested, owned
 and eventually split out on their own. One import between them ties their releases
@@ -87,8 +98,13 @@ class IndependenceOptions:
     modules: tuple[str, ...] = module_list(required=True)
     indirect: bool = False
     allow: tuple[str, ...] = allow_option()
+    ignore_imports: tuple[str, ...] = ignore_imports_option()
+    unmatched_ignore: str = unmatched_ignore_option()
+    type_checking: bool = type_checking_option()
+    dynamic: bool = dynamic_option()
 
 
+@reads_ignored_importers
 def reads(options: IndependenceOptions) -> ReadScope:
     return ReadScope(modules=options.modules, import_graph=options.indirect)
 
@@ -103,9 +119,11 @@ GUIDANCE_PARAMS = {
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
+    **IGNORED_IMPORT_PARAMS,
 }
 
 
+@honours_import_options
 def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violation]:
     units: dict[str, str] = {}
     for entry in options.modules:
@@ -245,6 +263,22 @@ def examples() -> tuple[Example, ...]:
                 "shop/contexts/billing/invoice.py": "from shop.kernel.money import Money\n",
                 "shop/contexts/orders/model.py": "from shop.kernel.money import Money\n",
                 "shop/kernel/money.py": "class Money: ...\n",
+            },
+        ),
+        Example(
+            title="A known import ignored, with import-linter's wildcards",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME012.toml": _CONTEXTS.replace("ACME010", "ACME012")
+                + 'ignore-imports = ["shop.contexts.billing.** -> shop.contexts.orders.events"]\n'
+                + 'unmatched-ignore = "error"\n',
+            },
+            files={
+                "shop/contexts/billing/listeners/placed.py": (
+                    "from shop.contexts.orders.events import OrderPlaced\n"
+                ),
+                "shop/contexts/orders/events.py": "class OrderPlaced: ...\n",
             },
         ),
     )

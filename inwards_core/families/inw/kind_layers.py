@@ -27,6 +27,16 @@ from inwards_core.families.inw.allowed_imports import (
     AllowedImports,
     allow_option,
 )
+from inwards_core.families.inw.ignored_imports import (
+    IGNORED_IMPORT_PARAMS,
+    IMPORT_OPTIONS_DOCS,
+    dynamic_option,
+    honours_import_options,
+    ignore_imports_option,
+    reads_ignored_importers,
+    type_checking_option,
+    unmatched_ignore_option,
+)
 from inwards_core.families.inw.import_chains import (
     Chain,
     chain_violation,
@@ -85,7 +95,8 @@ every step (module, file and line).
 prefixes or selectors on both sides (`"shop.*.domain.events -> shop.*.adapters.clock"`): they
 are not reported and no chain goes through them. An entry that lets no import through is
 reported as a warning in the rule's definition.
-""",
+"""
+    + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
 A layering only holds while every dependency points inwards. An inner layer that imports an
 outer one, even through a helper module, can no longer be understood, tested or reused
@@ -123,6 +134,10 @@ class LayersOptions:
     containers: tuple[str, ...] = module_list()
     indirect: bool = False
     allow: tuple[str, ...] = allow_option()
+    ignore_imports: tuple[str, ...] = ignore_imports_option()
+    unmatched_ignore: str = unmatched_ignore_option()
+    type_checking: bool = type_checking_option()
+    dynamic: bool = dynamic_option()
     missing_layers: str = option(
         "warning",
         check=check_missing_layers,
@@ -184,6 +199,7 @@ def _breach(source: _Layer, target: _Layer) -> str | None:
     return breach(source, target)
 
 
+@reads_ignored_importers
 def reads(options: LayersOptions) -> ReadScope:
     if options.containers:
         texts = [
@@ -208,6 +224,7 @@ GUIDANCE_PARAMS = {
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
+    **IGNORED_IMPORT_PARAMS,
 }
 
 
@@ -227,6 +244,7 @@ def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
     return best
 
 
+@honours_import_options
 def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
     flow = _flow(options)
     containers: Sequence[str | None]

@@ -22,6 +22,16 @@ from inwards_core.families.inw.allowed_imports import (
     AllowedImports,
     allow_option,
 )
+from inwards_core.families.inw.ignored_imports import (
+    IGNORED_IMPORT_PARAMS,
+    IMPORT_OPTIONS_DOCS,
+    dynamic_option,
+    honours_import_options,
+    ignore_imports_option,
+    reads_ignored_importers,
+    type_checking_option,
+    unmatched_ignore_option,
+)
 from inwards_core.families.inw.import_chains import direct_params
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
@@ -45,7 +55,8 @@ only direct imports count.
 protected: `"shop.reports.monthly -> shop.db.session.readonly"` (module prefixes or selectors on
 both sides). An entry that lets no import through is reported as a warning in the rule's
 definition.
-""",
+"""
+    + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
 A protected module is an implementation detail (a package's internals, a generated client,
 a database session factory) that only a few places should touch. Each new importer
@@ -76,8 +87,13 @@ class ProtectedOptions:
     modules: tuple[str, ...] = module_list(required=True)
     importers: tuple[str, ...] = module_list()
     allow: tuple[str, ...] = allow_option()
+    ignore_imports: tuple[str, ...] = ignore_imports_option()
+    unmatched_ignore: str = unmatched_ignore_option()
+    type_checking: bool = type_checking_option()
+    dynamic: bool = dynamic_option()
 
 
+@reads_ignored_importers
 def reads(options: ProtectedOptions) -> ReadScope:
     return ReadScope(modules=options.modules, every_module=True)
 
@@ -92,9 +108,11 @@ GUIDANCE_PARAMS = {
     "via": "empty: this kind judges direct imports only",
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
+    **IGNORED_IMPORT_PARAMS,
 }
 
 
+@honours_import_options
 def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]:
     allowed = quoted(", ".join(f'"{quoted(entry)}"' for entry in options.importers), LIST_LIMIT)
     importers = quoted(", ".join(map(quoted, options.importers)), LIST_LIMIT)
@@ -196,6 +214,28 @@ def examples() -> tuple[Example, ...]:
                 "shop/repositories/orders.py": "from shop.db.session import open_session\n",
                 "shop/bootstrap.py": "from shop.db import session\n",
                 "shop/views/orders.py": "from shop.repositories.orders import open_session\n",
+            },
+        ),
+        Example(
+            title="Type-only imports of the protected module left out",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME032.toml": _SESSIONS.replace("ACME030", "ACME032").replace(
+                    'importers = ["shop.repositories", "shop.bootstrap"]',
+                    'importers = ["shop.repositories"]\n'
+                    'ignore-imports = ["shop.bootstrap -> shop.db.session"]\n'
+                    "type-checking = false",
+                ),
+            },
+            files={
+                "shop/db/session.py": "class Session: ...\n",
+                "shop/repositories/orders.py": "from shop.db.session import Session\n",
+                "shop/bootstrap.py": "from shop.db import session\n",
+                "shop/views/orders.py": (
+                    "from typing import TYPE_CHECKING\n\n"
+                    "if TYPE_CHECKING:\n    from shop.db.session import Session\n"
+                ),
             },
         ),
     )
