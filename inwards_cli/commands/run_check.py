@@ -45,6 +45,7 @@ from inwards_core.verification import CachedFactsDiffer
 
 if TYPE_CHECKING:
     from inwards_cli.adapters.progress import ProgressBar
+    from inwards_cli.workspace import WorkspaceView
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -61,6 +62,14 @@ def run_check(arguments: CheckArguments) -> int:
     """Check, write the report (to stdout or `--output-file`), and return the exit status
     (with --exit-zero, errors found are 0; anything else stays what it was). With --watch,
     check again on every save until Ctrl-C (see `watch.py`)."""
+    if arguments.config is None:
+        from inwards_cli.workspace import workspace_here
+
+        workspace = workspace_here()
+        if workspace is not None:  # a uv workspace root: each member with its own config
+            from inwards_cli.commands.workspace_check import run_workspace_check
+
+            return run_workspace_check(arguments, workspace)
     if arguments.watch:
         from inwards_cli.commands.watch import run_watch  # imports watchfiles
 
@@ -73,9 +82,10 @@ def run_check(arguments: CheckArguments) -> int:
     return 0 if arguments.exit_zero and code == 1 else code
 
 
-def check(arguments: CheckArguments) -> CheckOutcome:
+def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> CheckOutcome:
     """Load the configuration and the rules, check, and finish the report (the paths
-    outside the project, the rule set, the baseline)."""
+    outside the project, the rule set, the baseline). `view`: how a uv workspace's check
+    of one of its configurations differs (`workspace_check.py`)."""
     _refuse_conflicting_options(arguments)
     loaded = locate_config(arguments.config)
     project_dir = loaded.project_dir
@@ -84,6 +94,16 @@ def check(arguments: CheckArguments) -> CheckOutcome:
     if arguments.paths:
         named, outside = project_paths(arguments.paths, project_dir)
     config = _whole_config(loaded, arguments)
+    if view is None and arguments.config is None:  # --config: that file alone, as it says
+        from inwards_cli.workspace import view_for_config
+
+        view = view_for_config(loaded.path)
+    if view is not None:
+        config = attrs.evolve(
+            config,
+            workspace_packages=view.workspace_packages,
+            installed_portions=view.installed_portions,
+        )
     # Read before checking: a broken baseline stops the run at once.
     baseline = load_baseline(arguments, project_dir)
     resolved = _load_rules(loaded, config, arguments)
@@ -98,9 +118,14 @@ def check(arguments: CheckArguments) -> CheckOutcome:
         project_dir,
         no_cache=arguments.no_cache,
         progress=bar,
-        memo_context=_memo_context(loaded, resolved, arguments, named),
+        memo_context=_memo_context(loaded, resolved, arguments, named, view),
         verify=arguments.verify_cache,
     )
+    if view is not None and view.excluded:
+        from inwards_cli.adapters.excluded_files import ExcludedDirectories
+
+        files = ExcludedDirectories(adapters.files, view.excluded)
+        adapters = attrs.evolve(adapters, files=files)
     if arguments.show_files:
         show_files(prepared, adapters, named, project_dir)
     try:
@@ -128,6 +153,7 @@ def _memo_context(
     resolved: ResolvedRules,
     arguments: CheckArguments,
     named: list[str] | None,
+    view: WorkspaceView | None = None,
 ) -> str | None:
     """What a whole-project check's report depends on besides the tree (`memo_context`);
     None for a check of named paths, --show-files or without the cache."""
@@ -135,7 +161,7 @@ def _memo_context(
         return None
     from inwards_cli.adapters.run_memo import memo_context
 
-    options = (
+    options: tuple[object, ...] = (
         arguments.select,
         arguments.extend_select,
         arguments.ignore,
@@ -147,6 +173,8 @@ def _memo_context(
         arguments.full_parse,
         shows_frames(arguments),
     )
+    if view is not None:  # another tree, other packages: their own memo
+        options += (attrs.astuple(view),)
     return memo_context(loaded.path, loaded.text, resolved.rule_set, options)
 
 
@@ -157,12 +185,13 @@ def _save_stamps(adapters: Adapters, project_dir: Path) -> None:
         return  # no stamps either (see `bootstrap`)
     from inwards_cli.adapters.file_stamps import StampedProjectFiles
 
-    if isinstance(adapters.files, StampedProjectFiles):
-        adapters.files.stamps.flush()
-        if adapters.files.mismatches:
+    files = getattr(adapters.files, "inner", adapters.files)  # under ExcludedDirectories
+    if isinstance(files, StampedProjectFiles):
+        files.stamps.flush()
+        if files.mismatches:
             from inwards_cli.commands.cache_verification import fail_verification
 
-            fail_verification(adapters.files.mismatches, display_from(project_dir))
+            fail_verification(files.mismatches, display_from(project_dir))
 
 
 def _progress_bar(arguments: CheckArguments) -> ProgressBar | None:

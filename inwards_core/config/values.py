@@ -137,6 +137,11 @@ class Config:
     generated: tuple[str, ...] = DEFAULT_GENERATED
     namespace_packages: tuple[str, ...] = ()
     required_version: str | None = None
+    # Set by the CLI in a uv workspace, never read from [tool.inwards]: the packages of
+    # the other members ("workspace packages": not this project's code), and the portions
+    # of this project's namespace packages installed in the workspace's .venv.
+    workspace_packages: tuple[str, ...] = ()
+    installed_portions: tuple[str, ...] = ()
     user_rules: str = "on"
     rules: RuleSettings = attrs.field(factory=RuleSettings)
     contexts: tuple[Context, ...] = ()

@@ -23,6 +23,8 @@ class Provenance(enum.StrEnum):
     FIRST_PARTY = "first-party"
     STDLIB = "stdlib"
     THIRD_PARTY = "third-party"
+    # Another member of the uv workspace: not this project's code, not a library either.
+    WORKSPACE = "workspace"
 
 
 class Resolution:
@@ -33,6 +35,7 @@ class Resolution:
         "_exists_cache",
         "_first_party_cache",
         "_first_party_tops",
+        "_foreign",
         "_generated",
         "_namespace_packages",
         "_path_extending",
@@ -46,6 +49,11 @@ class Resolution:
         self._generated = SegmentPatterns(config.generated, wildcards=True)
         self._namespace_packages = tuple(n for n in config.namespace_packages if n)
         self._path_extending = path_extending
+        # Names under this project's top-level packages that are someone else's: another
+        # workspace member's portion of a shared namespace, or one installed in the .venv.
+        self._foreign = tuple(
+            (name, Provenance.WORKSPACE) for name in config.workspace_packages if name
+        ) + tuple((name, Provenance.THIRD_PARTY) for name in config.installed_portions if name)
         self._exists_cache: dict[str, bool] = {}
         self._first_party_cache: dict[str, bool] = {}
         # A top-level namespace directory is first-party only when it holds Python code:
@@ -83,7 +91,20 @@ class Resolution:
             return True
         if any(name == p or name.startswith(p + ".") for p in self._path_extending):
             return True
+        if self._foreign and self._foreign_kind(name) is not None:
+            return True
         return any(name == p or name.startswith(p + ".") for p in self._namespace_packages)
+
+    def _foreign_kind(self, name: str) -> Provenance | None:
+        """The provenance of `name` when it is at or below another member's package or an
+        installed namespace portion (the longest entry wins)."""
+        best: tuple[str, Provenance] | None = None
+        for entry, kind in self._foreign:
+            if (name == entry or name.startswith(entry + ".")) and (
+                best is None or len(entry) > len(best[0])
+            ):
+                best = (entry, kind)
+        return None if best is None else best[1]
 
     def is_generated(self, name: str) -> bool:
         """Whether a `generated` pattern covers `name` (whole segments anywhere; `*` and
@@ -92,6 +113,8 @@ class Resolution:
 
     def is_first_party(self, name: str) -> bool:
         """Whether the top-level package of `name` belongs to this project."""
+        if self._foreign and self._foreign_kind(name) is not None:
+            return False  # a portion of a shared namespace that another member provides
         top = name.partition(".")[0]
         known = self._first_party_cache.get(top)
         if known is None:
@@ -102,7 +125,12 @@ class Resolution:
         return known
 
     def classify(self, name: str) -> Provenance:
-        """First-party, standard library or third-party, in that order of precedence."""
+        """Another workspace member's, first-party, standard library or third-party, in
+        that order of precedence."""
+        if self._foreign:
+            kind = self._foreign_kind(name)
+            if kind is not None:
+                return kind
         if self.is_first_party(name):
             return Provenance.FIRST_PARTY
         if is_stdlib(name):

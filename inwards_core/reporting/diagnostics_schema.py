@@ -160,6 +160,33 @@ def diagnostics_schema() -> JSON:
                 "Baseline entries fixed since the baseline was written, so it can shrink "
                 "(whole-project runs with a baseline).",
             ),
+            "configs": array(
+                json_object(
+                    {
+                        "config": text(
+                            "The configuration file, relative to the directory inwards ran in."
+                        ),
+                        "checked": {
+                            "type": "boolean",
+                            "description": "false when the configuration has errors (they "
+                            "went to standard error) and its part was not checked.",
+                        },
+                        "filesChecked": integer("How many files this configuration checked."),
+                        "violations": integer(f"{count} errors it reported."),
+                        "warnings": integer(f"{count} warnings it reported."),
+                        "exitCode": integer("The exit status a check of it alone would have."),
+                        "baselineFile": text("The baseline it read (only when there is one)."),
+                        "baselined": integer(
+                            f"{count} findings its baseline accepted (with a baseline)."
+                        ),
+                    },
+                    ["config", "checked", "exitCode"],
+                ),
+                "At a uv workspace root: one entry per configuration that ran (each member "
+                "with its own [tool.inwards], the root's for the rest), sorted by path. The "
+                "summary and the diagnostics are those of every part together; paths are "
+                "relative to the directory inwards ran in.",
+            ),
             "diagnostics": array(
                 _diagnostic(),
                 "The findings, sorted by file and position; whole-project findings last. "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inwards_core.baseline import BASELINE_FILE_NAME
@@ -152,6 +153,7 @@ def render_text(
     colour: bool = False,
     fixes: FixDisplay = FixDisplay.ONCE_PER_RULE,
     quiet: bool = False,
+    breakdown: Sequence[str] = (),
 ) -> str:
     """Each finding: its head line, the frame of the line it points at (when the report
     kept it), its fix as `fixes` says, its docs pointer. Then, unless `quiet`, the summary
@@ -180,6 +182,7 @@ def render_text(
     if quiet:
         return "\n".join(out) + ("\n" if out else "")
     out.append(summary_line(report))
+    out.extend(safe_line(line) for line in breakdown)  # a workspace's line per config
     extra = trailer(report, shown, display)
     if steps_left_out:
         extra.append(
@@ -200,6 +203,7 @@ def render_concise(
     colour: bool = False,
     fixes: FixDisplay = FixDisplay.ONCE_PER_RULE,
     quiet: bool = False,
+    breakdown: Sequence[str] = (),
 ) -> str:
     """One line a finding: its head and its fix's first step (none with FixDisplay.NONE);
     then, unless `quiet`, the summary and the lines after it."""
@@ -215,6 +219,7 @@ def render_concise(
     if quiet:
         return "\n".join(out) + ("\n" if out else "")
     out.append(summary_line(report))
+    out.extend(safe_line(line) for line in breakdown)
     out.extend(trailer(report, shown, display))
     return "\n".join(out) + "\n"
 

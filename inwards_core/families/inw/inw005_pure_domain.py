@@ -184,10 +184,11 @@ def denying_entry(config: Config, layer: Layer, name: str) -> str | None:
 
 def outside_allowlist(layer: Layer, name: str, kind: str) -> bool:
     """Whether the layer's `allow-libraries` leave out `name`, a library of provenance
-    `kind` (an allowlist is about third-party code only)."""
+    `kind` (an allowlist is about third-party code only, a uv workspace's other members
+    included)."""
     return (
         layer.allow_libraries is not None
-        and kind == "third-party"
+        and kind in ("third-party", "workspace")
         and _longest(name, layer.allow_libraries) is None
     )
 
@@ -263,7 +264,7 @@ def _denied_by_rule(
     info, span, statement = where
     entry, library = (quoted(text) for text in denial)
     stable = (
-        f'"{quoted(info.name)}" imports "{quoted(name)}" from the {kind} library "{library}", '
+        f'"{quoted(info.name)}" imports "{quoted(name)}" from {_source(kind, library)}, '
         f'which the rule\'s `deny` keeps out of "{entry}".'
     )
     return Violation(
@@ -283,6 +284,15 @@ def _denied_by_rule(
     )
 
 
+def _source(kind: str, library: str) -> str:
+    """Where an imported name comes from, as the message says it: `the third-party library
+    "sqlalchemy"`, or, for another member of the uv workspace, `the workspace package
+    "acme.core"`."""
+    if kind == "workspace":
+        return f'the workspace package "{library}"'
+    return f'the {kind} library "{library}"'
+
+
 def _denied_to_layer(
     config: Config, where: _Where, layer: Layer, name: str, kind: str
 ) -> Violation | None:
@@ -291,7 +301,10 @@ def _denied_to_layer(
     denied_by = denying_entry(config, layer, name)
     if denied_by is None and not outside_allowlist(layer, name, kind):
         return None
-    library = quoted(denied_by if denied_by is not None else name.split(".")[0])
+    package = name.split(".")[0]
+    if kind == "workspace":  # named as the member provides it: "acme.core", not "acme"
+        package = _longest(name, config.workspace_packages) or package
+    library = quoted(denied_by if denied_by is not None else package)
     elsewhere = [n for n in allowed_layers(config, name, kind) if n != layer.name]
     shown_layer = quoted(layer.name)
     rule_text = (
@@ -300,8 +313,8 @@ def _denied_to_layer(
         else f'it is not in the allow-libraries of "{shown_layer}"'
     )
     stable = (
-        f'Layer "{shown_layer}" imports "{quoted(name)}" from the {kind} library '
-        f'"{library}", which it may not use.'
+        f'Layer "{shown_layer}" imports "{quoted(name)}" from {_source(kind, library)}, '
+        "which it may not use."
     )
     return Violation(
         file=info.file,

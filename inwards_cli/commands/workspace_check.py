@@ -1,0 +1,253 @@
+"""`inwards check` at a uv workspace root: every member with its own `[tool.inwards]` and
+baseline, the root's own configuration over the rest (the members' directories left out),
+the members without a table listed as not checked; with PATHS, each path checked by the
+nearest configuration above it. One merged report in every format, the worst exit status.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
+from inwards_cli.commands.console import display_from, fail
+from inwards_cli.commands.report_output import (
+    CheckOutcome,
+    emit,
+    fix_display,
+    github_paths,
+    sarif_source_root,
+    use_colour,
+)
+from inwards_cli.commands.run_check import check
+from inwards_cli.workspace import Member, Workspace, WorkspaceView, nearest_config
+from inwards_core.model.findings import NotChecked
+from inwards_core.reporting import DisplayPath
+from inwards_core.reporting.merge import (
+    MergedReport,
+    ReportPart,
+    merge_reports,
+    part_lines,
+    parts_document,
+)
+from inwards_core.rules.selection import ActiveRule
+
+__all__ = ["run_workspace_check"]
+
+
+@attrs.frozen
+class _Part:
+    """One configuration to run: its file, its directory's path below the root ("" or
+    ending in "/"), the paths named for it (none: the whole project), and the member
+    directories below it that their own configurations check."""
+
+    config: Path
+    prefix: str
+    paths: tuple[Path, ...]
+    view: WorkspaceView
+
+
+def _prefix(workspace: Workspace, directory: Path) -> str:
+    relative = Path(os.path.relpath(directory, workspace.root)).as_posix()
+    return "" if relative == "." else f"{relative}/"
+
+
+def _no_table(member: Member) -> str:
+    return f"{member.relative} has no [tool.inwards] table, so it was not checked."
+
+
+def _whole_plan(workspace: Workspace) -> tuple[list[_Part], list[NotChecked]]:
+    parts: list[_Part] = []
+    if workspace.root_has_table:
+        view = workspace.view(workspace.root, workspace.source_root)
+        parts.append(_Part(workspace.config, "", (), view))
+    not_checked: list[NotChecked] = []
+    for member in workspace.members:
+        if member.has_table:
+            view = workspace.view(member.directory, member.source_root)
+            parts.append(_Part(member.config, _prefix(workspace, member.directory), (), view))
+        else:
+            not_checked.append(NotChecked(member.relative, _no_table(member)))
+    return parts, not_checked
+
+
+def _resolved(path: Path) -> Path:
+    """The path, resolved; one that doesn't exist or can't be examined is exit 2, as in a
+    check of one project."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        fail(f"{path} is not a file or directory.")
+    except OSError as error:
+        fail(f"{path} can't be examined: {(error.strerror or str(error)).lower()}.")
+    return path.resolve()
+
+
+def _paths_plan(
+    workspace: Workspace, paths: Sequence[Path]
+) -> tuple[list[_Part], list[NotChecked]]:
+    """Each path to the nearest configuration above it, in the order first named."""
+    named: dict[Path, list[Path]] = {}
+    owners: dict[Path, Member | Workspace] = {}
+    not_checked: list[NotChecked] = []
+    for path in paths:
+        resolved = _resolved(path)
+        owner = nearest_config(workspace, resolved)
+        relative = Path(os.path.relpath(resolved, workspace.root)).as_posix()
+        if owner is None:
+            message = f"{path} is outside the workspace at {workspace.root}, so it was not checked."
+            not_checked.append(NotChecked(str(resolved), message))
+        elif isinstance(owner, Member) and not owner.has_table:
+            message = (
+                f"{path} is in {owner.relative}, which has no [tool.inwards] table, so it was "
+                "not checked."
+            )
+            not_checked.append(NotChecked(relative, message))
+        elif isinstance(owner, Workspace) and not owner.root_has_table:
+            message = (
+                f"{path} belongs to no workspace member, and the workspace root's "
+                f"{owner.config.name} has no [tool.inwards] table, so it was not checked."
+            )
+            not_checked.append(NotChecked(relative, message))
+        else:
+            named.setdefault(owner.config, []).append(path)
+            owners[owner.config] = owner
+    parts = []
+    for config, group in named.items():
+        directory, source_root = config.parent, owners[config].source_root
+        view = workspace.view(directory, source_root)
+        parts.append(_Part(config, _prefix(workspace, directory), tuple(group), view))
+    return parts, not_checked
+
+
+def _run(part: _Part, arguments: CheckArguments) -> CheckOutcome | None:
+    """One configuration's check; None when it stopped with exit 2 (its errors are on
+    stderr already) or, with --show-files, once it listed its files."""
+    one = attrs.evolve(arguments, config=part.config, paths=part.paths)
+    try:
+        return check(one, view=part.view)
+    except SystemExit:
+        return None
+
+
+def _refuse(arguments: CheckArguments, workspace: Workspace) -> None:
+    where = display_from(Path.cwd())(str(workspace.config))
+    if arguments.watch:
+        fail(
+            f"--watch follows one configuration, and {where} is a uv workspace root: run it "
+            "in a member's directory, or name a configuration with --config."
+        )
+    if arguments.baseline is not None:
+        fail(
+            f"--baseline names one baseline, and {where} is a uv workspace root, where each "
+            "configuration reads the inwards-baseline.json next to it: name a configuration "
+            "with --config too, or leave --baseline out."
+        )
+
+
+def run_workspace_check(arguments: CheckArguments, workspace: Workspace) -> int:
+    """Check the workspace, write the one report, return the worst exit status."""
+    _refuse(arguments, workspace)
+    if arguments.paths:
+        plan, not_checked = _paths_plan(workspace, arguments.paths)
+    else:
+        plan, not_checked = _whole_plan(workspace)
+    parts: list[ReportPart] = []
+    rules: dict[str, ActiveRule] = {}
+    warnings: dict[str, None] = {}
+    for part in plan:
+        outcome = _run(part, arguments)
+        shown = f"{part.prefix}{part.config.name}"
+        if arguments.show_files:
+            continue
+        if outcome is None:
+            parts.append(ReportPart(shown, part.prefix, None))
+            message = f"{shown} could not be checked: its errors are above."
+            not_checked.append(NotChecked(part.prefix or ".", message))
+            continue
+        parts.append(ReportPart(shown, part.prefix, outcome.report))
+        for active in outcome.rules:
+            rules.setdefault(active.code, active)
+        warnings.update(dict.fromkeys(outcome.rule_warnings))
+    if arguments.show_files:
+        return 0
+    duration = sum(p.report.duration_ms for p in parts if p.report is not None)
+    merged = merge_reports(parts, not_checked=not_checked, duration_ms=duration)
+    text = _render(merged, workspace, arguments, tuple(rules.values()), tuple(warnings))
+    if not arguments.silent or arguments.output_file is not None:
+        emit(text, arguments.output_file)
+    code = merged.exit_code()
+    return 0 if arguments.exit_zero and code == 1 else code
+
+
+def _render(
+    merged: MergedReport,
+    workspace: Workspace,
+    arguments: CheckArguments,
+    rules: tuple[ActiveRule, ...],
+    rule_warnings: tuple[str, ...],
+) -> str:
+    """The merged report in the asked format; paths as from where the user stands (SARIF:
+    relative to the workspace root, or to GITHUB_WORKSPACE when it holds the root)."""
+    report = merged.report
+    display = display_from(workspace.root)
+    limit = arguments.max_diagnostics
+    to_terminal = arguments.output_file is None and sys.stdout.isatty()
+    if arguments.output_format is OutputFormat.json:
+        return _json(merged, display, limit, pretty=to_terminal)
+    if arguments.output_format is OutputFormat.sarif:
+        from inwards_core.reporting.sarif import render_sarif
+
+        baselines = [p.report.baseline_file for p in merged.parts if p.report is not None]
+        named = ", ".join(file for file in baselines if file is not None)
+        source_root, prefix = sarif_source_root(workspace.root, os.environ)
+        return render_sarif(
+            attrs.evolve(report, baseline_file=named or None),
+            rules,
+            source_root_uri=source_root.as_uri().rstrip("/") + "/",
+            path_prefix=prefix,
+            configuration_warnings=rule_warnings,
+            pretty=to_terminal,
+        )
+    if arguments.output_format is OutputFormat.github:
+        from inwards_core.reporting.github import render_github
+
+        paths = github_paths(workspace.root, display, os.environ)
+        return render_github(report, display=paths, max_diagnostics=limit)
+    from inwards_core.reporting.text import render_concise, render_statistics, render_text
+
+    render_findings = (
+        render_concise if arguments.output_format is OutputFormat.concise else render_text
+    )
+    text = render_findings(
+        report,
+        display=display,
+        max_diagnostics=limit,
+        colour=use_colour(to_terminal, os.environ),
+        fixes=fix_display(arguments),
+        quiet=arguments.quiet,
+        breakdown=part_lines(merged, display),
+    )
+    if arguments.statistics:
+        text += render_statistics(report)
+    return text
+
+
+def _json(merged: MergedReport, display: DisplayPath, limit: int | None, *, pretty: bool) -> str:
+    from inwards_core.reporting.json import report_document
+
+    extra = parts_document(merged, display)
+    document = report_document(
+        merged.report, display=display, max_diagnostics=limit, extra_summary=extra["summary"]
+    )
+    diagnostics = document.pop("diagnostics")
+    document["configs"] = extra["configs"]
+    document["diagnostics"] = diagnostics
+    if pretty:
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
