@@ -8,6 +8,7 @@ import typer
 
 from inwards_cli.commands.baseline import baseline_command
 from inwards_cli.commands.check import check_command
+from inwards_cli.commands.context import context_command
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command
 from inwards_cli.commands.import_config import import_config_command
@@ -69,4 +70,5 @@ app.command(name="schema")(schema_command)
 app.command(name="explain-module")(explain_module_command)
 app.command(name="diagram")(diagram_command)
 app.command(name="import-diagram")(import_diagram_command)
+app.command(name="context")(context_command)
 app.command(name="import-config")(import_config_command)

@@ -1,0 +1,69 @@
+"""`inwards context`: the architecture brief, printed or kept in `AGENTS.md`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from inwards_cli.commands.console import fail, write_text
+from inwards_cli.commands.loading import build_config, locate_config, resolve_rules
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
+
+AGENTS_FILE = "AGENTS.md"
+
+
+def context_command(
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Keep the brief in AGENTS.md beside pyproject.toml, between the markers "
+            "<!-- inwards-brief:begin --> and <!-- inwards-brief:end --> (the file is "
+            "created, or only what stands between the markers is replaced).",
+        ),
+    ] = False,
+    isolated: IsolatedOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """Print a short Markdown brief of the architecture for people and coding agents: the
+    layers innermost first with their modules and what each may import, siblings, the
+    libraries kept out, where the ports are, the contexts, and the opt-in rules that are
+    on. Exit status 0, or 2 (no configuration, markers out of order, a failed write)."""
+    from inwards_core.diagrams.brief import architecture_brief
+    from inwards_core.rules.selection import select
+
+    loaded = locate_config(config)
+    built = build_config(loaded)
+    resolved = resolve_rules(loaded, built, isolated=isolated)
+    brief = architecture_brief(built, select(resolved.rule_set, built.rules))
+    if not write:
+        write_text(brief)
+        return
+    _keep_in(loaded.project_dir / AGENTS_FILE, brief)
+
+
+def _keep_in(target: Path, brief: str) -> None:
+    from inwards_cli.adapters.atomic import failure_reason, write_user_file
+    from inwards_core.diagrams.brief import MarkerError, with_brief
+
+    try:
+        old = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old = ""
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"context: {target}: can't be read ({error})")
+    try:
+        new = with_brief(old, brief)
+    except MarkerError as error:
+        fail(f"context: {target}:{error.line}: {error}")
+    if new == old:
+        sys.stdout.write(f"{AGENTS_FILE} is up to date\n")
+        return
+    try:
+        write_user_file(target, new.encode("utf-8"))
+    except OSError as error:
+        fail(f"context: can't write {target}: {failure_reason(error)}")
+    sys.stdout.write(f"wrote the brief into {AGENTS_FILE}\n")
