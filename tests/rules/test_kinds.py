@@ -357,7 +357,8 @@ def test_the_shortest_chain_is_reported_once_with_every_step() -> None:
     assert finding.message == (
         '"shop.domain.order" reaches "requests.sessions" through shop.util.c: "shop.domain" may '
         'not import "requests", not even through other modules. Chain: shop.domain.order '
-        "(shop/domain/order.py:2) -> shop.util.c (shop/util/c.py:3) -> requests.sessions."
+        "(shop/domain/order.py:2) -> shop.util.c (shop/util/c.py:3) -> requests.sessions. "
+        "Also into shop.util.c: shop.domain.price (shop/domain/price.py:1)."
     )
     assert finding.fix.summary == "Cut shop.domain.order:2 -> shop.util.c:3 -> requests.sessions"
     assert "shop/util/c.py:3" not in finding.stable_message

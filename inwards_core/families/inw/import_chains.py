@@ -1,6 +1,8 @@
 """Imports as the generic kinds report them: the shortest indirect chains (with
 `indirect = true`, through any first-party module, found breadth-first in a fixed order),
-and the wording and guidance parameters of direct imports and chains."""
+each with the other imports of its route (as import-linter prints them: every import from
+the source into the chain's first middle module, every import from its last middle module
+into the target), and the wording and guidance parameters of direct imports and chains."""
 
 from __future__ import annotations
 
@@ -21,6 +23,27 @@ from inwards_core.families.inw.module_entries import checked_in
 Chain = tuple[ImportEdge, ...]
 
 
+class Route(tuple[ImportEdge, ...]):
+    """A chain (its steps, as a tuple) with the other imports of its route: `heads`, the
+    other imports from the source into the chain's first middle module, and `tails`, the
+    other imports from its last middle module into the target; each in module and line
+    order, never the chain's own first or last step."""
+
+    heads: tuple[ImportEdge, ...]
+    tails: tuple[ImportEdge, ...]
+
+    def __new__(
+        cls,
+        steps: Iterable[ImportEdge],
+        heads: tuple[ImportEdge, ...] = (),
+        tails: tuple[ImportEdge, ...] = (),
+    ) -> Route:
+        route = super().__new__(cls, steps)
+        route.heads = heads
+        route.tails = tails
+        return route
+
+
 def readable(model: ProjectModel, name: str) -> ModuleInfo | None:
     """The module named `name` when its file was read (a node a chain can go through)."""
     info = model.index.modules.get(name)
@@ -35,9 +58,11 @@ def shortest_chains(
     hit: Callable[[ImportEdge], str | None],
     passable: Callable[[str], bool],
     follows: Callable[[ImportEdge], bool] | None = None,
-) -> dict[str, Chain]:
+) -> dict[str, Route]:
     """For each key `hit` gives, the shortest indirect chain (two imports or more) from a
-    source module through `passable` first-party modules to an import that `hit` keys.
+    source module through `passable` first-party modules to an import that `hit` keys,
+    as a `Route` with the other imports from the sources into its first middle module
+    and from its last middle module to that key.
 
     Breadth-first from the sources in name order, imports in source order: the result
     depends only on the code. Imports straight from a source are the direct findings and
@@ -47,7 +72,8 @@ def shortest_chains(
     source_names = {info.name for info in starts}
     reached_by: dict[str, ImportEdge] = {}
     seen = set(source_names)
-    found: dict[str, Chain] = {}
+    found: dict[str, Route] = {}
+    into: dict[str, list[ImportEdge]] = {}  # imports from the sources, by what they import
     frontier = starts
     while frontier:
         following: list[ModuleInfo] = []
@@ -58,7 +84,10 @@ def shortest_chains(
                 if info.name not in source_names:
                     key = hit(edge)
                     if key is not None and key not in found:
-                        found[key] = (*_path_to(info.name, reached_by), edge)
+                        steps = (*_path_to(info.name, reached_by), edge)
+                        found[key] = _route(model, steps, into, key, (hit, follows))
+                else:
+                    into.setdefault(edge.target, []).append(edge)
                 target = edge.target
                 if not edge.first_party or target in seen or not passable(target):
                     continue
@@ -70,6 +99,45 @@ def shortest_chains(
                 following.append(node)
         frontier = following
     return found
+
+
+def _route(
+    model: ProjectModel,
+    steps: Chain,
+    into: Mapping[str, list[ImportEdge]],
+    key: str,
+    graph: tuple[Callable[[ImportEdge], str | None], Callable[[ImportEdge], bool] | None],
+) -> Route:
+    """`steps` with the other imports of its route: the sources' imports of the first
+    middle module (all read by now: sources come first), and the last middle module's
+    imports that `hit` gives `key`."""
+    hit, follows = graph
+    first, last = steps[0], steps[-1]
+    heads = _others(into.get(first.target, ()), first, by=lambda edge: edge.importer)
+    info = model.index.modules[last.importer]
+    ends = [
+        edge
+        for edge in model.import_edges(info)
+        if (follows is None or follows(edge)) and hit(edge) == key
+    ]
+    return Route(steps, heads, _others(ends, last, by=lambda edge: edge.target))
+
+
+def _others(
+    edges: Iterable[ImportEdge], own: ImportEdge, by: Callable[[ImportEdge], str]
+) -> tuple[ImportEdge, ...]:
+    """`edges` in name and line order, one per import statement and name `by` gives (an
+    edge stands for one imported name; import-linter counts statements), leaving out the
+    statement of `own`."""
+
+    def statement(edge: ImportEdge) -> tuple[str, str, str]:
+        return (by(edge), edge.importer, edge.statement)
+
+    kept: dict[tuple[str, str, str], ImportEdge] = {statement(own): own}
+    for edge in edges:
+        kept.setdefault(statement(edge), edge)
+    del kept[statement(own)]
+    return tuple(sorted(kept.values(), key=lambda edge: (by(edge), edge.span)))
 
 
 def _path_to(name: str, reached_by: Mapping[str, ImportEdge]) -> Chain:
@@ -141,16 +209,53 @@ def _render_chain(chain: Chain, step: Callable[[ImportEdge], str]) -> str:
     return quoted("".join(parts) + (quoted(chain[-1].target) if chain else ""), LIST_LIMIT)
 
 
+def _heads(chain: Chain) -> tuple[ImportEdge, ...]:
+    return chain.heads if isinstance(chain, Route) else ()
+
+
+def _tails(chain: Chain) -> tuple[ImportEdge, ...]:
+    return chain.tails if isinstance(chain, Route) else ()
+
+
+def route_files(chain: Chain) -> str:
+    """The other imports of a chain's route, with file and line, as sentences for messages
+    (empty when there are none)."""
+    text = ""
+    if heads := _heads(chain):
+        listed = ", ".join(f"{quoted(e.importer)} ({quoted(e.file)}:{e.span.line})" for e in heads)
+        text += f" Also into {quoted(chain[0].target)}: {quoted(listed, LIST_LIMIT)}."
+    if tails := _tails(chain):
+        listed = ", ".join(f"{quoted(e.target)} ({quoted(e.file)}:{e.span.line})" for e in tails)
+        text += f" Also from {quoted(chain[-1].importer)}: {quoted(listed, LIST_LIMIT)}."
+    return text
+
+
 def chain_params(chain: Chain) -> dict[str, str]:
     """The guidance parameters every chain finding fills."""
-    first = chain[0]
+    first, last = chain[0], chain[-1]
+    heads = (first, *_heads(chain))
+    tails = (last, *_tails(chain))
     return {
         "module": quoted(first.importer),
         "statement": first.statement,
         "chain": chain_modules(chain),
         "via": via(chain),
-        "imported": quoted(chain[-1].target),
+        "imported": quoted(last.target),
+        "heads": quoted(
+            ", ".join(f"{quoted(e.importer)}:{e.span.line}" for e in heads), LIST_LIMIT
+        ),
+        "tails": quoted(
+            ", ".join(f"{quoted(e.importer)}:{e.span.line} -> {quoted(e.target)}" for e in tails),
+            LIST_LIMIT,
+        ),
     }
+
+
+# The guidance parameters of a chain's route that `chain_params` adds (`direct_params` too).
+ROUTE_PARAMS = {
+    "heads": "every import that starts the route, as `module:line` (for a direct import: it)",
+    "tails": "every import that ends the route, as `module:line -> imported`",
+}
 
 
 def chain_violation(
@@ -163,7 +268,7 @@ def chain_violation(
         file=first.file,
         module=first.importer,
         span=first.span,
-        message=f"{stable} Chain: {chain_files(chain)}.",
+        message=f"{stable} Chain: {chain_files(chain)}.{route_files(chain)}",
         stable_message=stable,
         params={**chain_params(chain), **params},
         fallback=Fix(
@@ -171,6 +276,14 @@ def chain_violation(
             (
                 f"Remove one import of the chain {chain_names(chain)}: `{first.statement}`, or "
                 "one in a module in the middle.",
+                *(
+                    (
+                        f"Other imports into {quoted(first.target)} start the same route (the "
+                        "message lists them): remove them too, or cut the route in the middle.",
+                    )
+                    if _heads(chain)
+                    else ()
+                ),
             ),
         ),
     )
@@ -178,10 +291,13 @@ def chain_violation(
 
 def direct_params(edge: ImportEdge) -> dict[str, str]:
     """The guidance parameters of a direct import, filled as for a chain of one step."""
+    step = f"{quoted(edge.importer)}:{edge.span.line}"
     return {
         "module": quoted(edge.importer),
         "statement": edge.statement,
-        "chain": f"{quoted(edge.importer)}:{edge.span.line} -> {quoted(edge.target)}",
+        "chain": f"{step} -> {quoted(edge.target)}",
         "via": "",
         "imported": quoted(edge.target),
+        "heads": step,
+        "tails": f"{step} -> {quoted(edge.target)}",
     }

@@ -30,6 +30,7 @@ from inwards_core.families.inw.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.import_chains import (
+    ROUTE_PARAMS,
     Chain,
     chain_violation,
     chains_from_each,
@@ -63,7 +64,10 @@ on the left import what is on the right (both sides prefixes or selectors), and 
 With `indirect = true` the rule also follows chains of imports through other first-party
 modules: for each entry of `modules` and each forbidden entry, the shortest chain is
 reported once, at the first import of the chain, with every step (module, file and line). A
-chain to a library ends at the first-party module that imports it.
+chain to a library ends at the first-party module that imports it. The message also lists
+the other imports of the chain's route, as import-linter prints them: every other import
+from the entry into the chain's first module in the middle, and every other import from its
+last module in the middle into the forbidden entry (module, file and line).
 """
     + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
@@ -149,6 +153,7 @@ GUIDANCE_PARAMS = {
     "forbidden": 'the `forbidden` entry that covers the import (`"requests"`)',
     "chain": "every step as `module:line`, ending with the imported name",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
+    **ROUTE_PARAMS,
     **DEAD_ENTRY_PARAMS,
     **IGNORED_IMPORT_PARAMS,
 }

@@ -33,6 +33,7 @@ from inwards_core.families.inw.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.import_chains import (
+    ROUTE_PARAMS,
     Chain,
     chain_violation,
     chains_from_each,
@@ -60,7 +61,10 @@ outside every unit, are fine.
 
 With `indirect = true` the rule also follows chains of imports through modules outside the
 units: for each ordered pair of units, the shortest chain is reported once, at its first
-import, with every step (module, file and line).
+import, with every step (module, file and line). The message also lists the other imports of
+the chain's route, as import-linter prints them: every other import from the unit into the
+chain's first module in the middle, and every other import from its last module in the
+middle into the other unit (module, file and line).
 
 `allow` lists the imports the rule lets through, as `"importer -> imported"` with module
 prefixes or selectors on both sides (`"shop.contexts.billing.api -> shop.contexts.orders.events"`).
@@ -117,6 +121,7 @@ GUIDANCE_PARAMS = {
     "target": "the unit it reaches",
     "chain": "every step as `module:line`, ending with the imported module",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
+    **ROUTE_PARAMS,
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
     **IGNORED_IMPORT_PARAMS,

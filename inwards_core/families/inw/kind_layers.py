@@ -38,6 +38,7 @@ from inwards_core.families.inw.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.import_chains import (
+    ROUTE_PARAMS,
     Chain,
     chain_violation,
     direct_params,
@@ -89,7 +90,10 @@ child is reported at the first line of its module.
 Reports every import from a layer into an outer or sibling layer. With `indirect = true` the
 rule also follows chains of imports through modules outside the layers: for each layer and
 each layer it may not reach, the shortest chain is reported once, at its first import, with
-every step (module, file and line).
+every step (module, file and line). The message also lists the other imports of the chain's
+route, as import-linter prints them: every other import from the layer into the chain's
+first module in the middle, and every other import from its last module in the middle into
+the layer it reaches (module, file and line).
 
 `allow` lists the imports the rule lets through, as `"importer -> imported"` with module
 prefixes or selectors on both sides (`"shop.*.domain.events -> shop.*.adapters.clock"`): they
@@ -222,6 +226,7 @@ GUIDANCE_PARAMS = {
     "container": "the container both belong to (empty without `containers`)",
     "chain": "every step as `module:line`, ending with the imported module",
     "via": "the modules in the middle of a chain, joined by ` -> ` (empty for a direct import)",
+    **ROUTE_PARAMS,
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
     **IGNORED_IMPORT_PARAMS,

@@ -32,7 +32,7 @@ from inwards_core.families.inw.ignored_imports import (
     type_checking_option,
     unmatched_ignore_option,
 )
-from inwards_core.families.inw.import_chains import direct_params
+from inwards_core.families.inw.import_chains import ROUTE_PARAMS, direct_params
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
@@ -106,6 +106,7 @@ GUIDANCE_PARAMS = {
     "importers": "the `importers` entries, comma-separated (empty when there are none)",
     "chain": "the import as `module:line -> imported`",
     "via": "empty: this kind judges direct imports only",
+    **ROUTE_PARAMS,
     **DEAD_ENTRY_PARAMS,
     **UNUSED_ALLOW_PARAMS,
     **IGNORED_IMPORT_PARAMS,
