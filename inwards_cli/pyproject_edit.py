@@ -19,7 +19,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import Array, InlineTable, Table
+from tomlkit.items import InlineTable, Table
 
 from inwards_cli.adapters.atomic import write_user_file
 from inwards_core.config.positions import TomlPositions, decode_error_position
@@ -89,6 +89,12 @@ def with_inwards_table(
     )
 
 
+def render_table(table: Mapping[str, Any], comment: str = "") -> str:
+    """`[tool.inwards]` (and its sub-tables) as `with_inwards_table` writes it, `\n` line
+    endings: what a dry run prints."""
+    return _render_block(table, comment)
+
+
 def unified_diff(old: str, new: str, path: str) -> str:
     """A unified diff of `old` to `new` for display (line endings shown as `\\n`)."""
     lines = difflib.unified_diff(
@@ -133,8 +139,7 @@ def _render_block(table: Mapping[str, Any], comment: str) -> str:
     inwards = tomlkit.table()
     for line in comment.splitlines():
         inwards.add(tomlkit.comment(line.strip()) if line.strip() else tomlkit.nl())
-    for key, value in table.items():
-        inwards.add(key, _item(key, value))
+    _fill(inwards, table)
     tool = tomlkit.table(is_super_table=True)
     tool.add("inwards", inwards)
     document = tomlkit.document()
@@ -142,29 +147,50 @@ def _render_block(table: Mapping[str, Any], comment: str) -> str:
     return tomlkit.dumps(document).strip("\n") + "\n"
 
 
+def _fill(table: Table, values: Mapping[str, Any]) -> None:
+    for key, value in values.items():
+        item = _item(key, value)
+        if isinstance(item, Mapping) and not isinstance(item, InlineTable):
+            sub = tomlkit.table()
+            _fill(sub, item)
+            table.add(key, sub)
+        else:
+            table.add(key, item)
+
+
 def _item(key: str, value: Any) -> Any:
     # `layers` (and any list holding a list: siblings) is one array of inline tables, one
-    # entry a line, as people write it; other lists of tables stay `[[...]]` blocks.
+    # entry a line and a group of siblings indented below its own `[`, as people write it;
+    # other lists of tables stay `[[...]]` blocks. A small table of plain values is inline.
     if _is_list(value) and (key == "layers" or any(_is_list(entry) for entry in value)):
-        array = tomlkit.array()
+        lines = ["["]
         for entry in value:
-            array.append(_inline(entry))
-        return array.multiline(True)
+            if _is_list(entry):
+                lines += ["  [", *(f"    {_inline_text(item)}," for item in entry), "  ],"]
+            else:
+                lines.append(f"  {_inline_text(entry)},")
+        lines.append("]")
+        return tomlkit.parse("value = " + "\n".join(lines) + "\n")["value"]
+    if isinstance(value, Mapping) and not any(
+        isinstance(entry, Mapping) or _is_list(entry) for entry in value.values()
+    ):
+        text = _inline_text(value)
+        if len(text) <= 72:
+            return tomlkit.parse(f"value = {text}\n")["value"]
     return value
 
 
-def _inline(value: Any) -> Any:
+def _inline_text(value: Any) -> str:
+    """A value as inline TOML, tables written `{ key = value, ... }`."""
     if isinstance(value, Mapping):
-        inline: InlineTable = tomlkit.inline_table()
-        for key, entry in value.items():
-            inline[key] = _inline(entry)
-        return inline
+        pairs = ", ".join(
+            f"{tomlkit.key(str(key)).as_string()} = {_inline_text(entry)}"
+            for key, entry in value.items()
+        )
+        return f"{{ {pairs} }}" if pairs else "{}"
     if _is_list(value):
-        array: Array = tomlkit.array()
-        for entry in value:
-            array.append(_inline(entry))
-        return array
-    return value
+        return "[" + ", ".join(_inline_text(entry) for entry in value) + "]"
+    return str(tomlkit.item(value).as_string())
 
 
 def _is_list(value: Any) -> bool:

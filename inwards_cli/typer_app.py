@@ -12,6 +12,7 @@ from inwards_cli.commands.context import context_command
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command
 from inwards_cli.commands.import_config import import_config_command
+from inwards_cli.commands.init import init_command
 from inwards_cli.commands.import_diagram import import_diagram_command
 from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
@@ -72,3 +73,4 @@ app.command(name="diagram")(diagram_command)
 app.command(name="import-diagram")(import_diagram_command)
 app.command(name="context")(context_command)
 app.command(name="import-config")(import_config_command)
+app.command(name="init")(init_command)

@@ -93,7 +93,18 @@ def test_keeps_comments_and_order() -> None:
     assert new.startswith(FIXTURE)  # after the last [tool.*] table, here the file's end
     assert added[1] == "[tool.inwards]\n"
     assert added[2:4] == ["# Preset: clean.\n", "# Not enforced: ports.\n"]
-    assert '    {name = "domain", modules = ["shop.domain"]},\n' in added
+    start = added.index("layers = [\n")
+    assert added[start : start + 8] == [
+        "layers = [\n",
+        '  { name = "domain", modules = ["shop.domain"] },\n',
+        "  [\n",
+        '    { name = "a", modules = ["shop.a"] },\n',
+        '    { name = "b", modules = ["shop.b"] },\n',
+        "  ],\n",
+        '  { name = "bootstrap", modules = ["shop.bootstrap"] },\n',
+        "]\n",
+    ]
+    assert 'severity = { INW014 = "warning" }\n' in added
     assert tomllib.loads(new)["tool"]["inwards"] == TABLE
 
 

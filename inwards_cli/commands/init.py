@@ -1,0 +1,321 @@
+"""`inwards init`: write a starting `[tool.inwards]` into pyproject.toml from a preset (and,
+with --scaffold, a small passing example package), or guess one from the package names
+(`--style auto`). Exit status: 0 done (or printed), 2 usage: no style and no terminal to
+ask on, a table already there without --force, no pyproject.toml, a scaffold file that
+exists, a package name that can't be one."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from inwards_cli.commands.console import fail, fail_config, warn, write_text
+
+if TYPE_CHECKING:
+    from inwards_core.presets import Preset
+
+# Written out for --help (the presets are imported only when init runs); a test holds it
+# equal to inwards_core.presets.STYLE_NAMES.
+STYLES_HELP = "layered, clean, hexagonal, vertical-slices, bounded-contexts, django, fastapi, auto"
+_FLAGS = "--style NAME, --list-styles, --package NAME, --scaffold, --dry-run, --force, --write"
+
+
+def init_command(
+    style: Annotated[
+        str | None,
+        typer.Option(
+            "--style",
+            help=f"The architecture to start from: {STYLES_HELP}. "
+            "`auto` guesses from the package names and writes only with --write.",
+            show_default=False,
+        ),
+    ] = None,
+    list_styles: Annotated[
+        bool, typer.Option("--list-styles", help="List the styles and what each writes.")
+    ] = False,
+    package: Annotated[
+        str | None,
+        typer.Option(
+            "--package",
+            help="The top-level package (default: [project].name, lower case, - and . as _).",
+            show_default=False,
+        ),
+    ] = None,
+    scaffold: Annotated[
+        bool,
+        typer.Option(
+            "--scaffold",
+            help="Also create a small example package in the style that passes the check "
+            "(never over an existing file), then check it and show what each layer may import.",
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="Print the table and the diff of pyproject.toml; write nothing."
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Replace an existing [tool.inwards] table (and its sub-tables)."
+        ),
+    ] = False,
+    write: Annotated[
+        bool,
+        typer.Option("--write", help="With --style auto: write the proposal into pyproject.toml."),
+    ] = False,
+) -> None:
+    """Write a starting [tool.inwards] into ./pyproject.toml, keeping the rest of the file
+    byte for byte.
+
+    Exit status: 0 written or printed; 2 no style given without a terminal to ask on, an
+    existing [tool.inwards] without --force, no pyproject.toml, a scaffold file that
+    exists already, or an unusable package name.
+    """
+    from inwards_core.presets import PRESETS, STYLE_NAMES
+
+    if list_styles:
+        write_text(_styles_text())
+        raise SystemExit(0)
+    if style is None:
+        if not _interactive():
+            fail(
+                "error: inwards init needs --style when it can't ask (no terminal, or CI is "
+                "set). Run `inwards init --list-styles` to see the styles.",
+                f"Options: {_FLAGS}.",
+            )
+        style, package, scaffold = _ask(package, scaffold)
+    if style not in STYLE_NAMES:
+        fail(f"error: --style {style!r} is not a style; choose one of: {', '.join(STYLE_NAMES)}.")
+    if write and style != "auto":
+        fail("error: --write is for --style auto; the other styles write without it.")
+    if scaffold and style == "auto":
+        fail("error: --scaffold needs a style; auto only describes the packages that exist.")
+    project_dir = Path.cwd()
+    if style == "auto":
+        from inwards_cli.commands.init_auto import run_auto
+
+        run_auto(project_dir, package, write=write, dry_run=dry_run, force=force)
+        raise SystemExit(0)
+    _run_preset(
+        project_dir, PRESETS[style], package, scaffold=scaffold, dry_run=dry_run, force=force
+    )
+    raise SystemExit(0)
+
+
+def _styles_text() -> str:
+    from inwards_core.presets import PRESETS
+
+    lines = []
+    for preset in PRESETS.values():
+        lines.append(f"{preset.name}: {preset.summary}")
+        lines.append(f"    layers: {preset.layers}")
+        lines.append(f"    also writes: {preset.extras}")
+        for need in preset.needs:
+            lines.append(f"    (writes {need} only once inwards has it)")
+    lines.append("auto: guesses the layers from the names of the packages that exist, picks")
+    lines.append("    the closest of the styles above, and writes only with --write")
+    if not any(preset.needs for preset in PRESETS.values()):
+        lines.append("")
+        lines.append("Every style writes all of the above today: contexts, shapes, templates and")
+        lines.append("the opt-in rules it names all exist in this version.")
+    return "\n".join(lines) + "\n"
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty() and not os.environ.get("CI")
+
+
+def _ask(package: str | None, scaffold: bool) -> tuple[str, str | None, bool]:
+    """The few questions on a terminal: style, package, scaffold."""
+    from inwards_cli.commands.init_project import project_name, read_pyproject
+    from inwards_core.presets import PRESETS, STYLE_NAMES
+
+    names = list(STYLE_NAMES)
+    for number, name in enumerate(names, 1):
+        summary = PRESETS[name].summary if name in PRESETS else "guess from the package names"
+        typer.echo(f"  {number}. {name}: {summary}")
+    choice = typer.prompt("Style (number or name)", default="clean")
+    style = names[int(choice) - 1] if choice.isdigit() and 0 < int(choice) <= len(names) else choice
+    if package is None:
+        path = Path.cwd() / "pyproject.toml"
+        default = project_name(read_pyproject(path)) if path.is_file() else None
+        package = typer.prompt("Package", default=default) if default else typer.prompt("Package")
+    if style != "auto" and not scaffold:
+        scaffold = typer.confirm("Create an example package (--scaffold)?", default=False)
+    return style, package, scaffold
+
+
+def resolve_package(text: str | None, package: str | None) -> str:
+    """--package, else the normalised [project].name; exit 2 when neither gives one."""
+    from inwards_cli.commands.init_project import project_name, valid_package
+
+    name = package if package is not None else (project_name(text) if text else None)
+    if name is None:
+        fail("error: pyproject.toml has no [project] name; pass --package NAME.")
+    if not valid_package(name):
+        fail(f"error: {name!r} is not a Python package name; pass --package NAME.")
+    return name
+
+
+def load_pyproject(project_dir: Path, *, create: bool) -> tuple[Path, str | None]:
+    """The pyproject's path and text (None: there is none, and `create` allows that)."""
+    from inwards_cli.commands.init_project import read_pyproject
+
+    path = project_dir / "pyproject.toml"
+    if os.path.lexists(path):
+        return path, read_pyproject(path)
+    if not create:
+        fail(
+            f"error: no pyproject.toml in {project_dir}; run inwards init in the project's "
+            "directory (or create one: `uv init`, or --scaffold with --package NAME)."
+        )
+    return path, None
+
+
+def new_pyproject(text: str, table: dict[str, Any], comment: str, *, force: bool) -> str:
+    """`text` with the table added (or replaced with `force`); exit 2 with the line of an
+    existing table otherwise, or of a TOML error."""
+    from inwards_cli.pyproject_edit import (
+        InwardsTableExistsError,
+        PyprojectEditError,
+        with_inwards_table,
+    )
+
+    try:
+        return with_inwards_table(text, table, comment, replace=force)
+    except InwardsTableExistsError as error:
+        fail(
+            f"error: pyproject.toml:{error.line}: [tool.inwards] is already there; "
+            "pass --force to replace it, or edit it by hand."
+        )
+    except PyprojectEditError as error:
+        where = f":{error.line}" if error.line else ""
+        fail(f"error: pyproject.toml{where}: {error.message}")
+
+
+def validate(table: dict[str, Any]) -> None:
+    """Never write a table the check would refuse: a preset bug is exit 2, not a file."""
+    from inwards_core.config.load import build_config
+    from inwards_core.config.values import ConfigError, NoPositions
+
+    try:
+        build_config(table, file="pyproject.toml", positions=NoPositions())
+    except ConfigError as error:
+        fail_config(error)
+
+
+def show_dry_run(path: Path, old: str, new: str, table_text: str) -> None:
+    from inwards_cli.pyproject_edit import unified_diff
+
+    write_text(f"[tool.inwards] to write:\n\n{table_text}\n")
+    write_text(f"The change to {path.name}:\n\n{unified_diff(old, new, path.name)}")
+
+
+def save(path: Path, text: str) -> None:
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.pyproject_edit import write_pyproject
+
+    try:
+        write_pyproject(path, text)
+    except OSError as error:
+        fail(f"error: can't write {path.name}: {failure_reason(error)}.")
+
+
+def _run_preset(
+    project_dir: Path,
+    preset: Preset,
+    package: str | None,
+    *,
+    scaffold: bool,
+    dry_run: bool,
+    force: bool,
+) -> None:
+    from inwards_cli.commands import init_project as project
+    from inwards_cli.pyproject_edit import has_inwards_table, render_table
+    from inwards_core.presets import PresetTarget, preset_comment
+    from inwards_core.version import VERSION
+
+    path, text = load_pyproject(project_dir, create=scaffold and package is not None)
+    name = resolve_package(text, package)
+    old = text if text is not None else _minimal_pyproject(name)
+    if not force:
+        _refuse_existing(old)
+    files = preset.scaffold(name) if scaffold else ()
+    root = preset.scaffold_root if scaffold else project.root_for(project_dir, name)
+    modules = project.existing_modules(project_dir, root, name)
+    modules = tuple(sorted({*modules, *project.scaffold_modules(files, root)}))
+    target = PresetTarget(package=name, root=root, version=VERSION, modules=modules)
+    table = preset.table(target)
+    validate(table)
+    comment = preset_comment(preset)
+    new = new_pyproject(old, table, comment, force=force)
+    clashes = project.scaffold_clashes(project_dir, files)
+    if clashes:
+        fail(
+            f"error: --scaffold would write over {len(clashes)} existing "
+            f"{'path' if len(clashes) == 1 else 'paths'}; nothing was written:",
+            *(f"    {clash}" for clash in clashes),
+        )
+    if dry_run:
+        show_dry_run(path, text or "", new, render_table(table, comment))
+        for file in files:
+            write_text(f"would create {file.path}\n")
+        write_text("Nothing written (--dry-run).\n")
+        return
+    project.write_scaffold(project_dir, files)
+    replaced = has_inwards_table(old) is not None
+    save(path, new)
+    verb = "Replaced" if replaced else "Wrote"
+    made = "" if text is not None else " (a new file)"
+    write_text(f"{verb} [tool.inwards] ({preset.name}, package {name}) in {path.name}{made}.\n")
+    if files:
+        write_text(f"Created {len(files)} files of an example {preset.name} package.\n")
+        _check_scaffold(path)
+    else:
+        write_text(
+            "Next: run `inwards check`. A layer that owns no code yet is reported (INW006) "
+            "until its package exists: remove the layers you don't need.\n"
+        )
+
+
+def _refuse_existing(text: str) -> None:
+    from inwards_cli.pyproject_edit import PyprojectEditError, has_inwards_table
+
+    try:
+        line = has_inwards_table(text)
+    except PyprojectEditError as error:
+        where = f":{error.line}" if error.line else ""
+        fail(f"error: pyproject.toml{where}: {error.message}")
+    if line is not None:
+        fail(
+            f"error: pyproject.toml:{line}: [tool.inwards] is already there; pass --force to "
+            "replace it, or edit it by hand."
+        )
+
+
+def _minimal_pyproject(package: str) -> str:
+    return f'[project]\nname = "{package}"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
+
+
+def _check_scaffold(path: Path) -> None:
+    """`inwards check` in this process, its text report, then the layer tree."""
+    from inwards_cli.commands.check_arguments import CheckArguments
+    from inwards_cli.commands.init_project import layer_tree
+    from inwards_cli.commands.loading import build_config, locate_config
+    from inwards_cli.commands.report_output import render
+    from inwards_cli.commands.run_check import check
+
+    arguments = CheckArguments(config=path)
+    outcome = check(arguments)
+    write_text(f"\ninwards check:\n{render(outcome, arguments)}")
+    if outcome.report.exit_code() != 0:
+        warn("the example does not pass the check; please report it as a bug of inwards.")
+    config = build_config(locate_config(path))
+    write_text("\nWhat each layer may import (innermost first):\n")
+    write_text("\n".join(layer_tree(config)) + "\n")
