@@ -36,6 +36,8 @@ class Resolution:
         "_first_party_cache",
         "_first_party_tops",
         "_foreign",
+        "_foreign_cache",
+        "_foreign_tops",
         "_generated",
         "_namespace_packages",
         "_path_extending",
@@ -54,6 +56,8 @@ class Resolution:
         self._foreign = tuple(
             (name, Provenance.WORKSPACE) for name in config.workspace_packages if name
         ) + tuple((name, Provenance.THIRD_PARTY) for name in config.installed_portions if name)
+        self._foreign_tops = frozenset(name.partition(".")[0] for name, _ in self._foreign)
+        self._foreign_cache: dict[str, Provenance | None] = {}
         self._exists_cache: dict[str, bool] = {}
         self._first_party_cache: dict[str, bool] = {}
         # A top-level namespace directory is first-party only when it holds Python code:
@@ -98,13 +102,20 @@ class Resolution:
     def _foreign_kind(self, name: str) -> Provenance | None:
         """The provenance of `name` when it is at or below another member's package or an
         installed namespace portion (the longest entry wins)."""
+        if name.partition(".")[0] not in self._foreign_tops:
+            return None
+        try:
+            return self._foreign_cache[name]
+        except KeyError:
+            pass
         best: tuple[str, Provenance] | None = None
         for entry, kind in self._foreign:
             if (name == entry or name.startswith(entry + ".")) and (
                 best is None or len(entry) > len(best[0])
             ):
                 best = (entry, kind)
-        return None if best is None else best[1]
+        found = self._foreign_cache[name] = None if best is None else best[1]
+        return found
 
     def is_generated(self, name: str) -> bool:
         """Whether a `generated` pattern covers `name` (whole segments anywhere; `*` and

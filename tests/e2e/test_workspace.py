@@ -332,3 +332,12 @@ def test_inw005_calls_a_sibling_member_a_workspace_package(workspace: Path) -> N
         'Layer "schemas" imports "acme.core.services.checkout" from the workspace package '
         '"acme.core.services", which it may not use: "schemas" denies it.'
     )
+
+
+def test_show_files_lists_every_configurations_files(workspace: Path) -> None:
+    run = check(workspace, "--show-files")
+    assert run.code == 0, run.stderr
+    files = run.stdout.splitlines()
+    assert len(files) == 12
+    assert "tools/release.py" in files
+    assert "packages/core/src/acme/core/domain/order.py" in files
