@@ -71,6 +71,10 @@ Entries are import names and cover their submodules (`sqlalchemy` covers `sqlalc
 an allow entry and a deny entry both match, the longer one decides; on a tie, allow wins.
 Dynamic imports with a readable target are checked the same way.
 
+In a uv workspace, another member's package (`acme.core` imported from the member holding
+`acme.api`) is a *workspace package*: the message calls it so, and the lists above refuse it
+as they refuse a third-party library (see docs/workspaces.md).
+
 The rule's own `deny` option keeps libraries out of modules whatever their layer:
 
 ```toml

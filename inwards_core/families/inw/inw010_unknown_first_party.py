@@ -18,6 +18,9 @@ Existence is probed on the project's files the way Python would find them: modul
 namespace packages, stubs (`.pyi`) and extension modules (`.so`, `.pyd`). Modules produced by
 a build step are declared with `generated` (by default `*_pb2`, `*_pb2_grpc`, `_version`), and
 packages that installed distributions extend with `namespace-packages`.
+In a uv workspace, the portions of a namespace package that other members provide, or that
+are installed in the workspace's `.venv`, are found there: `acme.core` imported from the
+member holding `acme.api` is not reported (see docs/workspaces.md).
 """,
     why_is_this_bad="""
 The import fails at run time, or worse, it works only on one machine because something else
