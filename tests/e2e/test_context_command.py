@@ -63,3 +63,16 @@ def test_no_configuration_is_exit_2(tmp_path: Path) -> None:
     run = run_inwards("context", cwd=tmp_path)
     assert run.code == 2
     assert run.stdout == ""
+
+
+def test_a_rule_setting_no_rule_has_is_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.inwards]\n"
+        'layers = [{ name = "a", modules = ["x.a"] }]\n'
+        'rules.extend-select = ["INW999"]\n'
+    )
+    run = run_inwards("context", cwd=tmp_path)
+    assert run.code == 2
+    assert run.stderr.startswith(
+        'config error: pyproject.toml:3:24: tool.inwards.rules.extend-select[0]: "INW999"'
+    )
