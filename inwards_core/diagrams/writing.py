@@ -121,11 +121,17 @@ def _mermaid(
         "flowchart TB" if kind == "layers" else "flowchart LR",
     ]
     lines += [f'  {ids[name]}["{_label(name, modules)}"]' for name, modules in boxes]
-    lines += [
-        f"  {ids[source]} --> {' & '.join(ids[target] for target in targets if target in ids)}"
-        for source, targets in arrows
-        if any(target in ids for target in targets)
-    ]
+    # Boxes with the same targets (the siblings of a ring) share one line: `a & b --> c`.
+    grouped: list[tuple[list[str], tuple[str, ...]]] = []
+    for source, targets in arrows:
+        drawn = tuple(ids[target] for target in targets if target in ids)
+        if not drawn:
+            continue
+        if grouped and grouped[-1][1] == drawn:
+            grouped[-1][0].append(ids[source])
+        else:
+            grouped.append(([ids[source]], drawn))
+    lines += [f"  {' & '.join(sources)} --> {' & '.join(drawn)}" for sources, drawn in grouped]
     return "\n".join(lines) + "\n"
 
 

@@ -54,8 +54,7 @@ def test_the_mermaid_layers_diagram() -> None:
         '  application["application: shop.application"]',
         '  domain["domain: shop.domain"]',
         "  bootstrap --> outbound & inbound",
-        "  outbound --> application",
-        "  inbound --> application",
+        "  outbound & inbound --> application",
         "  application --> domain",
     ]
 
