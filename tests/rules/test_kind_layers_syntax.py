@@ -112,3 +112,10 @@ def test_bad_layers_options_name_their_key(options: str, key: str, words: str) -
 def test_one_layer_with_exhaustive_is_accepted() -> None:
     options = 'layers = ["domain"]\ncontainers = ["shop"]\nexhaustive = true'
     assert problems_of(definition("ACME001", "inw.layers", options)) == ()
+
+
+def test_one_layer_alone_that_must_exist_is_accepted_and_reported_when_missing() -> None:
+    options = 'layers = ["shop.api"]\nmissing-layers = "error"'
+    assert problems_of(definition("ACME001", "inw.layers", options)) == ()
+    (error,) = only(run(FILES, _layers(options)), "ACME003")
+    assert error.severity is Severity.ERROR

@@ -166,7 +166,8 @@ class LayersOptions:
     )
 
     def check_together(self) -> tuple[str, str] | None:
-        return check_together(self.layers, self.containers, self.exhaustive)
+        checks_presence = self.exhaustive or self.missing_layers == "error"
+        return check_together(self.layers, self.containers, self.exhaustive, checks_presence)
 
 
 @attrs.frozen

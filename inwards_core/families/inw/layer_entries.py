@@ -81,19 +81,22 @@ def check_missing_layers(value: str) -> str | None:
 
 
 def check_together(
-    layers: Sequence[str], containers: Sequence[str], exhaustive: bool
+    layers: Sequence[str], containers: Sequence[str], exhaustive: bool, checks_presence: bool
 ) -> tuple[str, str] | None:
-    """What `layers`, `containers` and `exhaustive` can't be together, as (option, message)."""
+    """What `layers`, `containers` and `exhaustive` can't be together, as (option, message).
+    One layer alone checks something only with `checks_presence` (`exhaustive`, or
+    `missing-layers = "error"`: import-linter takes such a contract)."""
     if exhaustive and not containers:
         return (
             "exhaustive",
             "needs `containers`: only the children of a container can all be layers.",
         )
-    if len(layers) == 1 and len(entry_names(layers[0])) == 1 and not exhaustive:
+    if len(layers) == 1 and len(entry_names(layers[0])) == 1 and not checks_presence:
         return (
             "layers",
             "must list at least two layers, innermost first, or one entry of siblings "
-            '("a | b" or "a : b"), or one layer with `exhaustive = true`.',
+            '("a | b" or "a : b"); one layer alone checks only that it exists, with '
+            '`exhaustive = true` or `missing-layers = "error"`.',
         )
     return None
 
