@@ -11,16 +11,14 @@ the files are read as TOML only.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from inwards_cli.adapters.reading import read_regular_file
-from inwards_cli.config_file import CONFIG_NAME, MAX_CONFIG_BYTES, find_config
-from inwards_core.config.nesting import TomlTooDeepError, load_toml
+from inwards_cli.config_file import CONFIG_NAME
+from inwards_cli.workspace_root import parsed, table_at, workspace_root_above
 from inwards_core.model.value_repr import value_repr
 
 __all__ = [
@@ -32,7 +30,6 @@ __all__ = [
     "foreign_packages",
     "nearest_config",
     "read_workspace",
-    "workspace_here",
 ]
 
 
@@ -101,39 +98,11 @@ class Workspace:
         return tuple(inside)
 
 
-def _parsed(path: Path) -> dict[str, Any] | None:
-    """The TOML document at `path`; None when it is absent, unreadable or not TOML (a
-    broken file is the business of whatever reads it as a configuration)."""
-    try:
-        data = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES)
-        return load_toml(data.decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TomlTooDeepError):
-        return None
-
-
-def _table(document: dict[str, Any], *keys: str) -> Any:
-    here: Any = document
-    for key in keys:
-        if not isinstance(here, dict):
-            return None
-        here = here.get(key)
-    return here
-
-
 def find_workspace(start: Path) -> Workspace | None:
     """The nearest workspace root at or above `start`: the first `pyproject.toml` on the
     way up with a `[tool.uv.workspace]` table (uv stops at the first too)."""
-    here = start.absolute()
-    if not here.is_dir():
-        here = here.parent
-    for directory in (here, *here.parents):
-        candidate = directory / CONFIG_NAME
-        if not os.path.isfile(candidate):
-            continue
-        document = _parsed(candidate)
-        if document is not None and _table(document, "tool", "uv", "workspace") is not None:
-            return read_workspace(candidate, document)
-    return None
+    found = workspace_root_above(start)
+    return None if found is None else read_workspace(*found)
 
 
 def _globs(value: Any, key: str, config: Path) -> tuple[str, ...]:
@@ -170,9 +139,9 @@ def _matches(root: Path, pattern: str, config: Path, key: str) -> set[Path]:
         ) from None
 
 
-def _inwards_table(path: Path) -> dict[str, Any] | None:
-    document = _parsed(path)
-    table = None if document is None else _table(document, "tool", "inwards")
+def _inwardstable_at(path: Path) -> dict[str, Any] | None:
+    document = parsed(path)
+    table = None if document is None else table_at(document, "tool", "inwards")
     return table if isinstance(table, dict) else None
 
 
@@ -188,10 +157,10 @@ def read_workspace(config: Path, document: dict[str, Any] | None = None) -> Work
     `[tool.uv.workspace]` table. `WorkspaceError` when its `members`/`exclude` are not
     arrays of relative globs."""
     config = config.absolute()
-    document = document if document is not None else _parsed(config)
+    document = document if document is not None else parsed(config)
     if document is None:
         return None
-    table = _table(document, "tool", "uv", "workspace")
+    table = table_at(document, "tool", "uv", "workspace")
     if table is None:
         return None
     if not isinstance(table, dict):
@@ -202,7 +171,7 @@ def read_workspace(config: Path, document: dict[str, Any] | None = None) -> Work
     chosen = _expand(root, members, config, "members")
     chosen -= _expand(root, excluded, config, "exclude")
     chosen.discard(root)
-    root_table = _inwards_table(config)
+    root_table = _inwardstable_at(config)
     return Workspace(
         root=root,
         config=config,
@@ -229,7 +198,7 @@ def _members(root: Path, directories: Iterable[Path]) -> list[Member]:
             relative = directory.relative_to(root).as_posix()
         except ValueError:
             relative = directory.as_posix()  # `../x`: a member outside the root
-        table = _inwards_table(config)
+        table = _inwardstable_at(config)
         source_root = _source_root(directory, table)
         members.append(Member(relative, directory, config, table is not None, source_root))
     return sorted(members, key=lambda member: member.relative)
@@ -250,31 +219,6 @@ def nearest_config(workspace: Workspace, path: Path) -> Member | Workspace | Non
     if path == root or root in path.parents:
         return workspace
     return None
-
-
-def workspace_here() -> Workspace | None:
-    """The workspace `inwards check` (without --config) runs over from here: one with
-    members whose root holds the configuration found from here, or, when none is found, the
-    nearest root above. Inside a member with its own `[tool.inwards]` (or any project below
-    the root with one) the check is that project's, as always, and costs no glob.
-    A `[tool.uv.workspace]` that can't be used is a configuration error (exit 2)."""
-    cwd = Path.cwd()
-    nearest = find_config(cwd)
-    try:
-        if nearest is None:
-            workspace = find_workspace(cwd)
-        else:
-            document = _parsed(nearest)
-            if document is None or _table(document, "tool", "uv", "workspace") is None:
-                return None
-            workspace = read_workspace(nearest, document)
-    except WorkspaceError as error:
-        from inwards_cli.commands.console import fail
-
-        fail(f"config error: {error}")
-    if workspace is None or not workspace.members:
-        return None
-    return workspace
 
 
 # -- the other members' packages, as one configuration sees them -------------------------
@@ -370,28 +314,3 @@ def foreign_packages(
                     taken.add(portion)
                     installed.append(portion)
     return tuple(dict.fromkeys(members)), tuple(installed)
-
-
-def view_for_config(config: Path) -> WorkspaceView | None:
-    """How a check of the one configuration `config` sees the uv workspace it is part of:
-    at the root, without the members; in a member, with the other members' packages; None
-    outside a workspace. A check of one configuration goes on whatever the workspace
-    table holds (the run at the root reports what is wrong with it)."""
-    config = config.absolute()
-    try:
-        document = _parsed(config)
-        if document is not None and _table(document, "tool", "uv", "workspace") is not None:
-            workspace = read_workspace(config, document)
-            if workspace is None or not workspace.members:
-                return None
-            return workspace.view(workspace.root, workspace.source_root)
-        workspace = find_workspace(config.parent.parent)
-    except WorkspaceError:
-        return None
-    if workspace is None:
-        return None
-    real = config.resolve()
-    for member in workspace.members:
-        if member.config.resolve() == real:
-            return workspace.view(member.directory, member.source_root)
-    return None

@@ -63,7 +63,7 @@ def run_check(arguments: CheckArguments) -> int:
     (with --exit-zero, errors found are 0; anything else stays what it was). With --watch,
     check again on every save until Ctrl-C (see `watch.py`)."""
     if arguments.config is None:
-        from inwards_cli.workspace import workspace_here
+        from inwards_cli.workspace_root import workspace_here
 
         workspace = workspace_here()
         if workspace is not None:  # a uv workspace root: each member with its own config
@@ -95,7 +95,7 @@ def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> Ch
         named, outside = project_paths(arguments.paths, project_dir)
     config = _whole_config(loaded, arguments)
     if view is None and arguments.config is None:  # --config: that file alone, as it says
-        from inwards_cli.workspace import view_for_config
+        from inwards_cli.workspace_root import view_for_config
 
         view = view_for_config(loaded.path)
     if view is not None:

@@ -14,8 +14,8 @@ from inwards_cli.workspace import (
     find_workspace,
     foreign_packages,
     nearest_config,
-    view_for_config,
 )
+from inwards_cli.workspace_root import view_for_config
 from tests.e2e.helpers import write_tree
 
 TABLE = '[tool.inwards]\nroot = "src"\nlayers = [{ name = "a", modules = ["acme"] }]\n'

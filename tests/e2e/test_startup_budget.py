@@ -60,6 +60,9 @@ NOT_ON_THE_FAST_PATH = {
     "inwards_core.diagrams.mermaid": "the Mermaid reader of the diagram rules",
     "inwards_core.diagrams.plantuml": "the PlantUML reader of the diagram rules",
     "inwards_core.extraction.documents": "reading the files `diagrams` names",
+    "inwards_cli.workspace": "the members of a uv workspace (only where there is one)",
+    "inwards_cli.commands.workspace_check": "the check at a uv workspace root",
+    "inwards_core.reporting.merge": "merging a workspace's reports",
 }
 
 # What only a check with the cache uses: a check with --no-cache imports none of it.
