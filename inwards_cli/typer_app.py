@@ -12,8 +12,8 @@ from inwards_cli.commands.context import context_command
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command
 from inwards_cli.commands.import_config import import_config_command
-from inwards_cli.commands.init import init_command
 from inwards_cli.commands.import_diagram import import_diagram_command
+from inwards_cli.commands.init import init_command
 from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
 from inwards_cli.commands.rules_explain import explain_command
