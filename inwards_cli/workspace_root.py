@@ -40,8 +40,20 @@ def table_at(document: dict[str, Any], *keys: str) -> Any:
     return here
 
 
-def _workspace_table(document: dict[str, Any] | None) -> bool:
-    return document is not None and table_at(document, "tool", "uv", "workspace") is not None
+def _workspace_document(path: Path) -> dict[str, Any] | None:
+    """The document at `path` when it has a `[tool.uv.workspace]` table; most files have
+    not even the word, and are not parsed."""
+    try:
+        data = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES)
+    except OSError:
+        return None
+    if b"workspace" not in data:
+        return None
+    try:
+        document = load_toml(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, TomlTooDeepError):
+        return None
+    return document if table_at(document, "tool", "uv", "workspace") is not None else None
 
 
 def workspace_root_above(start: Path) -> tuple[Path, dict[str, Any]] | None:
@@ -54,8 +66,8 @@ def workspace_root_above(start: Path) -> tuple[Path, dict[str, Any]] | None:
         candidate = directory / CONFIG_NAME
         if not os.path.isfile(candidate):
             continue
-        document = parsed(candidate)
-        if document is not None and _workspace_table(document):
+        document = _workspace_document(candidate)
+        if document is not None:
             return candidate, document
     return None
 
@@ -67,13 +79,11 @@ def workspace_here() -> Workspace | None:
     the root with one) the check is that project's, as always.
     A `[tool.uv.workspace]` that can't be used is a configuration error (exit 2)."""
     cwd = Path.cwd()
-    nearest = find_config(cwd)
-    if nearest is None:
-        found = workspace_root_above(cwd)
-    else:
-        document = parsed(nearest)
-        found = (nearest, document) if document is not None and _workspace_table(document) else None
+    found = workspace_root_above(cwd)
     if found is None:
+        return None
+    nearest = find_config(cwd)  # a member's, or a project's between here and the root
+    if nearest is not None and nearest.absolute() != found[0]:
         return None
     from inwards_cli.workspace import WorkspaceError, read_workspace
 
@@ -94,8 +104,8 @@ def view_for_config(config: Path) -> WorkspaceView | None:
     outside a workspace. A check of one configuration goes on whatever the workspace
     table holds (the run at the root reports what is wrong with it)."""
     config = config.absolute()
-    document = parsed(config)
-    found = (config, document) if document is not None and _workspace_table(document) else None
+    document = _workspace_document(config)
+    found = None if document is None else (config, document)
     if found is None:
         found = workspace_root_above(config.parent.parent)
         if found is None:
