@@ -249,3 +249,55 @@ def test_auto_with_no_known_names_is_exit_2(tmp_path: Path) -> None:
     done = run_inwards("init", "--style", "auto", cwd=tmp_path)
     assert done.code == 2
     assert "no package below app has a name auto knows" in done.stderr
+
+
+def _converse(command: list[str], cwd: Path, answers: dict[str, str]) -> tuple[int, str]:
+    """Run `command` on a pseudo-terminal, answering each prompt (a text it prints) once."""
+    import os
+    import pty
+    import select
+    import time
+
+    from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable
+
+    env = {k: v for k, v in os.environ.items() if k != "CI" and not k.startswith("INWARDS_")}
+    env["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
+    pid, descriptor = pty.fork()
+    if pid == 0:  # the child: becomes inwards on the terminal
+        os.chdir(cwd)
+        executable = inwards_executable()[0]
+        os.execve(executable, [executable, *command], env)
+    seen = b""
+    pending = dict(answers)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([descriptor], [], [], 1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(descriptor, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+        for prompt, answer in list(pending.items()):
+            if prompt.encode() in seen:
+                os.write(descriptor, answer.encode() + b"\n")
+                del pending[prompt]
+    _, status = os.waitpid(pid, 0)
+    os.close(descriptor)
+    return os.waitstatus_to_exitcode(status), seen.decode(errors="replace")
+
+
+def test_on_a_terminal_without_flags_it_asks(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": '[project]\nname = "my-shop"\n'})
+    code, output = _converse(
+        ["init"],
+        tmp_path,
+        {"Style (number or name)": "3", "Package [my_shop]": "", "(--scaffold)?": "y"},
+    )
+    assert code == 0, output
+    assert "3. hexagonal" in output
+    assert "Wrote [tool.inwards] (hexagonal, package my_shop)" in output
+    assert (tmp_path / "src/my_shop/bootstrap.py").is_file()
