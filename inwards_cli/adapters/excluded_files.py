@@ -18,12 +18,18 @@ class ExcludedDirectories(ProjectFiles):
 
     def __init__(self, inner: ProjectFiles, excluded: Sequence[str]) -> None:
         self.inner = inner
-        self._excluded = tuple(directory.strip("/") for directory in excluded)
+        self._excluded = frozenset(directory.strip("/") for directory in excluded)
 
     def _kept(self, path: str) -> bool:
-        return not any(
-            path == directory or path.startswith(f"{directory}/") for directory in self._excluded
-        )
+        # The path and each directory above it: as many lookups as it has segments.
+        if path in self._excluded:
+            return False
+        slash = path.find("/")
+        while slash != -1:
+            if path[:slash] in self._excluded:
+                return False
+            slash = path.find("/", slash + 1)
+        return True
 
     def listing(self, under: str) -> ProjectListing:
         listed = self.inner.listing(under)

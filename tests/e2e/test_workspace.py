@@ -341,3 +341,15 @@ def test_show_files_lists_every_configurations_files(workspace: Path) -> None:
     assert len(files) == 12
     assert "tools/release.py" in files
     assert "packages/core/src/acme/core/domain/order.py" in files
+
+
+def test_baseline_at_the_root_records_the_roots_findings_only(workspace: Path) -> None:
+    (workspace / "tools/release.py").write_text("import tools.nope\n")
+    root_run = check(workspace)
+    assert root_run.code == 1
+    written = run_inwards("baseline", cwd=workspace)
+    assert written.code == 0, written.stderr
+    recorded = json.loads((workspace / "inwards-baseline.json").read_text("utf-8"))
+    assert [(e["code"], e["module"]) for e in recorded["entries"]] == [("INW010", "tools.release")]
+    assert run_inwards("baseline", cwd=workspace / "packages/api").code == 0
+    assert check(workspace).code == 0
