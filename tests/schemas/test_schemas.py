@@ -122,6 +122,7 @@ def test_config_schema_describes_every_key_the_loader_takes() -> None:
         "unmatched-ignore",
         "type-checking",
         "dynamic",
+        "as-packages",
     }
     assert forbidden_options["indirect"] == {
         "type": "boolean",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
 from inwards_core import (
     CheckKind,
-    Example,
     Fix,
     ImportEdge,
     KindDocs,
@@ -35,13 +35,17 @@ from inwards_core.families.inw.import_chains import (
     chain_violation,
     chains_from_each,
     direct_params,
+    shortest_chains,
     via,
 )
+from inwards_core.families.inw.kind_forbidden_examples import examples
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
-    ONE_LAYER_CONFIG,
+    as_packages_option,
     checked_in,
+    covers,
     dead_entries,
+    first_cover,
     first_match,
     module_list,
     pattern_of,
@@ -68,6 +72,11 @@ chain to a library ends at the first-party module that imports it. The message a
 the other imports of the chain's route, as import-linter prints them: every other import
 from the entry into the chain's first module in the middle, and every other import from its
 last module in the middle into the forbidden entry (module, file and line).
+
+With `as-packages = false` (import-linter's `as_packages = false`) each entry of `modules`,
+and each entry of `forbidden` that names code of this project, stands for the module it
+names only, not the modules below it: a chain then starts at that module and may go through
+the modules below it.
 """
     + IMPORT_OPTIONS_DOCS,
     why_is_this_bad="""
@@ -125,6 +134,7 @@ class ForbiddenOptions:
     unmatched_ignore: str = unmatched_ignore_option()
     type_checking: bool = type_checking_option()
     dynamic: bool = dynamic_option()
+    as_packages: bool = as_packages_option()
 
     @property
     def allowed_pairs(self) -> tuple[tuple[str, str], ...]:
@@ -163,11 +173,14 @@ GUIDANCE_PARAMS = {
 def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]:
     pairs = options.allowed_pairs
     allowed_targets = options.allowed_targets
+    as_packages = options.as_packages
 
-    def forbidden_entry(name: str) -> str | None:
+    def forbidden_entry(name: str, first_party: bool = True) -> str | None:
         if first_match(name, allowed_targets) is not None:
             return None
-        return first_match(name, options.forbidden)
+        # A library is one node for import-linter: an entry covers what is imported from it.
+        whole = as_packages or not first_party
+        return first_cover(name, options.forbidden, as_packages=whole)
 
     def follows(edge: ImportEdge) -> bool:
         return not any(
@@ -176,39 +189,80 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
         )
 
     for info in checked_in(model, options.modules):
-        source = first_match(info.name, options.modules) or ""
+        source = first_cover(info.name, options.modules, as_packages=as_packages)
+        if source is None:
+            continue
         for edge in model.import_edges(info):
-            entry = forbidden_entry(edge.target)
-            if entry is None or not follows(edge) or pattern_of(entry).matches(info.name):
+            entry = forbidden_entry(edge.target, edge.first_party)
+            if (
+                entry is None
+                or not follows(edge)
+                or covers(entry, info.name, as_package=as_packages)
+            ):
                 continue  # code inside a forbidden entry may import its own subtree
-            shown_source, shown_entry = quoted(source), quoted(entry)
-            yield Violation(
-                file=info.file,
-                module=info.name,
-                span=edge.span,
-                message=f'"{quoted(info.name)}" imports "{quoted(edge.target)}": '
-                f'"{shown_source}" may not import "{shown_entry}".',
-                params={**direct_params(edge), "source": shown_source, "forbidden": shown_entry},
-                fallback=Fix(
-                    f'Keep "{shown_entry}" out of "{shown_source}".',
-                    (f"Delete `{edge.statement}`.",),
-                ),
-            )
+            yield _direct_violation(source, entry, edge)
 
     def passable(source: str, name: str) -> bool:
-        return not pattern_of(source).matches(name) and forbidden_entry(name) is None
+        inside = covers(source, name, as_package=as_packages)
+        return not inside and forbidden_entry(name) is None
 
     if options.indirect:
-        for source, entry, chain in chains_from_each(
+        search = chains_from_each if as_packages else _chains_from_modules
+        for source, entry, chain in search(
             model,
             options.modules,
             options.forbidden,
-            hit=lambda _source, edge: forbidden_entry(edge.target),
+            hit=lambda _source, edge: forbidden_entry(edge.target, edge.first_party),
             passable=passable,
             follows=follows,
         ):
             yield _chain_violation(source, entry, chain)
     yield from dead_entries(model, "modules", options.modules)
+
+
+def _chains_from_modules(
+    model: ProjectModel,
+    sources: Sequence[str],
+    ends: Sequence[str],
+    hit: Callable[[str, ImportEdge], str | None],
+    passable: Callable[[str, str], bool],
+    follows: Callable[[ImportEdge], bool] | None = None,
+) -> Iterator[tuple[str, str, Chain]]:
+    """`chains_from_each` for `as-packages = false`: a chain starts only at the module an
+    entry names; the modules below it are ordinary modules a chain may go through."""
+    if not model.whole_project:
+        return
+    for source in sources:
+        starts = [
+            i for i in checked_in(model, (source,)) if covers(source, i.name, as_package=False)
+        ]
+        chains = shortest_chains(
+            model,
+            starts,
+            hit=functools.partial(hit, source),
+            passable=functools.partial(passable, source),
+            follows=follows,
+        )
+        for end in ends:
+            chain = chains.get(end)
+            if chain is not None:
+                yield source, end, chain
+
+
+def _direct_violation(source: str, entry: str, edge: ImportEdge) -> Violation:
+    shown_source, shown_entry = quoted(source), quoted(entry)
+    return Violation(
+        file=edge.file,
+        module=edge.importer,
+        span=edge.span,
+        message=f'"{quoted(edge.importer)}" imports "{quoted(edge.target)}": '
+        f'"{shown_source}" may not import "{shown_entry}".',
+        params={**direct_params(edge), "source": shown_source, "forbidden": shown_entry},
+        fallback=Fix(
+            f'Keep "{shown_entry}" out of "{shown_source}".',
+            (f"Delete `{edge.statement}`.",),
+        ),
+    )
 
 
 def _chain_violation(source: str, entry: str, chain: Chain) -> Violation:
@@ -218,160 +272,6 @@ def _chain_violation(source: str, entry: str, chain: Chain) -> Violation:
         f'{via(chain)}: "{source}" may not import "{entry}", not even through other modules.'
     )
     return chain_violation(chain, stable, source, entry, {"source": source, "forbidden": entry})
-
-
-def examples() -> tuple[Example, ...]:
-    """Good and bad projects: the pages show them with their real output, the tests
-    run them."""
-    return (
-        Example(
-            title="The domain reads the clock",
-            good=False,
-            definitions={
-                "ACME001.toml": """\
-code = "ACME001"
-name = "domain-without-clock"
-summary = "The domain reads the system clock."
-check = "inw.forbidden"
-
-[options]
-modules = ["shop.domain"]
-forbidden = ["datetime", "time"]
-allow = ["shop.domain.clock -> datetime"]
-
-[guidance]
-summary = 'Pass the time in instead of reading it in "{module}".'
-steps = ["Delete `{statement}`.", "Take the time from `shop.domain.clock`, or as a parameter."]
-""",
-            },
-            files={
-                "shop/domain/clock.py": (
-                    "from datetime import datetime, timezone\n\n"
-                    "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
-                ),
-                "shop/domain/order.py": (
-                    "import time  # expect: ACME001\n\ndef stamp() -> float:\n    return time.time()\n"
-                ),
-            },
-        ),
-        Example(
-            title="Reports reach an HTTP client through a helper",
-            good=False,
-            config=ONE_LAYER_CONFIG,
-            definitions={
-                "ACME002.toml": """\
-code = "ACME002"
-name = "reports-offline"
-summary = "Reports talk HTTP."
-check = "inw.forbidden"
-
-[options]
-modules = ["shop.reports"]
-forbidden = ["requests", "httpx"]
-indirect = true
-""",
-            },
-            files={
-                "shop/reports/export.py": "import requests  # expect: ACME002\n",
-                "shop/reports/summary.py": (
-                    "from shop.util.fetch import get_json  # expect: ACME002\n\n"
-                    "def summary() -> dict[str, int]:\n    return get_json()\n"
-                ),
-                "shop/util/fetch.py": (
-                    "import requests\n\n"
-                    "def get_json() -> dict[str, int]:\n"
-                    '    return requests.get("https://example.org").json()\n'
-                ),
-            },
-        ),
-        Example(
-            title="Only the clock module reads the time",
-            good=True,
-            definitions={
-                "ACME001.toml": """\
-code = "ACME001"
-name = "domain-without-clock"
-summary = "The domain reads the system clock."
-check = "inw.forbidden"
-
-[options]
-modules = ["shop.domain"]
-forbidden = ["datetime", "time"]
-allow = ["shop.domain.clock -> datetime"]
-indirect = true
-""",
-            },
-            files={
-                "shop/domain/clock.py": (
-                    "from datetime import datetime, timezone\n\n"
-                    "def now() -> datetime:\n    return datetime.now(timezone.utc)\n"
-                ),
-                "shop/domain/order.py": (
-                    "from shop.domain.clock import now\n\n"
-                    "def stamp() -> str:\n    return now().isoformat()\n"
-                ),
-            },
-        ),
-        Example(
-            title="Imports taken out: one ignored, the type-only and dynamic ones",
-            good=True,
-            config=ONE_LAYER_CONFIG,
-            definitions={
-                "ACME003.toml": """\
-code = "ACME003"
-name = "domain-without-orm"
-summary = "The domain uses the ORM."
-check = "inw.forbidden"
-
-[options]
-modules = ["shop.domain"]
-forbidden = ["shop.db"]
-indirect = true
-ignore-imports = ["shop.domain.legacy.* -> shop.db.session"]
-type-checking = false
-dynamic = false
-""",
-            },
-            files={
-                "shop/db/session.py": "def open_session() -> object: ...\n",
-                "shop/db/models.py": "class Row: ...\n",
-                "shop/domain/legacy/report.py": "from shop.db.session import open_session\n",
-                "shop/domain/order.py": (
-                    "from typing import TYPE_CHECKING\n\n"
-                    "if TYPE_CHECKING:\n    from shop.db.models import Row\n"
-                ),
-                "shop/domain/plugins.py": (
-                    "import importlib\n\n"
-                    "def load() -> object:\n"
-                    '    return importlib.import_module("shop.db.models")\n'
-                ),
-            },
-        ),
-        Example(
-            title="An ignored import that no longer exists fails the run",
-            good=False,
-            config=ONE_LAYER_CONFIG,
-            definitions={
-                "ACME004.toml": """\
-code = "ACME004"  # expect: ACME004
-name = "domain-without-orm"
-summary = "The domain uses the ORM."
-check = "inw.forbidden"
-
-[options]
-modules = ["shop.domain"]
-forbidden = ["shop.db"]
-ignore-imports = ["shop.domain.legacy.report -> shop.db.session"]
-unmatched-ignore = "error"
-""",
-            },
-            files={
-                "shop/db/session.py": "def open_session() -> object: ...\n",
-                "shop/domain/legacy/report.py": "from shop.domain.order import total\n",
-                "shop/domain/order.py": "def total() -> int:\n    return 0\n",
-            },
-        ),
-    )
 
 
 KIND = CheckKind(

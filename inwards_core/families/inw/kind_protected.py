@@ -36,10 +36,11 @@ from inwards_core.families.inw.import_chains import ROUTE_PARAMS, direct_params
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
+    as_packages_option,
+    covers,
     dead_entries,
-    first_match,
+    first_cover,
     module_list,
-    pattern_of,
 )
 
 DOCS = KindDocs(
@@ -49,7 +50,13 @@ entry of `importers` covers. Code inside a protected entry may always import the
 that entry (`shop.orders.internal.a` may import `shop.orders.internal.b`). Entries are
 prefixes or selectors; `importers = []` (the default) means only the protected code itself.
 Every module of the project is checked as an importer, including those that no layer owns;
-only direct imports count.
+only direct imports count. An entry of `modules` may also name a library (standard library
+or third-party) by import name or dotted prefix, `requests` or `django.db`: only the
+importers may import it.
+
+With `as-packages = false` (import-linter's `as_packages = false`) each entry of `modules`
+and of `importers` stands for the module it names only: code below a protected module may
+not import it, and code below an importer is no importer.
 
 `allow` lets single imports through without making their module an importer of everything
 protected: `"shop.reports.monthly -> shop.db.session.readonly"` (module prefixes or selectors on
@@ -91,6 +98,7 @@ class ProtectedOptions:
     unmatched_ignore: str = unmatched_ignore_option()
     type_checking: bool = type_checking_option()
     dynamic: bool = dynamic_option()
+    as_packages: bool = as_packages_option()
 
 
 @reads_ignored_importers
@@ -118,12 +126,17 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
     allowed = quoted(", ".join(f'"{quoted(entry)}"' for entry in options.importers), LIST_LIMIT)
     importers = quoted(", ".join(map(quoted, options.importers)), LIST_LIMIT)
     permitted = AllowedImports(options.allow)
+    as_packages = options.as_packages
     for info in model.checked:
-        if first_match(info.name, options.importers) is not None:
+        if first_cover(info.name, options.importers, as_packages=as_packages) is not None:
             continue
         for edge in model.import_edges(info):
-            entry = first_match(edge.target, options.modules) if edge.first_party else None
-            if entry is None or pattern_of(entry).matches(info.name) or permitted.permits(edge):
+            # A library is one node for import-linter: an entry covers what is imported from it.
+            whole = as_packages or not edge.first_party
+            entry = first_cover(edge.target, options.modules, as_packages=whole)
+            if entry is None or covers(entry, info.name, as_package=as_packages):
+                continue  # code inside a protected entry may import it
+            if permitted.permits(edge):
                 continue
             shown = quoted(entry)
             inside = f'code inside "{shown}"'
@@ -148,7 +161,9 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
                     ),
                 ),
             )
-    yield from dead_entries(model, "modules", options.modules)
+    for warning in dead_entries(model, "modules", options.modules):
+        if model.index.is_first_party(warning.params.get("entry", "")):
+            yield warning  # a library entry names no module of the project
     yield from dead_entries(model, "importers", options.importers)
     yield from permitted.unused(model)
 
@@ -237,6 +252,53 @@ def examples() -> tuple[Example, ...]:
                     "from typing import TYPE_CHECKING\n\n"
                     "if TYPE_CHECKING:\n    from shop.db.session import Session\n"
                 ),
+            },
+        ),
+        Example(
+            title="A library only the HTTP adapter may use",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME033.toml": """\
+code = "ACME033"
+name = "requests-in-http-adapter"
+summary = "HTTP calls are made outside the HTTP adapter."
+check = "inw.protected"
+
+[options]
+modules = ["requests", "httpx"]
+importers = ["shop.adapters.http"]
+""",
+            },
+            files={
+                "shop/adapters/http/client.py": "import requests\n",
+                "shop/views/orders.py": (
+                    "from requests.exceptions import Timeout  # expect: ACME033\n"
+                ),
+            },
+        ),
+        Example(
+            title="A package's own module protected, not what is below it",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME034.toml": """\
+code = "ACME034"
+name = "settings-from-bootstrap"
+summary = "The settings module is read outside the bootstrap."
+check = "inw.protected"
+
+[options]
+modules = ["shop.settings"]
+importers = ["shop.bootstrap"]
+as-packages = false
+""",
+            },
+            files={
+                "shop/settings/__init__.py": "DEBUG = False\n",
+                "shop/settings/defaults.py": "TIMEOUT = 5\n",
+                "shop/bootstrap.py": "import shop.settings\n",
+                "shop/views/orders.py": "from shop.settings.defaults import TIMEOUT\n",
             },
         ),
     )

@@ -65,6 +65,34 @@ def first_match(name: str, entries: Sequence[str]) -> str | None:
     return None
 
 
+def as_packages_option() -> Any:
+    """The `as-packages` field of inw.forbidden's and inw.protected's options."""
+    return option(
+        True,
+        description="Whether each module entry stands for that module and everything below "
+        "it (the default), or for that module only (false, import-linter's "
+        "`as_packages = false`). A library entry always covers what is imported from it.",
+    )
+
+
+def covers(entry: str, name: str, *, as_package: bool = True) -> bool:
+    """Whether `entry` covers the module `name`: as a package (it or anything below it), or
+    with `as_package` false only a module it names itself (`shop.*.db` names `shop.a.db`,
+    not `shop.a.db.session`)."""
+    match = pattern_of(entry).match(name)
+    if match is None:
+        return False
+    return as_package or match.depth == name.count(".") + 1
+
+
+def first_cover(name: str, entries: Sequence[str], *, as_packages: bool = True) -> str | None:
+    """The first entry that `covers` `name`, or None."""
+    for entry in entries:
+        if covers(entry, name, as_package=as_packages):
+            return entry
+    return None
+
+
 def covers_some_module(model: ProjectModel, entry: str) -> bool:
     pattern = pattern_of(entry)
     return any(pattern.matches(name) for name in model.index.modules)
