@@ -159,7 +159,10 @@ def resolve_package(text: str | None, package: str | None) -> str:
     if name is None:
         fail("error: pyproject.toml has no [project] name; pass --package NAME.")
     if not valid_package(name):
-        fail(f"error: {name!r} is not a Python package name; pass --package NAME.")
+        fail(
+            f"error: {name!r} is not a top-level Python package name; pass --package NAME "
+            "(letters, digits and _, as `import NAME` takes it)."
+        )
     return name
 
 

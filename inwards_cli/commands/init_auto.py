@@ -4,6 +4,7 @@ the reasons and the findings it would give today; write it only with --write."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from inwards_cli.commands import init_project as project
 from inwards_cli.commands.console import fail, warn, write_text
@@ -85,7 +86,7 @@ def _proposal_lines(proposal: AutoProposal, root: str) -> list[str]:
     return lines
 
 
-def _print_findings(project_dir: Path, text: str, table: dict[str, object]) -> None:
+def _print_findings(project_dir: Path, text: str, table: dict[str, Any]) -> None:
     try:
         report = project.check_table(project_dir, text, table)
     except ConfigError as error:
@@ -100,3 +101,10 @@ def _print_findings(project_dir: Path, text: str, table: dict[str, object]) -> N
     )
     if lines:
         write_text("\n".join(lines) + "\n")
+    innermost = table["layers"][0] if isinstance(table.get("layers"), list) else None
+    kernel = isinstance(innermost, dict) and innermost.get("name") == "kernel"
+    if kernel and any(item.code == "INW005" for item in report.findings):
+        write_text(
+            "  (INW005: the innermost layer, kernel, refuses I/O libraries by default; give it "
+            "`deny-libraries = []` if your utilities may use them.)\n"
+        )

@@ -5,6 +5,7 @@ existing one), an in-process check of a table, and the tree of what each layer m
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 import tomllib
@@ -52,23 +53,23 @@ def project_name(text: str) -> str | None:
 
 
 def valid_package(name: str) -> bool:
-    return all(part.isidentifier() for part in name.split("."))
+    """A top-level package name: an identifier that isn't a keyword (no dots: the layers
+    are named below it, and the scaffold makes it a folder)."""
+    return name.isidentifier() and not keyword.iskeyword(name)
 
 
 def root_for(project_dir: Path, package: str) -> str:
     """`src` for a src layout holding the package, else the project directory itself."""
-    top = package.split(".")[0]
-    return "src" if (project_dir / "src" / top).is_dir() else "."
+    return "src" if (project_dir / "src" / package).is_dir() else "."
 
 
 def existing_modules(project_dir: Path, root: str, package: str) -> tuple[str, ...]:
     """The dotted names of the modules and packages below `root` inside `package` (the
     package included), sorted; directories starting with `.` and build output skipped."""
-    top = package.split(".")[0]
-    start = project_dir / root / top
+    start = project_dir / root / package
     if not start.is_dir():
         return ()
-    found: set[str] = {top}
+    found: set[str] = {package}
     for directory, folders, files in os.walk(start):
         folders[:] = sorted(
             name for name in folders if not name.startswith(".") and name not in _SKIPPED_DIRS

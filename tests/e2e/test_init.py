@@ -170,7 +170,12 @@ def test_scaffold_never_overwrites(tmp_path: Path) -> None:
         (("--style", "mvc"), "--style 'mvc' is not a style"),
         (("--style", "clean", "--write"), "--write is for --style auto"),
         (("--style", "auto", "--scaffold"), "--scaffold needs a style"),
-        (("--style", "clean", "--package", "no-dash"), "'no-dash' is not a Python package name"),
+        (
+            ("--style", "clean", "--package", "no-dash"),
+            "'no-dash' is not a top-level Python package name",
+        ),
+        (("--style", "clean", "--package", "acme.shop"), "'acme.shop' is not a top-level"),
+        (("--style", "clean", "--package", "class"), "'class' is not a top-level"),
     ],
 )
 def test_usage_errors_exit_2_and_never_prompt(
