@@ -32,6 +32,7 @@ def init_command(
             help=f"The architecture to start from: {STYLES_HELP}. "
             "`auto` guesses from the package names and writes only with --write.",
             show_default=False,
+            metavar="STYLE",
         ),
     ] = None,
     list_styles: Annotated[
@@ -43,6 +44,7 @@ def init_command(
             "--package",
             help="The top-level package (default: [project].name, lower case, - and . as _).",
             show_default=False,
+            metavar="NAME",
         ),
     ] = None,
     scaffold: Annotated[
