@@ -230,7 +230,9 @@ def _layers(contract: Contract, session: _SessionFacts, notes: _Notes) -> Option
         _note_wildcards(notes, "containers", containers)
     options.append(("indirect", True))
     options.append(("missing-layers", "error"))
-    if _flag(contract.get("exhaustive")):
+    if _flag(contract.get("exhaustive")) and not containers:
+        notes.add("exhaustive", "needs containers (lint-imports refuses it without); not written")
+    elif _flag(contract.get("exhaustive")):
         options.append(("exhaustive", True))
         ignores = _list(contract.get("exhaustive_ignores"))
         if ignores:

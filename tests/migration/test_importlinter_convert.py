@@ -238,3 +238,14 @@ modules =
         "il-tool-impl-base",
         "il-tool-impl-base-2",
     ]
+
+
+def test_exhaustive_without_containers_is_a_note_not_an_option() -> None:
+    conversion = converted(
+        "[importlinter:contract:x]\nname = X\ntype = layers\nlayers =\n"
+        "    shop.api\n    shop.domain\nexhaustive = true\n"
+    )
+    assert "exhaustive" not in dict(only(conversion).options)
+    (report,) = conversion.reports
+    assert report.status is Status.NOTES
+    assert "option exhaustive: needs containers" in report.notes[0]
