@@ -72,7 +72,22 @@ def scaffold_files(style: str, package: str) -> tuple[ScaffoldFile, ...]:
 
 def _render(template: str, package: str, modules: Mapping[str, str]) -> str:
     dotted = {role: f"{package}.{module}" for role, module in modules.items()}
-    return template.format(p=package, **dotted)
+    return _sorted_imports(template.format(p=package, **dotted), package)
+
+
+def _sorted_imports(text: str, package: str) -> str:
+    """Each run of `from <package>.` lines sorted, as isort and ruff want them: the roles'
+    modules differ by style, so the templates can't hold them in order."""
+    lines = text.split("\n")
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and lines[end].startswith(f"from {package}."):
+            end += 1
+        if end > start:
+            lines[start:end] = sorted(lines[start:end])
+        start = end + 1
+    return "\n".join(lines)
 
 
 def _module_path(prefix: str, dotted: str) -> str:

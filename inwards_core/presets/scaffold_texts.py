@@ -85,7 +85,7 @@ def place_order(orders: OrderRepository, item: str, quantity: int) -> Order:
     return order
 '''
 
-PORTS_AND_USE_CASE = '''"""The use case, and the port it needs (where orders are kept; adapters implement it)."""
+PORTS_AND_USE_CASE = '''"""The use case, and its port: where orders are kept (adapters implement it)."""
 
 from __future__ import annotations
 

@@ -117,3 +117,16 @@ def test_the_package_name_reaches_every_import() -> None:
     files = PRESETS["clean"].scaffold("acme_shop")
     bootstrap = next(file for file in files if file.path.endswith("bootstrap.py"))
     assert "from acme_shop.infrastructure.memory import InMemoryOrders" in bootstrap.text
+
+
+@pytest.mark.parametrize("style", list(PRESETS))
+def test_scaffold_imports_are_sorted(style: str) -> None:
+    """As isort and ruff want them, whatever module each role lands in."""
+    for file in PRESETS[style].scaffold("shop"):
+        run: list[str] = []
+        for line in [*file.text.split("\n"), ""]:
+            if line.startswith("from shop."):
+                run.append(line)
+                continue
+            assert run == sorted(run), file.path
+            run = []
