@@ -42,18 +42,40 @@ BROKEN_WITHOUT_IGNORES = {
         "Runner et al cannot import Config",
     }
 }
+# One import appended to one file, and what lint-imports then finds broken: an ignore that
+# names only the module `kedro` must not let `kedro.pipeline.pipeline` through (an `allow`
+# prefix would), and a new cycle below importlinter.domain.
+MUTATIONS = {
+    "kedro": (
+        "kedro/pipeline/pipeline.py",
+        "import kedro.ipython\n",
+        {
+            "CLI > Context > Library, Runner > Extras > IO & Pipeline",
+            "Pipeline and IO are independent",
+        },
+    ),
+    "import-linter": (
+        "src/importlinter/domain/imports.py",
+        "import importlinter.domain.helpers\n",
+        {"All packages are acyclic"},
+    ),
+}
 _CONFIGS = ("pyproject.toml", ".importlinter", "setup.cfg")
 _TOML_IGNORES = re.compile(r"^ignore_imports\s*=\s*\[[^\]]*\]\n", re.MULTILINE)
 _INI_IGNORES = re.compile(r"^ignore_imports\s*=.*\n(?:[ \t]+\S.*\n)*", re.MULTILINE)
 
 
-def copy_of(name: str, tmp_path: Path, *, without_ignores: bool) -> Path:
+def copy_of(name: str, tmp_path: Path, *, without_ignores: bool, mutated: bool = False) -> Path:
     folder, _ = PROJECTS[name]
     source = CORPORA / folder
     if not source.is_dir():
         pytest.skip(f"corpus {source} is not there (set INWARDS_CORPORA to its folder)")
     target = tmp_path / name
     shutil.copytree(source, target, symlinks=True)
+    if mutated:
+        file, line, _ = MUTATIONS[name]
+        path = target / file
+        path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
     if without_ignores:
         for config in _CONFIGS:
             path = target / config
@@ -66,7 +88,9 @@ def copy_of(name: str, tmp_path: Path, *, without_ignores: bool) -> Path:
 def converted_and_checked(
     tmp_path: Path, name: str, variant: str
 ) -> tuple[LintImports, InwardsCheck, dict[str, str], Path]:
-    project = copy_of(name, tmp_path, without_ignores=variant == "without-ignores")
+    project = copy_of(
+        name, tmp_path, without_ignores=variant == "without-ignores", mutated=variant == "mutated"
+    )
     pythonpath = PROJECTS[name][1]
     theirs = run_lint_imports(project, pythonpath)
     assert theirs.verdicts, theirs.output
@@ -86,7 +110,11 @@ NAMES = pytest.mark.parametrize("name", sorted(PROJECTS))
 def test_same_verdict_per_contract_as_lint_imports(tmp_path: Path, name: str, variant: str) -> None:
     theirs, ours, codes, _ = converted_and_checked(tmp_path, name, variant)
     assert set(codes) == set(theirs.verdicts), codes
-    expected_broken = BROKEN_WITHOUT_IGNORES.get(name, set()) if variant != "shipped" else set()
+    expected_broken: set[str] = set()
+    if variant == "without-ignores":
+        expected_broken = BROKEN_WITHOUT_IGNORES.get(name, set())
+    elif variant == "mutated":
+        expected_broken = MUTATIONS[name][2]
     assert {n for n, v in theirs.verdicts.items() if v == "BROKEN"} == expected_broken
     ours_broken = {n for n, code in codes.items() if ours.broken(code)}
     assert ours_broken == expected_broken, ours.output
@@ -117,3 +145,9 @@ def test_every_import_of_every_route_is_reported(
         if not ours.reports(codes[contract], module_file(root, importer), imported, line)
     ]
     assert not missing, missing
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_same_verdict_after_one_new_import(tmp_path: Path, name: str) -> None:
+    test_same_verdict_per_contract_as_lint_imports(tmp_path, name, "mutated")
