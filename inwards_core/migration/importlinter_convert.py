@@ -10,13 +10,13 @@ kind for is reported as not converted.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from inwards_core.migration.importlinter_read import Contract, ImportLinterConfig, Value
+from inwards_core.migration.importlinter_table import inwards_table, rule_name, table_comment
 
 CODE_PREFIX = "IL"
 
@@ -46,7 +46,6 @@ _ALERTING = {"error": "error", "warn": "warning", "none": "none"}
 _SESSION_HANDLED = ("include_external_packages", "exclude_type_checking_imports")
 # import-linter's default for acyclic_siblings (contracts/acyclic_siblings.py).
 DEFAULT_DEPTH = 10
-_COMMENT_WIDTH = 86
 
 
 class Status(enum.StrEnum):
@@ -113,10 +112,10 @@ def convert(
             definitions.append(definition)
             names.add(definition.name)
         reports.append(_report(contract, definition, notes))
-    table = _table(config, root, top_level, tuple(d.code for d in definitions))
+    table = inwards_table(config, root, top_level, tuple(d.code for d in definitions))
     return Conversion(
         table=table,
-        comment=_comment(config, other_rules),
+        comment=table_comment(config, other_rules),
         definitions=tuple(definitions),
         reports=tuple(reports),
         notes=session.notes,
@@ -221,6 +220,9 @@ def _layers(contract: Contract, session: _SessionFacts, notes: _Notes) -> Option
     raw = _list(contract.get("layers"))
     if not raw:
         notes.add("layers", "missing or empty; not converted")
+        return None
+    if len(raw) == 1 and "|" not in raw[0]:  # `a : b` alone forbids nothing either
+        notes.add("layers", "a single layer constrains nothing inw.layers can check; not converted")
         return None
     entries = [_layer_entry(entry) for entry in reversed(raw)]
     options: Options = [("layers", entries)]
@@ -332,50 +334,6 @@ def _note_wildcards(notes: _Notes, option: str, modules: Iterable[str]) -> None:
             f"{', '.join(wild)}: an inwards selector starts with a package name, not a "
             "wildcard; written as is, the rule will not load until it is changed",
         )
-
-
-def _table(
-    config: ImportLinterConfig, root: str, top_level: Sequence[str], codes: tuple[str, ...]
-) -> dict[str, Any]:
-    tops = {package.split(".")[0] for package in config.root_packages}
-    ignore = sorted(f"/{name}" for name in top_level if name not in tops)
-    table: dict[str, Any] = {"root": root}
-    if ignore:
-        table["ignore"] = ignore
-    table["layers"] = [
-        {"name": layer_name(package), "modules": [package]} for package in config.root_packages
-    ]
-    table["cycles"] = []
-    table["rules"] = {"select": list(codes)}
-    return table
-
-
-def _comment(config: ImportLinterConfig, other_rules: Sequence[tuple[str, str]]) -> str:
-    lines = [
-        f"Converted from import-linter's contracts in {config.file} by `inwards import-config`:",
-        "one project rule per contract in .inwards/rules/IL0NN.toml, the only rules turned on.",
-    ]
-    if other_rules:
-        lines.append("Other rules, ready to turn on with [tool.inwards.rules] extend-select:")
-        line = ""
-        for code, name in other_rules:
-            item = f"{code} {name}"
-            if line and len(line) + len(item) > _COMMENT_WIDTH:
-                lines.append(line + ",")
-                line = ""
-            line = f"{line}, {item}" if line else f"  {item}"
-        lines.append(line + ".")
-    return "\n".join(lines)
-
-
-def rule_name(contract: Contract) -> str:
-    """`il-` and the contract's id (else its name) in kebab case."""
-    words = re.sub(r"[^a-z0-9]+", "-", contract.label.lower()).strip("-")
-    return f"il-{words}" if words else "il-contract"
-
-
-def layer_name(package: str) -> str:
-    return package.replace(".", "-")
 
 
 def _unique(name: str, taken: set[str]) -> str:

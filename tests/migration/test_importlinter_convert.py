@@ -249,3 +249,13 @@ def test_exhaustive_without_containers_is_a_note_not_an_option() -> None:
     (report,) = conversion.reports
     assert report.status is Status.NOTES
     assert "option exhaustive: needs containers" in report.notes[0]
+
+
+def test_a_single_plain_layer_is_not_converted() -> None:
+    conversion = converted(
+        "[importlinter:contract:x]\nname = X\ntype = layers\nlayers = shop.api\n"
+    )
+    assert conversion.definitions == ()
+    (report,) = conversion.reports
+    assert report.status is Status.SKIPPED
+    assert "option layers: a single layer" in report.notes[0]
