@@ -230,6 +230,18 @@ allow_indirect_imports = True
 """,
         {"shop/domain/model.py": "import shop.helpers\n", "shop/helpers.py": "import shop.api\n"},
     ),
+    "forbidden-not-as-packages": (
+        "",
+        """
+[importlinter:contract:f]
+name = Forbidden
+type = forbidden
+source_modules = shop.domain
+forbidden_modules = shop.api
+as_packages = False
+""",
+        {"shop/domain/model.py": "import shop.api.views\n"},
+    ),
     "forbidden-external": (
         "include_external_packages = True\n",
         """
@@ -274,6 +286,29 @@ name = Protected
 type = protected
 protected_modules = shop.domain
 allowed_importers = shop.service
+""",
+        {"shop/api/views.py": "from shop.domain import model\n"},
+    ),
+    "protected-external": (
+        "include_external_packages = True\n",
+        """
+[importlinter:contract:p]
+name = Protected library
+type = protected
+protected_modules = requests
+allowed_importers = shop.service
+""",
+        {"shop/api/views.py": "import requests\n", "shop/service/logic.py": "import requests\n"},
+    ),
+    "protected-not-as-packages": (
+        "",
+        """
+[importlinter:contract:p]
+name = Protected module only
+type = protected
+protected_modules = shop.domain
+allowed_importers = shop.service
+as_packages = False
 """,
         {"shop/api/views.py": "from shop.domain import model\n"},
     ),
