@@ -181,4 +181,33 @@ def examples() -> tuple[Example, ...]:
                 "shop/billing/adapters/mail.py": "from shop.billing.domain import invoice\n",
             },
         ),
+        Example(
+            title="An import on its way out ignored, and a plugin loaded by name left out",
+            good=True,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME026.toml": (
+                    'code = "ACME026"\n'
+                    'name = "domain-inside"\n'
+                    'summary = "The domain imports an outer layer."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["shop.domain", "shop.adapters"]\n'
+                    "indirect = true\n"
+                    'ignore-imports = ["shop.domain.legacy -> shop.adapters.*"]\n'
+                    'unmatched-ignore = "error"\n'
+                    "dynamic = false\n"
+                ),
+            },
+            files={
+                "shop/domain/legacy.py": "from shop.adapters.db import connect\n",
+                "shop/domain/plugins.py": (
+                    "import importlib\n\n"
+                    'def load() -> object:\n    return importlib.import_module("shop.adapters.mail")\n'
+                ),
+                "shop/adapters/db.py": "def connect() -> None: ...\n",
+                "shop/adapters/mail.py": "def send() -> None: ...\n",
+            },
+        ),
     )
