@@ -33,6 +33,7 @@ def import_config_command(
             "pyproject.toml); by default the one import-linter finds in the current "
             "directory. Its directory is the project directory.",
             show_default=False,
+            metavar="FILE",
         ),
     ] = None,
     dry_run: Annotated[
