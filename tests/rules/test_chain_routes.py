@@ -85,3 +85,37 @@ def test_a_direct_import_fills_heads_and_tails_with_itself() -> None:
 def test_a_route_is_a_chain_with_its_other_imports() -> None:
     route = Route(())
     assert route == () and route.heads == () and route.tails == ()
+
+
+def test_the_other_routes_of_a_pair_each_with_its_own_heads_and_tails() -> None:
+    files = {
+        "shop/domain/order.py": "from shop.hub import link\nfrom shop.side import step\n",
+        "shop/domain/price.py": "from shop.side import step\n",
+        "shop/hub.py": "from shop.adapters.db import save\n",
+        "shop/side.py": "from shop.far import go\n",
+        "shop/far.py": "from shop.adapters.mail import send\nfrom shop.adapters.web import x\n",
+        "shop/adapters/db.py": "x = 1\n",
+        "shop/adapters/mail.py": "x = 1\n",
+        "shop/adapters/web.py": "x = 1\n",
+    }
+    (finding,) = only(run(files, _rule("inw.layers", LAYERS)), "ACME009")
+    assert finding.message.endswith(
+        "-> shop.adapters.db. Other routes (1): shop.domain.order (shop/domain/order.py:2) -> "
+        "shop.side (shop/side.py:1) -> shop.far (shop/far.py:1) -> shop.adapters.mail (also "
+        "into shop.side: shop.domain.price (shop/domain/price.py:1)) (also from shop.far: "
+        "shop.adapters.web (shop/far.py:2))."
+    )
+
+
+def test_a_link_in_the_middle_is_taken_once() -> None:
+    files = {
+        "shop/domain/order.py": "from shop.hub import a\n",
+        "shop/domain/price.py": "from shop.spoke import b\n",
+        "shop/hub.py": "from shop.core import c\n",
+        "shop/spoke.py": "from shop.core import c\n",
+        "shop/core.py": "from shop.adapters.db import save\n",
+        "shop/adapters/db.py": "x = 1\n",
+    }
+    (finding,) = only(run(files, _rule("inw.layers", LAYERS)), "ACME009")
+    # the second route would end with core -> adapters.db again, which the first took
+    assert "Other routes" not in finding.message

@@ -358,7 +358,9 @@ def test_the_shortest_chain_is_reported_once_with_every_step() -> None:
         '"shop.domain.order" reaches "requests.sessions" through shop.util.c: "shop.domain" may '
         'not import "requests", not even through other modules. Chain: shop.domain.order '
         "(shop/domain/order.py:2) -> shop.util.c (shop/util/c.py:3) -> requests.sessions. "
-        "Also into shop.util.c: shop.domain.price (shop/domain/price.py:1)."
+        "Also into shop.util.c: shop.domain.price (shop/domain/price.py:1). Other routes (1): "
+        "shop.domain.order (shop/domain/order.py:1) -> shop.util.a (shop/util/a.py:1) -> "
+        "shop.util.b (shop/util/b.py:1) -> requests."
     )
     assert finding.fix.summary == "Cut shop.domain.order:2 -> shop.util.c:3 -> requests.sessions"
     assert "shop/util/c.py:3" not in finding.stable_message

@@ -18,38 +18,16 @@ from inwards_core import (
     Violation,
     quoted,
 )
+from inwards_core.families.inw.chain_routes import Chain as Chain  # the kinds take it here
+from inwards_core.families.inw.chain_routes import (
+    ChainSearch,
+    Route,
+    make_route,
+    path_to,
+    with_other_routes,
+)
+from inwards_core.families.inw.chain_routes import readable as readable
 from inwards_core.families.inw.module_entries import checked_in
-
-Chain = tuple[ImportEdge, ...]
-
-
-class Route(tuple[ImportEdge, ...]):
-    """A chain (its steps, as a tuple) with the other imports of its route: `heads`, the
-    other imports from the source into the chain's first middle module, and `tails`, the
-    other imports from its last middle module into the target; each in module and line
-    order, never the chain's own first or last step."""
-
-    heads: tuple[ImportEdge, ...]
-    tails: tuple[ImportEdge, ...]
-
-    def __new__(
-        cls,
-        steps: Iterable[ImportEdge],
-        heads: tuple[ImportEdge, ...] = (),
-        tails: tuple[ImportEdge, ...] = (),
-    ) -> Route:
-        route = super().__new__(cls, steps)
-        route.heads = heads
-        route.tails = tails
-        return route
-
-
-def readable(model: ProjectModel, name: str) -> ModuleInfo | None:
-    """The module named `name` when its file was read (a node a chain can go through)."""
-    info = model.index.modules.get(name)
-    if info is None or info.file not in model.facts:
-        return None
-    return info
 
 
 def shortest_chains(
@@ -62,7 +40,7 @@ def shortest_chains(
     """For each key `hit` gives, the shortest indirect chain (two imports or more) from a
     source module through `passable` first-party modules to an import that `hit` keys,
     as a `Route` with the other imports from the sources into its first middle module
-    and from its last middle module to that key.
+    and from its last middle module to that key, and the other routes of that pair.
 
     Breadth-first from the sources in name order, imports in source order: the result
     depends only on the code. Imports straight from a source are the direct findings and
@@ -74,22 +52,23 @@ def shortest_chains(
     seen = set(source_names)
     found: dict[str, Route] = {}
     into: dict[str, list[ImportEdge]] = {}  # imports from the sources, by what they import
+    search = ChainSearch(hit, passable, follows)
     frontier = starts
     while frontier:
         following: list[ModuleInfo] = []
         for info in frontier:
             for edge in model.import_edges(info):
-                if follows is not None and not follows(edge):
+                if not search.takes(edge):
                     continue
                 if info.name not in source_names:
-                    key = hit(edge)
+                    key = search.key_of(edge)
                     if key is not None and key not in found:
-                        steps = (*_path_to(info.name, reached_by), edge)
-                        found[key] = _route(model, steps, into, key, (hit, follows))
+                        steps = (*path_to(info.name, reached_by), edge)
+                        found[key] = make_route(model, steps, into, key, search)
                 else:
                     into.setdefault(edge.target, []).append(edge)
                 target = edge.target
-                if not edge.first_party or target in seen or not passable(target):
+                if not edge.first_party or target in seen or not search.passes(target):
                     continue
                 node = readable(model, target)
                 if node is None:
@@ -98,55 +77,10 @@ def shortest_chains(
                 reached_by[target] = edge
                 following.append(node)
         frontier = following
-    return found
-
-
-def _route(
-    model: ProjectModel,
-    steps: Chain,
-    into: Mapping[str, list[ImportEdge]],
-    key: str,
-    graph: tuple[Callable[[ImportEdge], str | None], Callable[[ImportEdge], bool] | None],
-) -> Route:
-    """`steps` with the other imports of its route: the sources' imports of the first
-    middle module (all read by now: sources come first), and the last middle module's
-    imports that `hit` gives `key`."""
-    hit, follows = graph
-    first, last = steps[0], steps[-1]
-    heads = _others(into.get(first.target, ()), first, by=lambda edge: edge.importer)
-    info = model.index.modules[last.importer]
-    ends = [
-        edge
-        for edge in model.import_edges(info)
-        if (follows is None or follows(edge)) and hit(edge) == key
-    ]
-    return Route(steps, heads, _others(ends, last, by=lambda edge: edge.target))
-
-
-def _others(
-    edges: Iterable[ImportEdge], own: ImportEdge, by: Callable[[ImportEdge], str]
-) -> tuple[ImportEdge, ...]:
-    """`edges` in name and line order, one per import statement and name `by` gives (an
-    edge stands for one imported name; import-linter counts statements), leaving out the
-    statement of `own`."""
-
-    def statement(edge: ImportEdge) -> tuple[str, str, str]:
-        return (by(edge), edge.importer, edge.statement)
-
-    kept: dict[tuple[str, str, str], ImportEdge] = {statement(own): own}
-    for edge in edges:
-        kept.setdefault(statement(edge), edge)
-    del kept[statement(own)]
-    return tuple(sorted(kept.values(), key=lambda edge: (by(edge), edge.span)))
-
-
-def _path_to(name: str, reached_by: Mapping[str, ImportEdge]) -> Chain:
-    steps: list[ImportEdge] = []
-    while name in reached_by:
-        edge = reached_by[name]
-        steps.append(edge)
-        name = edge.importer
-    return tuple(reversed(steps))
+    return {
+        key: with_other_routes(model, starts, route, key, (search, into))
+        for key, route in found.items()
+    }
 
 
 def chains_from_each(
@@ -217,16 +151,32 @@ def _tails(chain: Chain) -> tuple[ImportEdge, ...]:
     return chain.tails if isinstance(chain, Route) else ()
 
 
-def route_files(chain: Chain) -> str:
-    """The other imports of a chain's route, with file and line, as sentences for messages
-    (empty when there are none)."""
-    text = ""
+def _others(chain: Chain) -> tuple[Route, ...]:
+    return chain.others if isinstance(chain, Route) else ()
+
+
+def _also(chain: Chain) -> list[str]:
+    """`also into m: a (file:line), ...` and `also from m: ...` for a route's other heads and
+    tails."""
+    parts = []
     if heads := _heads(chain):
         listed = ", ".join(f"{quoted(e.importer)} ({quoted(e.file)}:{e.span.line})" for e in heads)
-        text += f" Also into {quoted(chain[0].target)}: {quoted(listed, LIST_LIMIT)}."
+        parts.append(f"also into {quoted(chain[0].target)}: {quoted(listed, LIST_LIMIT)}")
     if tails := _tails(chain):
         listed = ", ".join(f"{quoted(e.target)} ({quoted(e.file)}:{e.span.line})" for e in tails)
-        text += f" Also from {quoted(chain[-1].importer)}: {quoted(listed, LIST_LIMIT)}."
+        parts.append(f"also from {quoted(chain[-1].importer)}: {quoted(listed, LIST_LIMIT)}")
+    return parts
+
+
+def route_files(chain: Chain) -> str:
+    """The rest of a chain's routes, with file and line, as sentences for messages (empty
+    when there is none): its other heads and tails, then the pair's other routes."""
+    text = "".join(f" {part[0].upper()}{part[1:]}." for part in _also(chain))
+    if others := _others(chain):
+        listed = "; ".join(
+            chain_files(route) + "".join(f" ({part})" for part in _also(route)) for route in others
+        )
+        text += f" Other routes ({len(others)}): {listed}."
     return text
 
 
@@ -241,6 +191,7 @@ def chain_params(chain: Chain) -> dict[str, str]:
         "chain": chain_modules(chain),
         "via": via(chain),
         "imported": quoted(last.target),
+        "routes": str(1 + len(_others(chain))),
         "heads": quoted(
             ", ".join(f"{quoted(e.importer)}:{e.span.line}" for e in heads), LIST_LIMIT
         ),
@@ -255,6 +206,7 @@ def chain_params(chain: Chain) -> dict[str, str]:
 ROUTE_PARAMS = {
     "heads": "every import that starts the route, as `module:line` (for a direct import: it)",
     "tails": "every import that ends the route, as `module:line -> imported`",
+    "routes": "how many routes lead from the source to the target (1 for a direct import)",
 }
 
 
@@ -284,6 +236,14 @@ def chain_violation(
                     if _heads(chain)
                     else ()
                 ),
+                *(
+                    (
+                        f"Cut the {len(_others(chain))} other route(s) the message lists as "
+                        "well: each leads to the same place.",
+                    )
+                    if _others(chain)
+                    else ()
+                ),
             ),
         ),
     )
@@ -300,4 +260,5 @@ def direct_params(edge: ImportEdge) -> dict[str, str]:
         "imported": quoted(edge.target),
         "heads": step,
         "tails": f"{step} -> {quoted(edge.target)}",
+        "routes": "1",
     }
