@@ -251,8 +251,10 @@ def _run_preset(
     old = text if text is not None else _minimal_pyproject(name)
     if not force:
         _refuse_existing(old)
-    files = preset.scaffold(name) if scaffold else ()
-    root = preset.scaffold_root if scaffold else project.root_for(project_dir, name)
+    root = project.root_for(project_dir, name)
+    if scaffold and not project.package_exists(project_dir, name):
+        root = preset.scaffold_root  # a new package goes where the style puts it
+    files = preset.scaffold(name, root) if scaffold else ()
     modules = project.existing_modules(project_dir, root, name)
     modules = tuple(sorted({*modules, *project.scaffold_modules(files, root)}))
     target = PresetTarget(package=name, root=root, version=VERSION, modules=modules)
@@ -260,6 +262,8 @@ def _run_preset(
     validate(table)
     comment = preset_comment(preset)
     new = new_pyproject(old, table, comment, force=force)
+    kept = project.kept_package_markers(project_dir, files)
+    files = tuple(file for file in files if file.path not in kept)
     clashes = project.scaffold_clashes(project_dir, files)
     if clashes:
         fail(
@@ -280,7 +284,8 @@ def _run_preset(
     made = "" if text is not None else " (a new file)"
     write_text(f"{verb} [tool.inwards] ({preset.name}, package {name}) in {path.name}{made}.\n")
     if files:
-        write_text(f"Created {len(files)} files of an example {preset.name} package.\n")
+        also = f" (kept the existing {', '.join(sorted(kept))})" if kept else ""
+        write_text(f"Created {len(files)} files of an example {preset.name} package{also}.\n")
         _check_scaffold(path)
     else:
         write_text(

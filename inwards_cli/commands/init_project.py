@@ -63,6 +63,11 @@ def root_for(project_dir: Path, package: str) -> str:
     return "src" if (project_dir / "src" / package).is_dir() else "."
 
 
+def package_exists(project_dir: Path, package: str) -> bool:
+    """The package is there already, in a src layout or at the top."""
+    return (project_dir / "src" / package).is_dir() or (project_dir / package).is_dir()
+
+
 def existing_modules(project_dir: Path, root: str, package: str) -> tuple[str, ...]:
     """The dotted names of the modules and packages below `root` inside `package` (the
     package included), sorted; directories starting with `.` and build output skipped."""
@@ -102,6 +107,19 @@ def scaffold_modules(files: Sequence[ScaffoldFile], root: str) -> tuple[str, ...
         for depth in range(1, len(parts) + 1):
             names.add(".".join(parts[:depth]))
     return tuple(sorted(names))
+
+
+def kept_package_markers(project_dir: Path, files: Sequence[ScaffoldFile]) -> set[str]:
+    """The scaffold's empty `__init__.py` files that exist already as regular files: an
+    existing package is used as it is, its marker neither rewritten nor a clash."""
+    return {
+        file.path
+        for file in files
+        if file.path.endswith("/__init__.py")
+        and not file.text
+        and not os.path.islink(project_dir / file.path)
+        and (project_dir / file.path).is_file()
+    }
 
 
 def scaffold_clashes(project_dir: Path, files: Sequence[ScaffoldFile]) -> list[str]:

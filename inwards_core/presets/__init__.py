@@ -57,10 +57,23 @@ class Preset:
         """The `[tool.inwards]` mapping for `target`, keys in the order they are written."""
         return self.build(target)
 
-    def scaffold(self, package: str) -> tuple[ScaffoldFile, ...]:
+    def scaffold(self, package: str, root: str | None = None) -> tuple[ScaffoldFile, ...]:
         """The files of a small example package in this style that passes `inwards check`
-        under `table(...)` (paths relative to the project directory, `src/` layout)."""
-        return scaffold_files(self.name, package)
+        under `table(...)`, paths relative to the project directory: the package below
+        `root` (`"src"` or `"."`; default `scaffold_root`), the tests in `tests/`."""
+        files = scaffold_files(self.name, package)
+        if root is None or root == self.scaffold_root:
+            return files
+        top = f"{package}/"
+        moved = []
+        for file in files:
+            path = file.path
+            if root == "." and path.startswith("src/"):
+                path = path.removeprefix("src/")
+            elif root == "src" and path.startswith(top):
+                path = f"src/{path}"
+            moved.append(ScaffoldFile(path, file.text))
+        return tuple(sorted(moved, key=lambda file: file.path))
 
 
 def preset_comment(preset: Preset) -> str:

@@ -204,12 +204,14 @@ from {p}.bootstrap import main
 raise SystemExit(main())
 '''
 
-CONFTEST = '''"""Puts src/ on the import path, so `pytest` runs without installing the package."""
+CONFTEST = '''"""Puts the package's folder on the import path (src/, or the project itself), so
+`pytest` runs without installing the package."""
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+project = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(project / "src" if (project / "src").is_dir() else project))
 '''
 
 TEST_USE_CASES = """from {adapter} import InMemoryOrders

@@ -306,3 +306,37 @@ def test_on_a_terminal_without_flags_it_asks(tmp_path: Path) -> None:
     assert "3. hexagonal" in output
     assert "Wrote [tool.inwards] (hexagonal, package my_shop)" in output
     assert (tmp_path / "src/my_shop/bootstrap.py").is_file()
+
+
+def test_scaffold_follows_an_existing_flat_layout(tmp_path: Path) -> None:
+    """A package at the top stays there: the example goes beside it, not into src/."""
+    write_tree(tmp_path, {"pyproject.toml": '[project]\nname = "shop"\n', "shop/__init__.py": ""})
+    done = run_inwards("init", "--style", "hexagonal", "--scaffold", cwd=tmp_path)
+    assert done.code == 0, done.stderr
+    assert (tmp_path / "shop/bootstrap.py").is_file()
+    assert not (tmp_path / "src").exists()
+    table = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["inwards"]
+    assert table["root"] == "."
+    assert "All clear" in done.stdout
+    tested = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+
+
+def test_django_scaffold_follows_a_src_layout(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path, {"pyproject.toml": '[project]\nname = "shop"\n', "src/shop/__init__.py": ""}
+    )
+    done = run_inwards("init", "--style", "django", "--scaffold", cwd=tmp_path)
+    assert done.code == 0, done.stderr
+    assert (tmp_path / "src/shop/settings.py").is_file()
+    assert (tmp_path / "manage.py").is_file()
+    assert (
+        tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["inwards"]["root"] == "src"
+    )
+    assert run_inwards("check", cwd=tmp_path).code == 0
