@@ -168,7 +168,7 @@ def run_workspace_check(arguments: CheckArguments, workspace: Workspace) -> int:
         if outcome is None:
             parts.append(ReportPart(shown, part.prefix, None))
             message = f"{shown} could not be checked: its errors are above."
-            not_checked.append(NotChecked(part.prefix or ".", message))
+            not_checked.append(NotChecked(part.prefix.rstrip("/") or ".", message))
             continue
         parts.append(ReportPart(shown, part.prefix, outcome.report))
         for active in outcome.rules:

@@ -353,3 +353,21 @@ def test_baseline_at_the_root_records_the_roots_findings_only(workspace: Path) -
     assert [(e["code"], e["module"]) for e in recorded["entries"]] == [("INW010", "tools.release")]
     assert run_inwards("baseline", cwd=workspace / "packages/api").code == 0
     assert check(workspace).code == 0
+
+
+def test_an_allowlist_refuses_a_workspace_package_it_leaves_out(workspace: Path) -> None:
+    config = workspace / "packages/api/pyproject.toml"
+    config.write_text(
+        config.read_text("utf-8").replace(
+            '{ name = "schemas", modules = ["acme.api.schemas"] }',
+            '{ name = "schemas", modules = ["acme.api.schemas"], allow-libraries = [] }',
+        ),
+        "utf-8",
+    )
+    _, document = as_json(workspace)
+    (finding,) = [d for d in document["diagnostics"] if d["code"] == "INW005"]
+    assert finding["file"] == "packages/api/src/acme/api/schemas/order.py"
+    assert finding["message"] == (
+        'Layer "schemas" imports "acme.core.domain.order.Order" from the workspace package '
+        '"acme.core", which it may not use: it is not in the allow-libraries of "schemas".'
+    )
