@@ -73,6 +73,10 @@ the other imports of the chain's route, as import-linter prints them: every othe
 from the entry into the chain's first module in the middle, and every other import from its
 last module in the middle into the forbidden entry (module, file and line).
 
+When more routes lead from one to the other, the finding lists them too (up to 10), each
+found as import-linter finds its routes: the shortest one left once the imports that start,
+link and end the routes already listed are taken away.
+
 With `as-packages = false` (import-linter's `as_packages = false`) each entry of `modules`,
 and each entry of `forbidden` that names code of this project, stands for the module it
 names only, not the modules below it: a chain then starts at that module and may go through

@@ -66,6 +66,10 @@ the chain's route, as import-linter prints them: every other import from the uni
 chain's first module in the middle, and every other import from its last module in the
 middle into the other unit (module, file and line).
 
+When more routes lead from one to the other, the finding lists them too (up to 10), each
+found as import-linter finds its routes: the shortest one left once the imports that start,
+link and end the routes already listed are taken away.
+
 `allow` lists the imports the rule lets through, as `"importer -> imported"` with module
 prefixes or selectors on both sides (`"shop.contexts.billing.api -> shop.contexts.orders.events"`).
 An allowed import is not reported and no chain goes through it; an entry that lets no import
