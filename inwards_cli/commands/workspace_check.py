@@ -6,11 +6,13 @@ nearest configuration above it. One merged report in every format, the worst exi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TextIO
 
 import attrs
 
@@ -28,6 +30,7 @@ from inwards_cli.commands.run_check import check
 from inwards_cli.workspace import Member, Workspace, WorkspaceView, nearest_config
 from inwards_core.model.findings import NotChecked
 from inwards_core.reporting import DisplayPath
+from inwards_core.reporting.escaping import safe_line
 from inwards_core.reporting.merge import (
     MergedReport,
     ReportPart,
@@ -125,12 +128,34 @@ def _paths_plan(
     return parts, not_checked
 
 
+class _Headed:
+    """Standard error that says which configuration speaks before its first line: a
+    member's messages name its files as the member sees them (`pyproject.toml:12:1`)."""
+
+    def __init__(self, inner: TextIO, header: str) -> None:
+        self._inner = inner
+        self._header = header
+        self._said = False
+
+    def write(self, text: str) -> int:
+        if text and not self._said:
+            self._said = True
+            self._inner.write(self._header)
+        return self._inner.write(text)
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding, ...
+        return getattr(self._inner, name)
+
+
 def _run(part: _Part, arguments: CheckArguments) -> CheckOutcome | None:
     """One configuration's check; None when it stopped with exit 2 (its errors are on
     stderr already) or, with --show-files, once it listed its files."""
     one = attrs.evolve(arguments, config=part.config, paths=part.paths)
+    shown = Path(os.path.relpath(part.config, Path.cwd())).as_posix()
+    headed = _Headed(sys.stderr, f"In {safe_line(shown)}:\n")
     try:
-        return check(one, view=part.view)
+        with contextlib.redirect_stderr(headed):
+            return check(one, view=part.view)
     except SystemExit:
         return None
 

@@ -191,7 +191,8 @@ def test_a_broken_member_config_is_2_and_the_others_are_still_checked(workspace:
     config.write_text(config.read_text("utf-8") + "bogus = 1\n", "utf-8")
     run = check(workspace)
     assert run.code == 2
-    assert "config error:" in run.stderr and "bogus" in run.stderr
+    assert run.stderr.startswith("In packages/core/pyproject.toml:\nconfig error: pyproject.toml:")
+    assert "bogus" in run.stderr
     assert f"{VIOLATION}:1:36: INW001" in run.stdout
     lines = run.stdout.splitlines()
     assert "packages/core/pyproject.toml: not checked (configuration error, see above)" in lines
