@@ -147,21 +147,24 @@ class _Headed:
         return getattr(self._inner, name)
 
 
-def _run(part: _Part, arguments: CheckArguments) -> CheckOutcome | None:
-    """One configuration's check; None when it stopped with exit 2 (its errors are on
-    stderr already) or, with --show-files, once it listed its files."""
+def _from_here(path: Path) -> str:
+    return Path(os.path.relpath(path, Path.cwd())).as_posix()
+
+
+def _run(part: _Part, arguments: CheckArguments) -> CheckOutcome | int:
+    """One configuration's check, or the exit status it stopped with: 2 (its errors are
+    on stderr already), or 0 once --show-files listed its files."""
     one = attrs.evolve(arguments, config=part.config, paths=part.paths)
-    shown = Path(os.path.relpath(part.config, Path.cwd())).as_posix()
-    headed = _Headed(sys.stderr, f"In {safe_line(shown)}:\n")
+    headed = _Headed(sys.stderr, f"In {safe_line(_from_here(part.config))}:\n")
     try:
         with contextlib.redirect_stderr(headed):
             return check(one, view=part.view)
-    except SystemExit:
-        return None
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 2
 
 
 def _refuse(arguments: CheckArguments, workspace: Workspace) -> None:
-    where = display_from(Path.cwd())(str(workspace.config))
+    where = _from_here(workspace.config)
     if arguments.watch:
         fail(
             f"--watch follows one configuration, and {where} is a uv workspace root: run it "
@@ -185,12 +188,14 @@ def run_workspace_check(arguments: CheckArguments, workspace: Workspace) -> int:
     parts: list[ReportPart] = []
     rules: dict[str, ActiveRule] = {}
     warnings: dict[str, None] = {}
+    listed = 0  # --show-files: the worst exit status of the listings
     for part in plan:
         outcome = _run(part, arguments)
         shown = f"{part.prefix}{part.config.name}"
         if arguments.show_files:
+            listed = max(listed, outcome if isinstance(outcome, int) else 0)
             continue
-        if outcome is None:
+        if isinstance(outcome, int):
             parts.append(ReportPart(shown, part.prefix, None))
             message = f"{shown} could not be checked: its errors are above."
             not_checked.append(NotChecked(part.prefix.rstrip("/") or ".", message))
@@ -200,7 +205,7 @@ def run_workspace_check(arguments: CheckArguments, workspace: Workspace) -> int:
             rules.setdefault(active.code, active)
         warnings.update(dict.fromkeys(outcome.rule_warnings))
     if arguments.show_files:
-        return 0
+        return listed
     duration = sum(p.report.duration_ms for p in parts if p.report is not None)
     merged = merge_reports(parts, not_checked=not_checked, duration_ms=duration)
     text = _render(merged, workspace, arguments, tuple(rules.values()), tuple(warnings))

@@ -200,6 +200,8 @@ def test_a_broken_member_config_is_2_and_the_others_are_still_checked(workspace:
     _, document = as_json(workspace)
     core = document["configs"][1]
     assert core == {"config": "packages/core/pyproject.toml", "checked": False, "exitCode": 2}
+    listed = check(workspace, "--show-files")
+    assert listed.code == 2 and "tools/release.py" in listed.stdout.splitlines()
 
 
 def test_exit_zero_turns_errors_to_0(workspace: Path) -> None:
@@ -265,7 +267,8 @@ def test_inside_a_member_the_check_is_that_members(workspace: Path) -> None:
 
 def test_watch_and_one_baseline_are_refused_at_a_root(workspace: Path) -> None:
     run = check(workspace, "--watch")
-    assert run.code == 2 and "--watch follows one configuration" in run.stderr
+    assert run.code == 2
+    assert run.stderr.startswith("--watch follows one configuration, and pyproject.toml is a")
     run = check(workspace, "--baseline", "x.json")
     assert run.code == 2 and "--baseline names one baseline" in run.stderr
 
