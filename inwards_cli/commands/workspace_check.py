@@ -231,19 +231,7 @@ def _render(
     if arguments.output_format is OutputFormat.json:
         return _json(merged, display, limit, pretty=to_terminal)
     if arguments.output_format is OutputFormat.sarif:
-        from inwards_core.reporting.sarif import render_sarif
-
-        baselines = [p.report.baseline_file for p in merged.parts if p.report is not None]
-        named = ", ".join(file for file in baselines if file is not None)
-        source_root, prefix = sarif_source_root(workspace.root, os.environ)
-        return render_sarif(
-            attrs.evolve(report, baseline_file=named or None),
-            rules,
-            source_root_uri=source_root.as_uri().rstrip("/") + "/",
-            path_prefix=prefix,
-            configuration_warnings=rule_warnings,
-            pretty=to_terminal,
-        )
+        return _sarif(merged, workspace, rules, rule_warnings, pretty=to_terminal)
     if arguments.output_format is OutputFormat.github:
         from inwards_core.reporting.github import render_github
 
@@ -281,3 +269,34 @@ def _json(merged: MergedReport, display: DisplayPath, limit: int | None, *, pret
     if pretty:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _sarif(
+    merged: MergedReport,
+    workspace: Workspace,
+    rules: tuple[ActiveRule, ...],
+    rule_warnings: tuple[str, ...],
+    *,
+    pretty: bool,
+) -> str:
+    """One SARIF run with every part's results; its invocation says how the whole run
+    ended (a configuration that could not be checked: not successful, exit 2)."""
+    from inwards_core.reporting.sarif import sarif_log, to_json_value
+
+    baselines = [p.report.baseline_file for p in merged.parts if p.report is not None]
+    named = ", ".join(file for file in baselines if file is not None)
+    source_root, prefix = sarif_source_root(workspace.root, os.environ)
+    log = sarif_log(
+        attrs.evolve(merged.report, baseline_file=named or None),
+        rules,
+        source_root_uri=source_root.as_uri().rstrip("/") + "/",
+        path_prefix=prefix,
+        configuration_warnings=rule_warnings,
+    )
+    (invocation,) = log.runs[0].invocations
+    invocation.exit_code = merged.exit_code()
+    invocation.execution_successful = not merged.failed and not merged.report.nothing_checked
+    data = to_json_value(log)
+    if pretty:
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"

@@ -200,6 +200,9 @@ def test_a_broken_member_config_is_2_and_the_others_are_still_checked(workspace:
     _, document = as_json(workspace)
     core = document["configs"][1]
     assert core == {"config": "packages/core/pyproject.toml", "checked": False, "exitCode": 2}
+    sarif = json.loads(check(workspace, "--format", "sarif").stdout)
+    (invocation,) = sarif["runs"][0]["invocations"]
+    assert (invocation["executionSuccessful"], invocation["exitCode"]) == (False, 2)
     listed = check(workspace, "--show-files")
     assert listed.code == 2 and "tools/release.py" in listed.stdout.splitlines()
 
