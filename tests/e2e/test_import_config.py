@@ -18,6 +18,7 @@ import pytest
 from tests.e2e.helpers import run_inwards, write_tree
 from tests.e2e.import_linter_runs import (
     contract_codes,
+    covers,
     module_file,
     run_check,
     run_lint_imports,
@@ -400,6 +401,9 @@ def test_the_converted_project_gives_lint_imports_verdicts(tmp_path: Path, case:
     for name, verdict in theirs.verdicts.items():
         broken = ours.broken(codes[name])
         assert broken == (verdict == "BROKEN"), (name, theirs.output, ours.output)
+    for name, found in theirs.pairs.items():
+        for importer, imported in found:
+            assert covers(ours, codes[name], importer, imported), (importer, imported)
     for name, imports in theirs.routes.items():
         for importer, imported, line in imports:
             file = module_file(root, importer)
