@@ -50,3 +50,11 @@ def test_skipped_descendants_and_what_is_below_them_are_not_checked() -> None:
 def test_a_skipped_package_is_still_a_child_of_its_parent() -> None:
     options = 'packages = ["shop"]\ndepth = 1\nskip-descendants = ["shop.billing", "shop.catalog"]'
     assert sorted(_packages(options)) == ["shop", "shop.orders"]
+
+
+def test_a_skipped_package_that_matches_nothing_is_a_warning_in_the_definition() -> None:
+    options = 'packages = ["shop"]\ndepth = 10\nskip-descendants = ["shop.gone"]'
+    rule = {"ACME040.toml": definition("ACME040", "inw.acyclic", options)}
+    warnings = [f for f in only(run(FILES, rule), "ACME040") if f.file.endswith(".toml")]
+    (warning,) = warnings
+    assert "`options.skip-descendants[0]`" in warning.message and "shop.gone" in warning.message

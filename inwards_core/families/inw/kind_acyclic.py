@@ -182,6 +182,7 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
                 ),
             )
     yield from dead_entries(model, "packages", options.packages)
+    yield from dead_entries(model, "skip-descendants", options.skip_descendants)
 
 
 def _steps(model: ProjectModel, package: str) -> dict[tuple[str, str], ImportEdge]:
