@@ -408,3 +408,50 @@ def test_the_converted_project_gives_lint_imports_verdicts(tmp_path: Path, case:
         for importer, imported, line in imports:
             file = module_file(root, importer)
             assert ours.reports(codes[name], file, imported, line), (importer, line, ours.output)
+
+
+TOML_CONFIG = """\
+[project]
+name = "shop"
+
+[tool.importlinter]
+root_packages = ["shop"]
+exclude_type_checking_imports = true
+
+[[tool.importlinter.contracts]]
+id = "forbidden"
+name = "Domain stays out of the API"
+type = "forbidden"
+source_modules = ["shop.domain"]
+forbidden_modules = ["shop.api"]
+ignore_imports = ["shop.helpers -> shop.api.*"]
+
+[[tool.importlinter.contracts]]
+name = "Units"
+type = "independence"
+modules = ["shop.units.a", "shop.units.b"]
+"""
+SETUP_CFG = "[metadata]\nname = shop\n\n" + HEADER + textwrap.dedent(LAYERS)
+TYPED_CHAIN = {
+    "shop/domain/model.py": "import shop.helpers\n",
+    "shop/helpers.py": "import shop.api.views\nimport shop.api\n",
+    "shop/units/a.py": (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import shop.units.b\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("config", ["pyproject.toml", "setup.cfg"])
+def test_toml_and_setup_cfg_configurations(tmp_path: Path, config: str) -> None:
+    text = TOML_CONFIG if config == "pyproject.toml" else SETUP_CFG
+    write_tree(tmp_path, {**BASE, **TYPED_CHAIN, config: text})
+    theirs = run_lint_imports(tmp_path)
+    converted = run_inwards("import-config", cwd=tmp_path)
+    assert converted.code == 0, converted.stderr
+    assert f"import-linter contracts in {config}:" in converted.stdout
+    ours = run_check(tmp_path)
+    assert ours.code == theirs.code, (theirs.output, ours.output)
+    codes = contract_codes(converted.stdout)
+    assert set(codes) == set(theirs.verdicts)
+    for name, verdict in theirs.verdicts.items():
+        assert ours.broken(codes[name]) == (verdict == "BROKEN"), (name, theirs.output)
