@@ -221,9 +221,6 @@ def _layers(contract: Contract, session: _SessionFacts, notes: _Notes) -> Option
     if not raw:
         notes.add("layers", "missing or empty; not converted")
         return None
-    if len(raw) == 1 and "|" not in raw[0]:  # `a : b` alone forbids nothing either
-        notes.add("layers", "a single layer constrains nothing inw.layers can check; not converted")
-        return None
     entries = [_layer_entry(entry) for entry in reversed(raw)]
     options: Options = [("layers", entries)]
     containers = _list(contract.get("containers"))

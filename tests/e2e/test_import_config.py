@@ -141,6 +141,16 @@ layers =
 """,
         {},
     ),
+    "layers-single-present": (
+        "",
+        "\n[importlinter:contract:c]\nname = Single\ntype = layers\nlayers = shop.api\n",
+        {},
+    ),
+    "layers-single-missing": (
+        "",
+        "\n[importlinter:contract:c]\nname = Single\ntype = layers\nlayers = shop.web\n",
+        {},
+    ),
     "layers-one-group": (
         "",
         """

@@ -251,11 +251,10 @@ def test_exhaustive_without_containers_is_a_note_not_an_option() -> None:
     assert "option exhaustive: needs containers" in report.notes[0]
 
 
-def test_a_single_plain_layer_is_not_converted() -> None:
+def test_a_single_plain_layer_is_converted_with_missing_layers_an_error() -> None:
     conversion = converted(
         "[importlinter:contract:x]\nname = X\ntype = layers\nlayers = shop.api\n"
     )
-    assert conversion.definitions == ()
-    (report,) = conversion.reports
-    assert report.status is Status.SKIPPED
-    assert "option layers: a single layer" in report.notes[0]
+    options = dict(only(conversion).options)
+    assert (options["layers"], options["missing-layers"]) == (["shop.api"], "error")
+    assert conversion.reports[0].status is Status.EXACT
