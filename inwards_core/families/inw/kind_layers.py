@@ -85,7 +85,9 @@ run. A layer written in parentheses, `"(tasks)"`, may be missing.
 
 With `exhaustive = true` (only with `containers`), every direct child of each container,
 module or package, must be a layer or have its last name in `exhaustive-ignores`: each other
-child is reported at the first line of its module.
+child is reported at the first line of its module. As in import-linter, a child's name is
+compared with each layer as written: a layer `"framework.cli"` does not name the child
+`framework`.
 
 Reports every import from a layer into an outer or sibling layer. With `indirect = true` the
 rule also follows chains of imports through modules outside the layers: for each layer and
