@@ -13,13 +13,10 @@ from inwards_core import (
     ImportEdge,
     KindDocs,
     ModuleInfo,
-    ModulePattern,
     ProjectModel,
     ReadScope,
-    Severity,
     Violation,
     option,
-    parse_module_pattern,
     quoted,
 )
 from inwards_core.families.inw.allowed_imports import (
@@ -47,19 +44,20 @@ from inwards_core.families.inw.import_chains import (
 )
 from inwards_core.families.inw.kind_layers_examples import examples
 from inwards_core.families.inw.layer_entries import (
+    RuleLayer,
+    breach_of,
     check_layers,
     check_missing_layers,
     check_together,
     entry_names,
+    missing_layers,
     parse_entry,
+    rule_layers,
     undeclared_children,
 )
-from inwards_core.families.inw.layering import breach
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
-    covers_some_module,
     dead_entries,
-    definition_warning,
     expand,
     module_list,
 )
@@ -176,40 +174,6 @@ class LayersOptions:
         return check_together(self.layers, self.containers, self.exhaustive, checks_presence)
 
 
-@attrs.frozen
-class _Layer:
-    name: str  # as written in `layers`, without the parentheses of an optional one
-    rank: int  # 0 is innermost: the index of its entry in `layers`
-    pattern: ModulePattern
-    independent: bool = True  # siblings of its entry may not import it ("a | b")
-    optional: bool = False  # written "(a)": may be missing
-
-    @property
-    def shown(self) -> str:
-        """The name as messages quote it."""
-        return quoted(self.name)
-
-
-def _patterns(options: LayersOptions, container: str | None) -> tuple[_Layer, ...]:
-    found: list[_Layer] = []
-    for rank, text in enumerate(options.layers):
-        entry = parse_entry(text)
-        for name in entry.names:
-            full = name if container is None else f"{container}.{name}"
-            layer = _Layer(
-                name, rank, parse_module_pattern(full), entry.independent, name in entry.optional
-            )
-            found.append(layer)
-    return tuple(found)
-
-
-def _breach(source: _Layer, target: _Layer) -> str | None:
-    """As `breach`, except that siblings of an `"a : b"` entry may import each other."""
-    if source.rank == target.rank and not source.independent:
-        return None
-    return breach(source, target)
-
-
 @reads_ignored_importers
 def reads(options: LayersOptions) -> ReadScope:
     if options.containers:
@@ -246,8 +210,8 @@ def _flow(options: LayersOptions) -> str:
     return quoted(flow, LIST_LIMIT)
 
 
-def _layer_of(name: str, layers: Sequence[_Layer]) -> _Layer | None:
-    best: _Layer | None = None
+def _layer_of(name: str, layers: Sequence[RuleLayer]) -> RuleLayer | None:
+    best: RuleLayer | None = None
     best_key: tuple[int, int, int] | None = None
     for layer in layers:
         match = layer.pattern.match(name)
@@ -266,7 +230,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
         containers = [None]
     allowed = AllowedImports(options.allow)
     for container in containers:
-        layers = _patterns(options, container)
+        layers = rule_layers(options.layers, container)
         of = f' of "{quoted(container)}"' if container else ""
         members: dict[str, list[ModuleInfo]] = {}
         for info in model.checked:
@@ -277,7 +241,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
             for info in members.get(layer.name, ()):
                 for edge in model.import_edges(info):
                     target = _layer_of(edge.target, layers) if edge.first_party else None
-                    where = None if target is None else _breach(layer, target)
+                    where = None if target is None else breach_of(layer, target)
                     if target is None or where is None or allowed.permits(edge):
                         continue
                     stable = (
@@ -307,7 +271,8 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
         if options.indirect and model.whole_project:
             yield from _chains(model, layers, members, (container, flow), allowed)
         if model.whole_project:
-            yield from _missing_layers(model, options, layers, container)
+            as_error = options.missing_layers == "error"
+            yield from missing_layers(model, layers, container, as_error=as_error)
         if model.whole_project and options.exhaustive and container is not None:
             declared = (*(layer.name for layer in layers), *options.exhaustive_ignores)
             yield from undeclared_children(model, container, declared)
@@ -317,7 +282,7 @@ def check(model: ProjectModel, options: LayersOptions) -> Iterator[Violation]:
 
 def _chains(
     model: ProjectModel,
-    layers: Sequence[_Layer],
+    layers: Sequence[RuleLayer],
     members: dict[str, list[ModuleInfo]],
     where: tuple[str | None, str],  # the container (None without containers) and the flow
     allowed: AllowedImports,
@@ -326,9 +291,9 @@ def _chains(
     of = f' of "{quoted(container)}"' if container else ""
     for layer in layers:
 
-        def hit(edge: ImportEdge, layer: _Layer = layer) -> str | None:
+        def hit(edge: ImportEdge, layer: RuleLayer = layer) -> str | None:
             target = _layer_of(edge.target, layers) if edge.first_party else None
-            if target is None or _breach(layer, target) is None:
+            if target is None or breach_of(layer, target) is None:
                 return None
             return target.name
 
@@ -359,36 +324,6 @@ def _chains(
                     "container": quoted(container or ""),
                 },
             )
-
-
-def _missing_layers(
-    model: ProjectModel, options: LayersOptions, layers: Sequence[_Layer], container: str | None
-) -> Iterator[Violation]:
-    if container is not None and not covers_some_module(model, container):
-        return  # the container itself matches nothing: one warning for its entry
-    for layer in layers:
-        if layer.optional or covers_some_module(model, layer.pattern.text):
-            continue
-        key = f"options.layers[{layer.rank}]"
-        where = (
-            f'container "{quoted(container)}" has no layer "{layer.shown}"'
-            if container
-            else (f'"{layer.shown}" matches no module of this project')
-        )
-        found = definition_warning(
-            f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
-            "checks nothing there.",
-            params={"layer": layer.shown, "container": quoted(container or ""), "option": key},
-            variant="missing-layer",
-            summary=f'Fix "{layer.shown}" in `{key}`, or the package it should name.',
-            steps=(
-                f'Check the spelling of "{layer.shown}" against the packages of this project.',
-                "A container without this layer can be left out of `containers`.",
-                f'A layer that may be missing is written "({layer.shown})".',
-            ),
-        )
-        error = options.missing_layers == "error"
-        yield attrs.evolve(found, severity=Severity.ERROR) if error else found
 
 
 KIND = CheckKind(

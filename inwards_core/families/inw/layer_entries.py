@@ -1,6 +1,8 @@
-"""The entries of inw.layers' `layers` option, as import-linter writes them: `"a | b"`
-(siblings that may not import each other), `"a : b"` (siblings that may), `"(a)"` (a layer
-that may be missing); and the children of a container that no layer names (`exhaustive`)."""
+"""The layers of an inw.layers rule: the entries of its `layers` option, as import-linter
+writes them (`"a | b"` siblings that may not import each other, `"a : b"` siblings that may,
+`"(a)"` a layer that may be missing), how two of them relate, the layers that match no
+module (`missing-layers`) and the children of a container that no layer names
+(`exhaustive`)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,16 @@ import attrs
 from inwards_core import (
     Fix,
     ModuleInfo,
+    ModulePattern,
     ProjectModel,
+    Severity,
     Span,
     Violation,
     parse_module_pattern,
     quoted,
 )
+from inwards_core.families.inw.layering import breach
+from inwards_core.families.inw.module_entries import covers_some_module, definition_warning
 
 INDEPENDENT = "|"  # siblings that may not import each other
 TOGETHER = ":"  # siblings that may import each other
@@ -140,3 +146,71 @@ def undeclared_children(
                 ),
             ),
         )
+
+
+@attrs.frozen
+class RuleLayer:
+    """A layer of an inw.layers rule, in one container (or none)."""
+
+    name: str  # as written in `layers`, without the parentheses of an optional one
+    rank: int  # 0 is innermost: the index of its entry in `layers`
+    pattern: ModulePattern
+    independent: bool = True  # siblings of its entry may not import it ("a | b")
+    optional: bool = False  # written "(a)": may be missing
+
+    @property
+    def shown(self) -> str:
+        """The name as messages quote it."""
+        return quoted(self.name)
+
+
+def rule_layers(layers: Sequence[str], container: str | None) -> tuple[RuleLayer, ...]:
+    """The layers of `layers` (the option), names made absolute inside `container`."""
+    found: list[RuleLayer] = []
+    for rank, text in enumerate(layers):
+        entry = parse_entry(text)
+        for name in entry.names:
+            full = name if container is None else f"{container}.{name}"
+            layer = RuleLayer(
+                name, rank, parse_module_pattern(full), entry.independent, name in entry.optional
+            )
+            found.append(layer)
+    return tuple(found)
+
+
+def breach_of(source: RuleLayer, target: RuleLayer) -> str | None:
+    """As `breach`, except that siblings of an `"a : b"` entry may import each other."""
+    if source.rank == target.rank and not source.independent:
+        return None
+    return breach(source, target)
+
+
+def missing_layers(
+    model: ProjectModel, layers: Sequence[RuleLayer], container: str | None, *, as_error: bool
+) -> Iterator[Violation]:
+    """A finding in the definition for each layer that is not optional and matches no module
+    (in `container`): a warning, or an error with `missing-layers = "error"`."""
+    if container is not None and not covers_some_module(model, container):
+        return  # the container itself matches nothing: one warning for its entry
+    for layer in layers:
+        if layer.optional or covers_some_module(model, layer.pattern.text):
+            continue
+        key = f"options.layers[{layer.rank}]"
+        where = (
+            f'container "{quoted(container)}" has no layer "{layer.shown}"'
+            if container
+            else (f'"{layer.shown}" matches no module of this project')
+        )
+        found = definition_warning(
+            f"`{key}`: {where} (no module {quoted(layer.pattern.text)}), so the rule "
+            "checks nothing there.",
+            params={"layer": layer.shown, "container": quoted(container or ""), "option": key},
+            variant="missing-layer",
+            summary=f'Fix "{layer.shown}" in `{key}`, or the package it should name.',
+            steps=(
+                f'Check the spelling of "{layer.shown}" against the packages of this project.',
+                "A container without this layer can be left out of `containers`.",
+                f'A layer that may be missing is written "({layer.shown})".',
+            ),
+        )
+        yield attrs.evolve(found, severity=Severity.ERROR) if as_error else found
