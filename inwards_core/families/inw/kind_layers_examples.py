@@ -168,6 +168,37 @@ def examples() -> tuple[Example, ...]:
             },
         ),
         Example(
+            title="Every route of a chain, as import-linter lists them",
+            good=False,
+            config=ONE_LAYER_CONFIG,
+            definitions={
+                "ACME027.toml": (
+                    'code = "ACME027"\n'
+                    'name = "layered-with-routes"\n'
+                    'summary = "The domain reaches the adapters."\n'
+                    'check = "inw.layers"\n'
+                    "\n"
+                    "[options]\n"
+                    'layers = ["shop.domain", "shop.adapters"]\n'
+                    "indirect = true\n"
+                ),
+            },
+            files={
+                "shop/domain/order.py": (
+                    "from shop.util.hub import link  # expect: ACME027\n"
+                    "from shop.util.side import step\n"
+                ),
+                "shop/domain/price.py": "from shop.util.hub import link\n",
+                "shop/util/hub.py": (
+                    "from shop.adapters.db import save\nfrom shop.adapters.mail import send\n"
+                ),
+                "shop/util/side.py": "from shop.adapters.web import page\n",
+                "shop/adapters/db.py": "def save() -> None: ...\n",
+                "shop/adapters/mail.py": "def send() -> None: ...\n",
+                "shop/adapters/web.py": "def page() -> None: ...\n",
+            },
+        ),
+        Example(
             title="Outer layers import inner ones",
             good=True,
             config=ONE_LAYER_CONFIG,
