@@ -110,6 +110,7 @@ def facts_to_wire(facts: ModuleFacts) -> tuple[Any, ...]:
             fact.in_function,
             fact.lazy,
             fact.raw_module,
+            fact.statement_line,
         )
         for fact in facts.imports
     ]
@@ -137,6 +138,7 @@ def facts_from_wire(wire: tuple[Any, ...]) -> ModuleFacts:
                 in_function,
                 lazy,
                 raw_module,
+                statement_line,
             )
             for (
                 style,
@@ -153,6 +155,7 @@ def facts_from_wire(wire: tuple[Any, ...]) -> ModuleFacts:
                 in_function,
                 lazy,
                 raw_module,
+                statement_line,
             ) in rows
         ]
     )

@@ -21,7 +21,7 @@ from inwards_core.extraction.text import (
     normalise_newlines,
     statement_text,
 )
-from inwards_core.model.facts import ImportFact, ImportStyle
+from inwards_core.model.facts import ImportFact, ImportStyle, with_statement_line
 from inwards_core.model.findings import Span
 from inwards_core.ports import GrammarBinaries
 
@@ -93,6 +93,7 @@ class _ImportCollector(cst.CSTVisitor):
         self._functions = 0
         self._type_checking_blocks: set[int] = set()
         self._type_checking = 0
+        self._first_line = 0  # the line of the import statement being read
         self.facts: list[ImportFact] = []
 
     # -- where we are ------------------------------------------------------------------
@@ -152,15 +153,15 @@ class _ImportCollector(cst.CSTVisitor):
     # -- imports -----------------------------------------------------------------------
 
     def _add(self, **fields: object) -> None:
-        self.facts.append(
-            ImportFact(
-                type_checking=self._type_checking > 0,
-                in_function=self._functions > 0,
-                **fields,  # type: ignore[arg-type]
-            )
+        fact = ImportFact(
+            type_checking=self._type_checking > 0,
+            in_function=self._functions > 0,
+            **fields,  # type: ignore[arg-type]
         )
+        self.facts.append(with_statement_line(fact, self._first_line))
 
     def _plain(self, node: cst.Import | cst.LazyImport, lazy: bool) -> None:
+        self._first_line = self._range(node).start.line
         ends: list[cst.CSTNode] = [
             alias.asname.name if alias.asname is not None else alias.name for alias in node.names
         ]
@@ -180,6 +181,7 @@ class _ImportCollector(cst.CSTVisitor):
             )
 
     def _from(self, node: cst.ImportFrom | cst.LazyImportFrom, lazy: bool) -> None:
+        self._first_line = self._range(node).start.line
         level = len(node.relative)
         name = _dotted(node.module) if node.module is not None else None
         resolved = resolve_relative(self._module, self._is_package, level, name)

@@ -20,7 +20,7 @@ from inwards_core.extraction.text import (
     span_between,
     statement_text,
 )
-from inwards_core.model.facts import ImportFact, ImportStyle
+from inwards_core.model.facts import ImportFact, ImportStyle, with_statement_line
 
 # `lazy import x` / `lazy from x import y` (PEP 810) at the start of a logical line.
 _LAZY = re.compile(r"^([ \t\f]*)(lazy)([ \t\f]+)(?=(?:import|from)\b)", re.M)
@@ -141,7 +141,7 @@ def facts_of_statement(
     lazy_starts: Mapping[int, int],
 ) -> list[ImportFact]:
     """The facts of one parsed import statement; `text` is the original file text."""
-    start, _, _ = locator.locate(node.lineno, node.col_offset)
+    start, first_line, _ = locator.locate(node.lineno, node.col_offset)
     end_line = node.end_lineno if node.end_lineno is not None else node.lineno
     end_column = node.end_col_offset if node.end_col_offset is not None else node.col_offset
     end, _, _ = locator.locate(end_line, end_column)
@@ -151,8 +151,10 @@ def facts_of_statement(
         start = lazy_start
     statement = statement_text(text, start, end)
     if isinstance(node, ast.Import):
-        return _facts_of_import(node, text, locator, statement, context, lazy)
-    return _facts_of_from(node, text, locator, statement, context, lazy, module, is_package)
+        facts = _facts_of_import(node, text, locator, statement, context, lazy)
+    else:
+        facts = _facts_of_from(node, text, locator, statement, context, lazy, module, is_package)
+    return [with_statement_line(fact, first_line) for fact in facts]
 
 
 def _facts_of_import(

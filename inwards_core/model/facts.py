@@ -63,6 +63,9 @@ class ImportFact:
     in_function: bool = False
     lazy: bool = False
     raw_module: str = ""  # the module text as written (`..pkg`), for messages
+    # The line the statement starts on when the name stands on another one (`b` in
+    # `from a import (\n    b,\n)`), else 0: import-linter names an import by that line.
+    statement_line: int = 0
 
     def binding(self) -> tuple[str, str] | None:
         """(the name this import binds in its module, the dotted name that name stands
@@ -100,6 +103,14 @@ def _alias(written: str, statement: str) -> str | None:
                 return found.group(1)
         start = at + 1
     return None
+
+
+def with_statement_line(fact: ImportFact, first_line: int) -> ImportFact:
+    """`fact` knowing that its statement starts on `first_line` (kept only when that is
+    not the line of the name: most facts are left as they are)."""
+    if first_line == fact.span.line or first_line == fact.statement_line:
+        return fact
+    return attrs.evolve(fact, statement_line=first_line)
 
 
 @attrs.frozen
@@ -259,6 +270,7 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
                 f.in_function,
                 f.lazy,
                 f.raw_module,
+                f.statement_line,
             ]
             for f in facts.imports
         ],
@@ -313,7 +325,20 @@ _SUPPRESSION_PROBLEMS = {problem.value: problem for problem in SuppressionProble
 
 
 def _import_from_row(row: Any) -> ImportFact:
-    style, module, name, target, level, span, statement, type_checking, in_function, lazy, raw = row
+    (
+        style,
+        module,
+        name,
+        target,
+        level,
+        span,
+        statement,
+        type_checking,
+        in_function,
+        lazy,
+        raw,
+        statement_line,
+    ) = row
     line, column, end_line, end_column = span
     if (
         (module is not None and type(module) is not str)
@@ -325,6 +350,7 @@ def _import_from_row(row: Any) -> ImportFact:
         or type(in_function) is not bool
         or type(lazy) is not bool
         or type(raw) is not str
+        or type(statement_line) is not int
         or type(line) is not int
         or type(column) is not int
         or type(end_line) is not int
@@ -343,6 +369,7 @@ def _import_from_row(row: Any) -> ImportFact:
         in_function,
         lazy,
         raw,
+        statement_line,
     )
 
 

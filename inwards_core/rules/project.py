@@ -37,6 +37,8 @@ class ImportEdge:
     (`ModuleIndex.resolve_target`), otherwise the dotted name as written (`django.db.models`
     for `from django.db import models`). Dynamic imports with a readable target count too.
     `type_checking`: a static import in the body of `if TYPE_CHECKING:`, which never runs.
+    `statement_line`: the line its statement starts on when the imported name stands on
+    another one (`ImportFact.statement_line`), else 0; `line` is the one to show.
     """
 
     __repr__ = value_repr
@@ -49,6 +51,12 @@ class ImportEdge:
     statement: str
     dynamic: bool = False
     type_checking: bool = False
+    statement_line: int = 0
+
+    @property
+    def line(self) -> int:
+        """The line of the import statement, as import-linter names an import."""
+        return self.statement_line or self.span.line
 
 
 @attrs.frozen
@@ -269,6 +277,7 @@ class ProjectModel:
                     fact.span,
                     fact.statement,
                     type_checking=fact.type_checking,
+                    statement_line=fact.statement_line,
                 )
             )
         for dynamic in facts.dynamic_imports:

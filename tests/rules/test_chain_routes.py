@@ -13,7 +13,7 @@ FILES = {
     "shop/domain/order.py": "from shop.hub import link\n",
     "shop/domain/price.py": "\nimport shop.hub\n",
     "shop/domain/tax.py": "x = 1\n",
-    # the hub: one statement over three lines, and two more imports of the adapters
+    # the hub: one statement over four lines (shown at its first), two more imports
     "shop/hub.py": (
         "from shop.adapters.db import (\n"
         "    save,\n"
@@ -40,14 +40,14 @@ def test_one_finding_per_pair_at_the_first_head_listing_every_head_and_tail() ->
     (finding,) = only(run(FILES, _rule("inw.layers", LAYERS)), "ACME009")
     assert (finding.file, finding.span.line) == ("shop/domain/order.py", 1)
     assert finding.message.endswith(
-        "Chain: shop.domain.order (shop/domain/order.py:1) -> shop.hub (shop/hub.py:2) -> "
+        "Chain: shop.domain.order (shop/domain/order.py:1) -> shop.hub (shop/hub.py:1) -> "
         "shop.adapters.db. Also into shop.hub: shop.domain.price (shop/domain/price.py:2). "
         "Also from shop.hub: shop.adapters.mail (shop/hub.py:5), shop.adapters.web "
         "(shop/hub.py:6)."
     )
     assert finding.fix.steps == (
         "shop.domain.order:1, shop.domain.price:2",
-        "shop.hub:2 -> shop.adapters.db, shop.hub:5 -> shop.adapters.mail, "
+        "shop.hub:1 -> shop.adapters.db, shop.hub:5 -> shop.adapters.mail, "
         "shop.hub:6 -> shop.adapters.web",
     )
 

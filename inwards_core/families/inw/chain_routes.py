@@ -121,10 +121,10 @@ def _others(
     edge stands for one imported name; import-linter counts statements), leaving out the
     statement of `own`."""
 
-    def statement(edge: ImportEdge) -> tuple[str, str, str]:
-        return (by(edge), edge.importer, edge.statement)
+    def statement(edge: ImportEdge) -> tuple[str, str, int]:
+        return (by(edge), edge.importer, edge.line)
 
-    kept: dict[tuple[str, str, str], ImportEdge] = {statement(own): own}
+    kept: dict[tuple[str, str, int], ImportEdge] = {statement(own): own}
     for edge in edges:
         kept.setdefault(statement(edge), edge)
     del kept[statement(own)]

@@ -114,13 +114,13 @@ def chains_from_each(
 def chain_modules(chain: Chain) -> str:
     """`shop.domain.order:3 -> shop.common.http:1 -> requests`: each step's importer and
     line; a step that starts elsewhere than the last one ended begins a new run (`; `)."""
-    return _render_chain(chain, lambda edge: f"{quoted(edge.importer)}:{edge.span.line}")
+    return _render_chain(chain, lambda edge: f"{quoted(edge.importer)}:{edge.line}")
 
 
 def chain_files(chain: Chain) -> str:
     """The same chain with the file and line of each import, for messages."""
     return _render_chain(
-        chain, lambda edge: f"{quoted(edge.importer)} ({quoted(edge.file)}:{edge.span.line})"
+        chain, lambda edge: f"{quoted(edge.importer)} ({quoted(edge.file)}:{edge.line})"
     )
 
 
@@ -160,10 +160,10 @@ def _also(chain: Chain) -> list[str]:
     tails."""
     parts = []
     if heads := _heads(chain):
-        listed = ", ".join(f"{quoted(e.importer)} ({quoted(e.file)}:{e.span.line})" for e in heads)
+        listed = ", ".join(f"{quoted(e.importer)} ({quoted(e.file)}:{e.line})" for e in heads)
         parts.append(f"also into {quoted(chain[0].target)}: {quoted(listed, LIST_LIMIT)}")
     if tails := _tails(chain):
-        listed = ", ".join(f"{quoted(e.target)} ({quoted(e.file)}:{e.span.line})" for e in tails)
+        listed = ", ".join(f"{quoted(e.target)} ({quoted(e.file)}:{e.line})" for e in tails)
         parts.append(f"also from {quoted(chain[-1].importer)}: {quoted(listed, LIST_LIMIT)}")
     return parts
 
@@ -192,11 +192,9 @@ def chain_params(chain: Chain) -> dict[str, str]:
         "via": via(chain),
         "imported": quoted(last.target),
         "routes": str(1 + len(_others(chain))),
-        "heads": quoted(
-            ", ".join(f"{quoted(e.importer)}:{e.span.line}" for e in heads), LIST_LIMIT
-        ),
+        "heads": quoted(", ".join(f"{quoted(e.importer)}:{e.line}" for e in heads), LIST_LIMIT),
         "tails": quoted(
-            ", ".join(f"{quoted(e.importer)}:{e.span.line} -> {quoted(e.target)}" for e in tails),
+            ", ".join(f"{quoted(e.importer)}:{e.line} -> {quoted(e.target)}" for e in tails),
             LIST_LIMIT,
         ),
     }
@@ -251,7 +249,7 @@ def chain_violation(
 
 def direct_params(edge: ImportEdge) -> dict[str, str]:
     """The guidance parameters of a direct import, filled as for a chain of one step."""
-    step = f"{quoted(edge.importer)}:{edge.span.line}"
+    step = f"{quoted(edge.importer)}:{edge.line}"
     return {
         "module": quoted(edge.importer),
         "statement": edge.statement,
