@@ -91,15 +91,43 @@ def _resolved(path: Path) -> Path:
     return path.resolve()
 
 
+def _members_below(workspace: Workspace, directory: Path) -> list[Member]:
+    """The members strictly inside `directory` (resolved)."""
+    found = []
+    for member in workspace.members:
+        inside = member.directory.resolve()
+        if inside != directory and directory in inside.parents:
+            found.append(member)
+    return found
+
+
+def _python_outside(directory: Path, members: Sequence[Member]) -> bool:
+    """Whether `directory` holds a Python file that none of `members` (inside it) holds:
+    whether its own configuration has anything to check there."""
+    skipped = {str(member.directory.resolve()) for member in members}
+    for here, directories, files in os.walk(directory):
+        if any(name.endswith((".py", ".pyi")) for name in files):
+            return True
+        directories[:] = [
+            name
+            for name in directories
+            if not name.startswith(".")
+            and name != "__pycache__"
+            and os.path.join(here, name) not in skipped
+        ]
+    return False
+
+
 def _paths_plan(
     workspace: Workspace, paths: Sequence[Path]
 ) -> tuple[list[_Part], list[NotChecked]]:
-    """Each path to the nearest configuration above it, in the order first named."""
+    """Each path to the nearest configuration above it, in the order first named; a
+    directory that holds members also names each of them to its own configuration."""
     named: dict[Path, list[Path]] = {}
     owners: dict[Path, Member | Workspace] = {}
     not_checked: list[NotChecked] = []
-    for path in paths:
-        resolved = _resolved(path)
+
+    def route(path: Path, resolved: Path, *, holds_members: bool = False) -> None:
         owner = nearest_config(workspace, resolved)
         relative = Path(os.path.relpath(resolved, workspace.root)).as_posix()
         if owner is None:
@@ -112,19 +140,30 @@ def _paths_plan(
             )
             not_checked.append(NotChecked(relative, message))
         elif isinstance(owner, Workspace) and not owner.root_has_table:
-            message = (
-                f"{path} belongs to no workspace member, and the workspace root's "
-                f"{owner.config.name} has no [tool.inwards] table, so it was not checked."
-            )
-            not_checked.append(NotChecked(relative, message))
+            if not holds_members:  # its members are checked: nothing to say about the rest
+                message = (
+                    f"{path} belongs to no workspace member, and the workspace root's "
+                    f"{owner.config.name} has no [tool.inwards] table, so it was not checked."
+                )
+                not_checked.append(NotChecked(relative, message))
         else:
             named.setdefault(owner.config, []).append(path)
             owners[owner.config] = owner
+
+    for path in paths:
+        resolved = _resolved(path)
+        below = _members_below(workspace, resolved) if resolved.is_dir() else []
+        if not below or _python_outside(resolved, below):
+            route(path, resolved, holds_members=bool(below))
+        for member in below:
+            shown = Path(os.path.relpath(member.directory, Path.cwd()))
+            route(shown, member.directory.resolve())
     parts = []
     for config, group in named.items():
         directory, source_root = config.parent, owners[config].source_root
         view = workspace.view(directory, source_root)
-        parts.append(_Part(config, _prefix(workspace, directory), tuple(group), view))
+        unique = tuple(dict.fromkeys(group))
+        parts.append(_Part(config, _prefix(workspace, directory), unique, view))
     return parts, not_checked
 
 

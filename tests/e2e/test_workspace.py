@@ -378,3 +378,23 @@ def test_an_allowlist_refuses_a_workspace_package_it_leaves_out(workspace: Path)
         'Layer "schemas" imports "acme.core.domain.order.Order" from the workspace package '
         '"acme.core", which it may not use: it is not in the allow-libraries of "schemas".'
     )
+
+
+def test_a_directory_holding_members_names_each_to_its_own_config(workspace: Path) -> None:
+    add_member_without_table(workspace)
+    code, document = as_json(workspace, ".")
+    assert code == 1
+    configs = {c["config"]: c["filesChecked"] for c in document["configs"]}
+    assert configs == {
+        "packages/api/pyproject.toml": 6,
+        "packages/core/pyproject.toml": 4,
+        "pyproject.toml": 2,
+    }
+    assert [item["path"] for item in document["notChecked"]] == ["packages/legacy"]
+    # packages/ holds members only: the root's configuration has nothing to check there.
+    code, document = as_json(workspace / "packages", ".")
+    assert [c["config"] for c in document["configs"]] == [
+        "api/pyproject.toml",
+        "core/pyproject.toml",
+    ]
+    assert [item["path"] for item in document["notChecked"]] == ["legacy"]
