@@ -275,7 +275,9 @@ def _render(
         from inwards_core.reporting.github import render_github
 
         paths = github_paths(workspace.root, display, os.environ)
-        return render_github(report, display=paths, max_diagnostics=limit)
+        return render_github(
+            report, display=paths, max_diagnostics=limit, breakdown=part_lines(merged, paths)
+        )
     from inwards_core.reporting.text import render_concise, render_statistics, render_text
 
     render_findings = (

@@ -11,6 +11,8 @@ file-less warnings; the summary and the other trailer lines are plain log lines.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from inwards_core.model.findings import Finding, Report, Severity
 from inwards_core.reporting import DisplayPath, limit, same_path
 from inwards_core.reporting.escaping import printable, safe_line
@@ -64,13 +66,19 @@ def annotation(finding: Finding, display: DisplayPath) -> str:
 
 
 def render_github(
-    report: Report, *, display: DisplayPath = same_path, max_diagnostics: int | None = None
+    report: Report,
+    *,
+    display: DisplayPath = same_path,
+    max_diagnostics: int | None = None,
+    breakdown: Sequence[str] = (),
 ) -> str:
     """`display` turns a project-relative path into the one GitHub knows: relative to
-    `GITHUB_WORKSPACE` (the CLI decides)."""
+    `GITHUB_WORKSPACE` (the CLI decides). `breakdown`: lines for the log under the summary
+    (a workspace's line per configuration)."""
     shown = limit(report, max_diagnostics)
     out = [annotation(finding, display) for finding in shown.findings]
     out.append(summary_line(report))
+    out += [safe_line(line) for line in breakdown]
     not_checked = {safe_line(f"warning: {item.message}") for item in report.not_checked}
     out += [
         workflow_command("warning", {"title": "inwards"}, printable(item.message))

@@ -174,6 +174,8 @@ def test_github_annotations_name_the_member_files(workspace: Path) -> None:
     assert run.stdout.startswith(f"::error file=workspace/{VIOLATION},line=1,endLine=1,col=36,"), (
         run.stdout
     )
+    lines = run.stdout.splitlines()
+    assert "workspace/packages/core/pyproject.toml: 4 files, 0 errors, 0 warnings" in lines
 
 
 # -- exit status -----------------------------------------------------------------------
