@@ -40,7 +40,8 @@ def test_a_misspelt_option_is_suggested_with_its_column(shop: Path) -> None:
     assert done.code == 2
     assert (
         "config error: .inwards/rules/ACME001.toml:7:3: options.forbiden: is not an option. "
-        'Did you mean "forbidden"? Known options: allow, forbidden, indirect, modules.'
+        'Did you mean "forbidden"? Known options: allow, as-packages, dynamic, forbidden, '
+        "ignore-imports, indirect, modules, type-checking, unmatched-ignore."
     ) in done.stderr
 
 
