@@ -6,8 +6,10 @@ a copy of the repository's `examples/` (as the README's commands run from its ro
   marked `<!-- output -->` on the line above its fence, what the script prints must be that
   text, exactly.
 - A ```toml block holding `[tool.inwards]` becomes the pyproject.toml of a copy of
-  examples/shop-violations, a rule definition (`code = ...`) a file of its `.inwards/rules/`;
-  `inwards check` must then run (exit 0 or 1: never a configuration error).
+  examples/shop-violations, a rule definition (`code = ...`) or an overlay of one
+  (`overlays = ...` or an `[overlay]` table naming its `code`, without a `code` of its own)
+  a file of its `.inwards/rules/` named after the rule; `inwards check` must then run (exit 0
+  or 1: never a configuration error).
 - A ```console / ```sh block runs line by line in a copy of examples/shop-violations (a line
   after a `$ ` prompt line that has none is output, and skipped); each command must exit 0,
   or 1 for `inwards check`.
@@ -150,6 +152,13 @@ def test_the_pages_have_runnable_snippets() -> None:
         )
 
 
+def test_an_overlay_block_is_a_file_named_after_its_rule() -> None:
+    assert _rule_code(tomllib.loads('overlays = "INW014"\nseverity = "warning"')) == "INW014"
+    assert _rule_code(tomllib.loads('severity = "warning"\n[overlay]\ncode = "INW014"')) == "INW014"
+    assert _rule_code(tomllib.loads('code = "ACME001"\nname = "a"')) == "ACME001"
+    assert not _rule_code(tomllib.loads('[project]\nname = "a"'))
+
+
 @pytest.mark.parametrize("block", RUNNABLE, ids=[b.id for b in RUNNABLE])
 def test_snippet_runs(block: Block, tmp_path: Path) -> None:
     folder = sandbox(tmp_path)
@@ -168,7 +177,20 @@ def _toml_kind(text: str) -> str:
     data = tomllib.loads(text)
     if "inwards" in data.get("tool", {}):
         return "config"
-    return "definition" if "code" in data else ""
+    return "definition" if _rule_code(data) else ""
+
+
+def _rule_code(data: dict[str, object]) -> str:
+    """The code a definition or an overlay is about: its file is `<code>.toml`."""
+    overlay = data.get("overlay")
+    for code in (
+        data.get("code"),
+        data.get("overlays"),
+        overlay.get("code") if isinstance(overlay, dict) else None,
+    ):
+        if isinstance(code, str) and code:
+            return code
+    return ""
 
 
 def _run_toml(block: Block, project: Path) -> None:
@@ -177,7 +199,7 @@ def _run_toml(block: Block, project: Path) -> None:
     else:
         rules = project / ".inwards" / "rules"
         rules.mkdir(parents=True, exist_ok=True)
-        (rules / f"{tomllib.loads(block.text)['code']}.toml").write_text(block.text, "utf-8")
+        (rules / f"{_rule_code(tomllib.loads(block.text))}.toml").write_text(block.text, "utf-8")
     done = run(["inwards", "check"], project)
     assert done.returncode in (0, 1), done.stderr
 
