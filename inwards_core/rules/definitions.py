@@ -51,6 +51,12 @@ class GuidanceVariant:
     steps: tuple[str, ...] | None = None
 
 
+def code_of_path(path: str) -> str:
+    """The code a definition file is named after: its stem (`<CODE>.toml`), upper-cased."""
+    stem = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return (stem[: -len(".toml")] if stem.lower().endswith(".toml") else stem).upper()
+
+
 def docs_pointer(code: str, docs: str) -> str:
     """Where a finding of rule `code` points for more: the definition's `docs` as written
     (a URL, or for a team's own rule a path in its repository), else the command that
@@ -125,6 +131,8 @@ class RuleDefinition:
     # `always-on = true`: `[tool.inwards.rules]` can't turn the rule off, re-level it or set
     # its options (INW000: a file inwards can't read is never left unchecked).
     always_on: bool = False
+    # The TOML table the definition was built from (for an overlay, the merged table).
+    table: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -141,6 +149,11 @@ class DefinitionProblem:
     key: str = attrs.field(converter=quoted)
     message: str = attrs.field(converter=capped_message)
     column: int | None = None  # 1-based, of the key (or of a TOML syntax error)
+    # The rule the file is about: the code it defines when it says one, else its file stem
+    # upper-cased (a file that could not be read is still named after its code).
+    code: str = attrs.field(
+        default=attrs.Factory(lambda self: code_of_path(self.path), takes_self=True)
+    )
 
     @property
     def blocking(self) -> bool:

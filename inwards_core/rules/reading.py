@@ -12,12 +12,15 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
+
+import attrs
 
 from inwards_core.config.nesting import TomlTooDeepError, load_toml
 from inwards_core.config.positions import TomlPositions
 from inwards_core.config.problems import closest
 from inwards_core.model.findings import Origin, Severity
+from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.definitions import (
     CODE_PATTERN,
@@ -31,6 +34,7 @@ from inwards_core.rules.definitions import (
     GuidanceVariant,
     RuleDefinition,
     ShadowBase,
+    code_of_path,
 )
 from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.options import OptionsError, parse_options
@@ -47,14 +51,6 @@ class _Invalid(Exception):
         super().__init__(key, message)
         self.key = key
         self.message = message
-
-
-class _Read(NamedTuple):
-    """What parsing learnt of the file besides its table."""
-
-    text: str
-    sha256: str  # of the bytes
-    table_sha256: str  # of the parsed table (`table_digest`)
 
 
 def _toml_value(value: Any) -> Any:
@@ -74,12 +70,43 @@ def table_digest(table: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
+@attrs.frozen
+class ReadTable:
+    """One definition document read as far as its TOML table: the first stage of reading
+    (`read_table`), before the table is judged as a definition (`build_definition`)."""
+
+    __repr__ = value_repr
+
+    document: RuleDocument
+    text: str
+    table: dict[str, Any] = attrs.field(eq=False, repr=False)
+    sha256: str  # of the bytes
+    table_sha256: str  # of the parsed table (`table_digest`)
+
+    @property
+    def is_overlay(self) -> bool:
+        """A file that changes some fields of the definition below it (`overlays = "CODE"`
+        or an `[overlay]` table) rather than defining the whole rule."""
+        return "overlays" in self.table or "overlay" in self.table
+
+
 def parse_definition(
     document: RuleDocument,
     kinds: Mapping[str, tuple[Family, CheckKind]],
     parsed_tables: MutableMapping[str, Any] | None = None,
 ) -> RuleDefinition | DefinitionProblem:
-    """Read one definition document. The file name (`<CODE>.toml`) is its identity.
+    """Read one whole definition document (`read_table`, then `build_definition`). The file
+    name (`<CODE>.toml`) is its identity. `parsed_tables`: see `read_table`."""
+    read = read_table(document, parsed_tables)
+    if isinstance(read, DefinitionProblem):
+        return read
+    return build_definition(read, kinds)
+
+
+def read_table(
+    document: RuleDocument, parsed_tables: MutableMapping[str, Any] | None = None
+) -> ReadTable | DefinitionProblem:
+    """Bytes to UTF-8 text to a TOML table to its digest, or the problem that stops it.
 
     `parsed_tables` maps the sha256 of a document's bytes to its parsed TOML table: a
     cache a caller may keep between runs (parsing TOML is most of the cost of resolving);
@@ -105,12 +132,20 @@ def parse_definition(
     except RecursionError:
         if data is known and parsed_tables is not None:
             del parsed_tables[sha256]  # a forged cached table: read the bytes instead
-            return parse_definition(document, kinds, parsed_tables)
+            return read_table(document, parsed_tables)
         return _problem(document, text, "", "nests tables or arrays too deeply.")
+    return ReadTable(document, text, data, sha256, table_sha256)
+
+
+def build_definition(
+    read: ReadTable, kinds: Mapping[str, tuple[Family, CheckKind]]
+) -> RuleDefinition | DefinitionProblem:
+    """Judge a read table as a whole definition: the definition, or its first problem
+    (checked in the order of the keys), located in the file."""
     try:
-        return _definition(data, document, kinds, _Read(text, sha256, table_sha256))
+        return _definition(read.table, read.document, kinds, read)
     except _Invalid as invalid:
-        return _problem(document, text, invalid.key, invalid.message)
+        return _problem(read.document, read.text, invalid.key, invalid.message, read.table)
 
 
 def _parsed_table(document: RuleDocument, text: str) -> dict[str, Any] | DefinitionProblem:
@@ -131,18 +166,34 @@ def _parsed_table(document: RuleDocument, text: str) -> dict[str, Any] | Definit
         )
 
 
-def _problem(document: RuleDocument, text: str, key: str, message: str) -> DefinitionProblem:
+def _problem(
+    document: RuleDocument,
+    text: str,
+    key: str,
+    message: str,
+    table: Mapping[str, Any] | None = None,
+) -> DefinitionProblem:
     # Key positions are only needed for a message, so the text is scanned only then.
     where = TomlPositions(text).locate(key) if key else None
     line, column = where if where else (None, None)
-    return DefinitionProblem(document.root, document.path, line, key, message, column)
+    code = (_written_code(table) if table is not None else None) or code_of_path(document.path)
+    return DefinitionProblem(document.root, document.path, line, key, message, column, code)
+
+
+def _written_code(table: Mapping[str, Any]) -> str | None:
+    """The rule code a table says it defines (or overlays), when it is one."""
+    for key in ("code", "overlays"):
+        value = table.get(key)
+        if isinstance(value, str) and CODE_PATTERN.match(value.upper()):
+            return value.upper()
+    return None
 
 
 def _definition(
     data: Mapping[str, Any],
     document: RuleDocument,
     kinds: Mapping[str, tuple[Family, CheckKind]],
-    read: _Read,
+    read: ReadTable,
 ) -> RuleDefinition:
     """The definition `data` holds, or `_Invalid` for its first problem (checked in the
     order of the keys)."""
@@ -182,6 +233,7 @@ def _definition(
         parsed_options=parsed_options,
         table_sha256=read.table_sha256,
         always_on=always_on,
+        table=data,
     )
 
 
