@@ -163,7 +163,8 @@ def _definition_texts(argument: str, files: object) -> dict[str, str | bytes]:
 
 class InMemoryRuleSources(RuleSources):
     """The families' core definitions plus user and project definitions given as
-    `{file name: TOML text}`; a root given as None is absent."""
+    `{file name: TOML text}`; a root given as None is absent. The organisation root is
+    listed only when `org` is given (most callers have none)."""
 
     def __init__(
         self,
@@ -171,13 +172,17 @@ class InMemoryRuleSources(RuleSources):
         *,
         user: Mapping[str, str | bytes] | None = None,
         project: Mapping[str, str | bytes] | None = None,
+        org: Mapping[str, str | bytes] | None = None,
     ) -> None:
         documents = list(packaged_documents(families))
         reports = [packaged_root(families)]
         for root, files, location in (
+            (RootKind.ORG, org, "<org>"),
             (RootKind.USER, user, "<user>"),
             (RootKind.PROJECT, project, ".inwards/rules"),
         ):
+            if files is None and root is RootKind.ORG:
+                continue
             if files is None:
                 reports.append(RootReport(root, location, RootState.ABSENT))
                 continue

@@ -24,11 +24,19 @@ class Severity(enum.Enum):
 
 
 class RootKind(enum.Enum):
-    """Where a rule definition came from (see THREE-ROOTS.md)."""
+    """Where a rule definition came from (see THREE-ROOTS.md and, for the organisation
+    root, docs/rules-roots-and-shadowing.md). Declared in ascending precedence: code that
+    iterates the enum (digests, schema enums) lists the roots in that order."""
 
     CORE = "core"
+    ORG = "org"
     USER = "user"
     PROJECT = "project"
+
+
+ROOTS_ASCENDING = (RootKind.CORE, RootKind.ORG, RootKind.USER, RootKind.PROJECT)
+"""The roots from the lowest precedence to the highest: the one place their order is
+written (a higher root's definition shadows a lower one's)."""
 
 
 @attrs.frozen(order=True)

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from inwards_core.arguments import shown
-from inwards_core.model.findings import RootKind
+from inwards_core.model.findings import ROOTS_ASCENDING, RootKind
 from inwards_core.ports import RootReport, RuleDocument
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
@@ -29,9 +29,9 @@ MAX_USER_PROBLEMS = 20
 thousand TOML files that are no definitions); the rest are counted in one more. The
 listing adapter caps what it could not read the same way."""
 
-ROOT_PRECEDENCE = {RootKind.CORE: 0, RootKind.USER: 1, RootKind.PROJECT: 2}
+ROOT_PRECEDENCE = {root: rank for rank, root in enumerate(ROOTS_ASCENDING)}
 USER_RULES_POLICIES = ("on", "guidance-only", "off")
-_ASCENDING = (RootKind.CORE, RootKind.USER, RootKind.PROJECT)
+_ASCENDING = ROOTS_ASCENDING
 
 # code -> root -> the one usable definition of that code in that root.
 Candidates = dict[str, dict[RootKind, RuleDefinition]]

@@ -99,9 +99,9 @@ class RuleSet:
         return tuple(p for p in self.problems if p.blocking)
 
     def warnings(self) -> tuple[str, ...]:
-        """User-root problems and stale shadows, as one line each."""
+        """User- and org-root problems and stale shadows, as one line each."""
         lines = [
-            f"{p.render()} (this user definition is not used)"
+            f"{p.render()} (this {p.root.value} definition is not used)"
             for p in self.problems
             if not p.blocking
         ]
@@ -121,6 +121,19 @@ class RuleSet:
                 effect = f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new"
                 found.append(UserDefinitionInEffect(rule.code, rule.origin.path, effect))
         return tuple(found)
+
+    def org_in_effect(self) -> tuple[UserDefinitionInEffect, ...]:
+        """The organisation root's definitions in force (a new rule or a shadow), named as
+        `user_in_effect` names the user's: they too change a run from outside the project."""
+        return tuple(
+            UserDefinitionInEffect(
+                rule.code,
+                rule.origin.path,
+                f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new",
+            )
+            for rule in self.rules
+            if rule.origin.root is RootKind.ORG
+        )
 
     def fingerprint(self, inwards_version: str) -> str:
         """Active definitions' bytes and the parsed tables actually used (a table may come

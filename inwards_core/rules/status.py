@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from inwards_core.model.findings import RootKind, UserDefinitionInEffect
+from inwards_core.model.findings import ROOTS_ASCENDING, RootKind, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RootState, RuleDocument
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
@@ -120,7 +120,9 @@ def _root_status(
         definitions=count,
         shadowing=tuple(
             (root, tuple(sorted(codes)))
-            for root, codes in sorted(shadowing.items(), key=lambda item: item[0].value)
+            for root, codes in sorted(
+                shadowing.items(), key=lambda item: ROOTS_ASCENDING.index(item[0])
+            )
         ),
         new=tuple(sorted(new)),
         problems=tuple(p.render() for p in rule_set.problems if p.root is report.root),
