@@ -37,6 +37,19 @@ DEFINITION_KEYS = (
 GUIDANCE_KEYS = ("summary", "steps", "docs", "variants")
 VARIANT_KEYS = ("summary", "steps")
 SHADOW_KEYS = ("root", "distribution", "version", "sha256", "path")
+# An overlay (`overlays = "CODE"` or an `[overlay]` table) gives only the fields it changes.
+OVERLAY_ONLY_KEYS = ("overlays", "overlay", "unset")
+OVERLAY_FORBIDDEN_KEYS = ("check", "shadow")  # another kind is a whole-file shadow
+OVERLAY_TABLE_KEYS = (
+    "code",
+    "root",
+    "distribution",
+    "version",
+    "path",
+    "sha256",
+    "was",
+    "was-absent",
+)
 
 
 @attrs.frozen
@@ -101,6 +114,59 @@ class ShadowBase:
 
 
 @attrs.frozen
+class FieldOrigin:
+    """Who set one field of a merged definition: `key` is its dotted path as messages write
+    it ("severity", "options.forbidden", "guidance.steps"), `how` is "base" (the whole-file
+    definition the chain starts from), "set", "extend" (`extend-<key>` appended to it) or
+    "unset"."""
+
+    __repr__ = value_repr
+
+    key: str
+    origin: Origin
+    how: str
+    # For "extend": how many elements the array had before this overlay appended to it
+    # (element i of the merged array is element i - appended_after of `extend-<key>`).
+    appended_after: int = 0
+
+
+@attrs.frozen
+class OverlayBase:
+    """The `[overlay]` table an overlay may carry (`inwards rules shadow --overlay` writes
+    it): the definition in force below when it was written. `sha256` is the `table_digest`
+    of that definition's (merged) table, `was` the values it then had of each field the
+    overlay sets or unsets (dotted keys), `was_absent` the fields it did not have."""
+
+    __repr__ = value_repr
+
+    code: str = ""
+    root: str = ""
+    distribution: str = ""
+    version: str = ""
+    path: str = ""
+    sha256: str = ""
+    was: Mapping[str, Any] = attrs.field(factory=dict)
+    was_absent: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class OverlayInfo:
+    """How an overlay's definition was merged. `chain` holds the origins that made it,
+    lowest first: the whole-file definition the chain starts from (the cut), then each
+    overlay up to this one. `fields` maps each field of the merged table (dotted key) to
+    who set it, lowest first; `below` is the (merged) table of the definition in force
+    below this overlay and `below_sha256` its `table_digest`."""
+
+    __repr__ = value_repr
+
+    base: OverlayBase | None
+    chain: tuple[Origin, ...]
+    fields: Mapping[str, tuple[FieldOrigin, ...]] = attrs.field(factory=dict)
+    below: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    below_sha256: str = ""
+
+
+@attrs.frozen
 class RuleDefinition:
     __repr__ = value_repr
 
@@ -133,6 +199,8 @@ class RuleDefinition:
     always_on: bool = False
     # The TOML table the definition was built from (for an overlay, the merged table).
     table: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    # Set when the file is an overlay: its chain and who set each field of `table`.
+    overlay: OverlayInfo | None = None
 
 
 @attrs.frozen
