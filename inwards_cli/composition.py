@@ -47,6 +47,7 @@ from inwards_core.ports import RootState
 from inwards_core.rules.definitions import DefinitionProblem
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
+from inwards_core.rules.overlays_in_effect import overlays_in_effect
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.version import inwards_version
 
@@ -371,6 +372,7 @@ def finish_report(
         report,
         rule_set_fingerprint=rule_set.fingerprint(inwards_version()),
         user_definitions=rule_set.user_in_effect(),
+        overlays=overlays_in_effect(rule_set),
     )
     if baseline is not None:
         from inwards_core.baseline.matching import apply_baseline

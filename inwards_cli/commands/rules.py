@@ -105,7 +105,9 @@ def _origin_cell(rule: ActiveRule) -> str:
     resolved = rule.rule
     text = origin_label(resolved.definition)
     if resolved.shadowed:
-        text += f", shadows {origin_label(resolved.shadowed[0])}"
+        # An overlay changes some fields of the definition below; a shadow replaces it.
+        verb = "shadows" if resolved.definition.overlay is None else "overlays"
+        text += f", {verb} {origin_label(resolved.shadowed[0])}"
     if resolved.guidance_from is not None:
         text += " (guidance: user)"
     return text

@@ -92,6 +92,18 @@ def diagnostics_document(
                 for item in report.user_definitions
             ],
         }
+        if report.overlays:
+            document["ruleSet"]["overlays"] = [
+                {
+                    "code": item.code,
+                    "chain": [
+                        {"root": o.root.value, "path": o.path, "sha256": o.sha256}
+                        for o in item.chain
+                    ],
+                    "conflicts": item.conflicts,
+                }
+                for item in report.overlays
+            ]
     findings = report.findings if shown is None else shown
     document["diagnostics"] = [diagnostic(f, display) for f in findings]
     return document

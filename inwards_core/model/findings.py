@@ -94,6 +94,19 @@ class UserDefinitionInEffect:
 
 
 @attrs.frozen
+class OverlayInEffect:
+    """A rule whose definition in force is an overlay (it changes some fields of the one
+    below it): the files merged into it, the whole definition at the bottom first, and how
+    many fields it sets or unsets upstream has changed since it was written (conflicts)."""
+
+    __repr__ = value_repr
+
+    code: str
+    chain: tuple[Origin, ...]
+    conflicts: int = 0
+
+
+@attrs.frozen
 class Finding:
     """One problem inwards reports.
 
@@ -188,6 +201,8 @@ class Report:
     # The effective rule set: its fingerprint, and the user definitions it took in.
     rule_set_fingerprint: str = ""
     user_definitions: tuple[UserDefinitionInEffect, ...] = ()
+    # The rules whose definition in force is an overlay, and the files it merges.
+    overlays: tuple[OverlayInEffect, ...] = ()
     # Findings a baseline accepted (not in `findings`), and baseline entries that matched
     # fewer findings than they accept (fixed since; whole-project runs only).
     baselined: tuple[Finding, ...] = ()

@@ -36,6 +36,7 @@ def is_engine_report(report: Report) -> bool:
     return (
         not report.rule_set_fingerprint
         and not report.user_definitions
+        and not report.overlays
         and not report.baselined
         and not report.baseline_resolved
         and report.baseline_file is None

@@ -74,6 +74,39 @@ def _diagnostic() -> JSON:
     )
 
 
+def overlay_link() -> JSON:
+    """One file of an overlay chain."""
+    return json_object(
+        {
+            "root": {"enum": ROOTS, "description": "The root the file was read from."},
+            "path": text("The file, as the run names it."),
+            "sha256": text("sha256 of the file's bytes.") | {"pattern": SHA256},
+        },
+        ["root", "path", "sha256"],
+    )
+
+
+def _overlays() -> JSON:
+    return array(
+        json_object(
+            {
+                "code": text("The rule's code.") | {"pattern": RULE_CODE},
+                "chain": array(
+                    overlay_link(),
+                    "The files merged into the definition in force, lowest root first: the "
+                    "whole definition at the bottom, then each overlay over it.",
+                ),
+                "conflicts": integer(
+                    "Fields the overlays set or unset whose upstream value changed since "
+                    "they were written (each is a warning of the run)."
+                ),
+            },
+            ["code", "chain", "conflicts"],
+        ),
+        "Rules whose definition in force is an overlay (only when there are some).",
+    )
+
+
 def _baseline_entry(description: str) -> JSON:
     return json_object(
         {
@@ -147,6 +180,7 @@ def diagnostics_schema() -> JSON:
                     )
                     | {"pattern": SHA256},
                     "userDefinitions": user_definitions(),
+                    "overlays": _overlays(),
                 },
                 ["fingerprint", "userDefinitions"],
                 description="The effective rule set.",

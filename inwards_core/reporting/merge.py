@@ -124,6 +124,7 @@ def merge_reports(
         duration_ms=duration_ms,
         notes=tuple(dict.fromkeys(note for r in reports for note in r.notes)),
         user_definitions=tuple(dict.fromkeys(u for r in reports for u in r.user_definitions)),
+        overlays=tuple(dict.fromkeys(o for r in reports for o in r.overlays)),
         baselined=tuple(sorted((f for r in reports for f in r.baselined), key=Finding.sort_key)),
         baseline_resolved=tuple(e for r in reports for e in r.baseline_resolved),
         source_lines=tuple(line for r in reports for line in r.source_lines),

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from inwards_core.model.findings import Finding, Report
+from inwards_core.model.findings import Finding, Origin, Report
 from inwards_core.rules.rule_set import ResolvedRule
 
 # GitHub code scanning truncates rule descriptions longer than this.
@@ -138,6 +138,8 @@ def rule_properties(rule: ResolvedRule) -> dict[str, Any]:
             {"root": d.origin.root.value, "path": d.origin.path, "sha256": d.origin.sha256}
             for d in rule.shadowed
         ]
+    if definition.overlay is not None:
+        properties["overlayChain"] = [origin_properties(link) for link in definition.overlay.chain]
     if definition.guidance_origin is not None:
         properties["guidanceFrom"] = {
             "root": definition.guidance_origin.root.value,
@@ -145,6 +147,10 @@ def rule_properties(rule: ResolvedRule) -> dict[str, Any]:
             "sha256": definition.guidance_origin.sha256,
         }
     return properties
+
+
+def origin_properties(origin: Origin) -> dict[str, str]:
+    return {"root": origin.root.value, "path": origin.path, "sha256": origin.sha256}
 
 
 # -- results ----------------------------------------------------------------------------
@@ -196,5 +202,14 @@ def run_properties(report: Report) -> dict[str, Any]:
         properties["userDefinitions"] = [
             {"code": item.code, "effect": item.effect, "path": item.path}
             for item in report.user_definitions
+        ]
+    if report.overlays:
+        properties["overlays"] = [
+            {
+                "code": item.code,
+                "chain": [origin_properties(link) for link in item.chain],
+                "conflicts": item.conflicts,
+            }
+            for item in report.overlays
         ]
     return properties
