@@ -141,9 +141,13 @@ def build_whole_config(
         return loaded.build()
     except ConfigError as error:
         file, positions = loaded.path.name, loaded.positions
-        _, policy = read_rule_settings(loaded.table, file=file, positions=positions)
+        _, policies = read_rule_settings(loaded.table, file=file, positions=positions)
         resolved = (resolve or resolve_rule_roots)(
-            loaded, None, isolated=isolated, user_rules=policy
+            loaded,
+            None,
+            isolated=isolated,
+            user_rules=policies.user_rules,
+            on_collision=policies.on_collision,
         )
         raise whole_config_error(
             error, loaded.table, resolved.rule_set, file=file, positions=positions
@@ -175,9 +179,11 @@ def resolve_rule_roots(
     verify_cache: bool = False,
     disabled: Sequence[str] = (),
     user_rules: str | None = None,
+    on_collision: str | None = None,
 ) -> ResolvedRules:
     """Resolve core, user and project definitions with the project's `user-rules` policy
-    (`config`'s, else `user_rules`, else "on").
+    (`config`'s, else `user_rules`, else "on") and `on-collision` policy (likewise, else
+    "warn").
     A family that fails to load raises `FamilyLoadError`; definition problems are left in
     the rule set (errors stop a check, warnings don't). With `use_cache` (by default unless
     INWARDS_NO_CACHE is set), the parsed definitions kept in the project's cache directory
@@ -189,6 +195,7 @@ def resolve_rule_roots(
     families, unknown = load_families(project_dir, disabled)
     left_out = [name for name in disabled_names(disabled) if name not in unknown]
     policy = config.user_rules if config is not None else (user_rules or "on")
+    collision = config.on_collision if config is not None else (on_collision or "warn")
     sources = rule_sources(families, project_dir=project_dir, user_rules=policy, isolated=isolated)
     if use_cache is None:
         use_cache = not cache_disabled(False)
@@ -203,6 +210,7 @@ def resolve_rule_roots(
         families,
         sources,
         user_rules=policy,
+        on_collision=collision,
         parsed_tables=fresh if fresh is not None or manifest is None else manifest.tables,
     )
     mismatches: list[CacheMismatch] = []

@@ -74,17 +74,21 @@ def load_rules(
     sources: RuleSources | None = None,
     *,
     user_rules: str = "on",
+    on_collision: str = "warn",
     parsed_tables: MutableMapping[str, Any] | None = None,
 ) -> RuleSet:
     """Resolve the rule definitions of every root the sources give (core only by default).
     `user_rules` is the project's `user-rules` policy ("on", "guidance-only", "off");
-    `parsed_tables` an optional cache of parsed definitions (sha256 -> TOML table)."""
+    `on_collision` its `on-collision` policy ("warn", "error", "ignore") for a project
+    definition that replaces a user one with another intent; `parsed_tables` an optional
+    cache of parsed definitions (sha256 -> TOML table)."""
     families = installed_families() if families is None else _families("families", families)
     sources = sources or PackagedRuleSources(families)
     return resolve(
         sources.documents(),
         families,
         user_rules=user_rules,
+        on_collision=on_collision,
         roots=sources.roots(),
         parsed_tables=parsed_tables,
     )

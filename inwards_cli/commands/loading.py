@@ -60,6 +60,7 @@ def resolve_rules(
     verify_cache: bool = False,
     disabled: Sequence[str] | None = (),
     user_rules: str | None = None,
+    on_collision: str | None = None,
 ) -> ResolvedRules:
     """Resolve core, user and project definitions (`resolve_rule_roots`); a family that
     fails to load is exit 2."""
@@ -72,6 +73,7 @@ def resolve_rules(
             verify_cache=verify_cache,
             disabled=tuple(disabled or ()),
             user_rules=user_rules,
+            on_collision=on_collision,
         )
     except FamilyLoadError as error:
         fail(f"error: {error}")

@@ -91,6 +91,7 @@ def render_status(status: RulesStatus, settings_problems: list[str], *, has_proj
         out.append("")
         out.append(f"Stale shadows ({len(status.stale)}):")
         out.extend(f"  {s.root.value:<8} {s.path}: {s.message}" for s in status.stale)
+    out += _collision_lines(status)
     out += _problem_lines(status, settings_problems)
     out.append("")
     out.append("Families:")
@@ -151,6 +152,31 @@ def _effective_line(totals: Totals) -> str:
     if totals.ignored_by_policy:
         line += f", {len(totals.ignored_by_policy)} user definitions ignored by policy ({', '.join(totals.ignored_by_policy)})"
     return line + "."
+
+
+_POLICY_EFFECTS = {
+    "warn": "the project's definition is in force, with a warning",
+    "error": "each is a configuration error: check and rules stop (exit 2)",
+    "ignore": "the project's definition is in force, silently",
+}
+
+
+def _collision_lines(status: RulesStatus) -> list[str]:
+    """Every project definition over a user one with another intent: both files, how
+    they differ, and what the project's on-collision policy does with it."""
+    if not status.collisions:
+        return []
+    policy = status.collisions[0].policy
+    out = [
+        "",
+        f'Collisions ({len(status.collisions)}; on-collision = "{policy}": '
+        f"{_POLICY_EFFECTS[policy]}):",
+    ]
+    for collision in status.collisions:
+        out.append(f"  {collision.code:<8} project {collision.project.path}")
+        out.append(f"  {'':<8} user    {collision.user.path}")
+        out.extend(f"  {'':<8} {detail}" for detail in collision.details)
+    return out
 
 
 def _problem_lines(status: RulesStatus, settings_problems: list[str]) -> list[str]:

@@ -17,6 +17,7 @@ from inwards_core.authoring.template_schema import (
 )
 from inwards_core.config.layers import LAYER_KEYS
 from inwards_core.config.load import (
+    ON_COLLISION_VALUES,
     RULES_KEYS,
     SEVERITY_VALUES,
     TOP_LEVEL_KEYS,
@@ -153,6 +154,15 @@ def _top_level_properties() -> dict[str, JSON]:
             'of definitions that shadow a lower one, "off" nothing. --isolated leaves the '
             "user root out for one run.",
             "default": "on",
+        },
+        "on-collision": {
+            "enum": list(ON_COLLISION_VALUES),
+            "description": "What happens when a project rule definition replaces a user "
+            "definition of the same code with another intent (another check kind, a lower "
+            'severity, opt-in over on, or another name for a code no family owns): "warn" '
+            'prints a warning and the project\'s is in force, "error" stops the run (exit 2), '
+            '"ignore" says nothing (inwards status still lists it).',
+            "default": "warn",
         },
         "rules": {"$ref": "#/$defs/rules"},
         "diagrams": {

@@ -30,6 +30,7 @@ from inwards_core.config.values import (
     DEFAULT_GENERATED,
     Config,
     ConfigError,
+    RulePolicies,
     RuleSettings,
     SourcePositions,
 )
@@ -50,6 +51,7 @@ TOP_LEVEL_KEYS = (
     "namespace-packages",
     "required-version",
     "user-rules",
+    "on-collision",
     "rules",
     "contexts",
     "cycles",
@@ -59,6 +61,7 @@ TOP_LEVEL_KEYS = (
 )
 RULES_KEYS = ("select", "extend-select", "ignore", "severity")
 USER_RULES_VALUES = ("on", "guidance-only", "off")
+ON_COLLISION_VALUES = ("warn", "error", "ignore")
 SEVERITY_VALUES = tuple(s.value for s in Severity)
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
@@ -90,17 +93,22 @@ def build_config(table: Mapping[str, Any], *, file: str, positions: SourcePositi
 
 def read_rule_settings(
     table: Any, *, file: str, positions: SourcePositions
-) -> tuple[RuleSettings, str]:
-    """`[tool.inwards.rules]` and the `user-rules` policy read from the raw table, as far
-    as they can be: what `build_config` would keep, and defaults where it would refuse.
-    Used when the build fails elsewhere (a broken layer), so that the rules table is still
-    checked against the rule set and one run reports every problem of the file; the
-    shape problems found here are `build_config`'s too, so they are dropped."""
+) -> tuple[RuleSettings, RulePolicies]:
+    """`[tool.inwards.rules]` and the `user-rules` and `on-collision` policies read from
+    the raw table, as far as they can be: what `build_config` would keep, and defaults
+    where it would refuse. Used when the build fails elsewhere (a broken layer), so that
+    the rules table is still checked against the rule set and one run reports every
+    problem of the file; the shape problems found here are `build_config`'s too, so they
+    are dropped."""
     if not isinstance(table, Mapping):
-        return RuleSettings(), "on"
+        return RuleSettings(), RulePolicies()
     reader = _Reader(file, positions)
     policy = table.get("user-rules", "on")
-    return reader.rules(table.get("rules", {})), (policy if policy in USER_RULES_VALUES else "on")
+    collision = table.get("on-collision", "warn")
+    return reader.rules(table.get("rules", {})), RulePolicies(
+        policy if policy in USER_RULES_VALUES else "on",
+        collision if collision in ON_COLLISION_VALUES else "warn",
+    )
 
 
 class _Reader(ProblemCollector):
@@ -126,6 +134,7 @@ class _Reader(ProblemCollector):
         namespace = self.string_list(table, "namespace-packages", dotted_entry)
         required = self.required_version(table.get("required-version"))
         user_rules = self.choice(table, "user-rules", USER_RULES_VALUES, "on")
+        on_collision = self.choice(table, "on-collision", ON_COLLISION_VALUES, "warn")
         rules = self.rules(table.get("rules", {}))
         contexts, cycles = self.contexts_and_cycles(table)
         shapes, names = self.shapes_and_names(table)
@@ -139,6 +148,7 @@ class _Reader(ProblemCollector):
             namespace_packages=namespace if namespace is not None else (),
             required_version=required,
             user_rules=user_rules,
+            on_collision=on_collision,
             rules=rules,
             contexts=contexts,
             cycles=cycles,

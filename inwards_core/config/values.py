@@ -116,6 +116,18 @@ class RuleSettings:
     templates: tuple[TemplateRule, ...] = ()
 
 
+@attrs.frozen
+class RulePolicies:
+    """The project's policies over the rule roots: how much of the user root it takes
+    (`user-rules`) and what a project definition colliding with a user one does
+    (`on-collision`). Read even when the rest of the configuration fails to build."""
+
+    __repr__ = value_repr
+
+    user_rules: str = "on"
+    on_collision: str = "warn"
+
+
 MODULE_CYCLES, CONTEXT_CYCLES = "modules", "contexts"
 DEFAULT_CYCLES = (CONTEXT_CYCLES,)
 
@@ -143,6 +155,7 @@ class Config:
     workspace_packages: tuple[str, ...] = ()
     installed_portions: tuple[str, ...] = ()
     user_rules: str = "on"
+    on_collision: str = "warn"
     rules: RuleSettings = attrs.field(factory=RuleSettings)
     contexts: tuple[Context, ...] = ()
     cycles: tuple[str, ...] = DEFAULT_CYCLES

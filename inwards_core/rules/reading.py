@@ -40,8 +40,9 @@ from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.options import OptionsError, parse_options
 from inwards_core.rules.templates import template_problem
 
-# Keys whose lines a definition keeps for messages about it after parsing.
-_LINE_KEYS = ("code", "name", "always-on")
+# Keys whose lines a definition keeps for messages about it after parsing (check,
+# severity and default: a collision with a user definition, `rules/collisions.py`).
+_LINE_KEYS = ("code", "name", "always-on", "check", "severity", "default")
 
 
 class _Invalid(Exception):

@@ -10,7 +10,7 @@ through it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -18,6 +18,13 @@ import attrs
 from inwards_core.arguments import shown
 from inwards_core.model.findings import ROOTS_ASCENDING, RootKind
 from inwards_core.ports import RootReport, RuleDocument
+from inwards_core.rules.collisions import (
+    ON_COLLISION_POLICIES,
+    Collision,
+    collision_between,
+    collision_problem,
+    name_collision,
+)
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
 from inwards_core.rules.options import parse_options
@@ -42,6 +49,7 @@ def resolve(
     families: Sequence[Family],
     *,
     user_rules: str = "on",
+    on_collision: str = "warn",
     roots: Sequence[RootReport] = (),
     parsed_tables: MutableMapping[str, Any] | None = None,
 ) -> RuleSet:
@@ -54,13 +62,20 @@ def resolve(
     whose code prefix an installed family owns. The lower definition stays in force.
     Whether a problem stops the run depends on its root (`DefinitionProblem.blocking`).
     `user_rules` is the project's policy over the user root: "on", "guidance-only" (only
-    the `[guidance]` of user shadows is used) or "off". A root the sources could not read
+    the `[guidance]` of user shadows is used) or "off". `on_collision` is its policy for a
+    project definition in force over a user one with another intent ("warn", "error",
+    "ignore"; `rules/collisions.py`). A root the sources could not read
     (wholly or in part, per `roots`) is a problem too. `parsed_tables` is an optional cache
     of parsed TOML (see `parse_definition`).
     """
     if user_rules not in USER_RULES_POLICIES:
         raise ValueError(
             f"user_rules must be one of {', '.join(USER_RULES_POLICIES)}, not {shown(user_rules)}"
+        )
+    if on_collision not in ON_COLLISION_POLICIES:
+        raise ValueError(
+            f"on_collision must be one of {', '.join(ON_COLLISION_POLICIES)}, "
+            f"not {shown(on_collision)}"
         )
     kinds = kinds_by_id(families)
     found = _Resolution(user_rules)
@@ -76,6 +91,7 @@ def resolve(
     chains = {
         code: chain for code in sorted(candidates) if (chain := found.chain(candidates, code))
     }
+    collisions = _collisions(chains, families, on_collision, found)
     stale = [shadow for chain in chains.values() for shadow in _stale_shadows(chain)]
     rules = [rule for chain in chains.values() if (rule := _activate(chain, kinds, found))]
     return RuleSet(
@@ -86,6 +102,7 @@ def resolve(
         tuple(families),
         user_rules,
         chains,
+        collisions,
     )
 
 
@@ -211,17 +228,21 @@ def _void_broken_shadows(
             if root not in by_root or (root, code) in found.void:
                 continue
             definition = by_root[root]
-            why = None if below is None else _shadow_problem(definition, below)
+            why = None if below is None else _shadow_problem(definition, below, owner is None)
             if why is not None:
                 found.discard(definition, *why)
                 continue
             below = definition
 
 
-def _shadow_problem(shadow: RuleDefinition, below: RuleDefinition) -> tuple[str, str] | None:
-    """The key and message of what `shadow` may not change of the definition below it."""
+def _shadow_problem(
+    shadow: RuleDefinition, below: RuleDefinition, unowned: bool
+) -> tuple[str, str] | None:
+    """The key and message of what `shadow` may not change of the definition below it (a
+    project over a user definition of a code no family owns may take another name: the
+    collision policy judges that, `_collisions`)."""
     code, where = shadow.code, f"{below.origin.root.value} definition of {shadow.code}"
-    if shadow.name != below.name:
+    if shadow.name != below.name and not name_collision(shadow, below, unowned=unowned):
         return (
             "name",
             f'is "{shadow.name}" but the {where} ({below.origin.path}) is named '
@@ -264,6 +285,33 @@ def _name_clashes(candidates: Candidates, found: _Resolution) -> list[list[RuleD
         if chain:
             by_name.setdefault(chain[0].name, []).append(chain[0])
     return [group for group in by_name.values() if len(group) > 1]
+
+
+def _collisions(
+    chains: Mapping[str, Sequence[RuleDefinition]],
+    families: Sequence[Family],
+    policy: str,
+    found: _Resolution,
+) -> tuple[Collision, ...]:
+    """The project definitions in force over a user definition (directly below) with
+    another intent; under `on-collision = "error"` each is also a problem of the project
+    file, which stops the run."""
+    collisions: list[Collision] = []
+    for code, chain in chains.items():
+        if len(chain) < 2 or chain[0].origin.root is not RootKind.PROJECT:
+            continue
+        if chain[1].origin.root is not RootKind.USER:
+            continue
+        unowned = owning_family(code, families) is None
+        collision = collision_between(
+            chain[0], chain[1], unowned=unowned, user_rules=found.user_rules, policy=policy
+        )
+        if collision is None:
+            continue
+        collisions.append(collision)
+        if policy == "error":
+            found.problems.append(collision_problem(collision, chain[0]))
+    return tuple(collisions)
 
 
 def _stale_shadows(chain: Sequence[RuleDefinition]) -> list[StaleShadow]:

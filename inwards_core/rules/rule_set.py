@@ -12,6 +12,7 @@ import attrs
 
 from inwards_core.model.findings import Origin, RootKind, UserDefinitionInEffect
 from inwards_core.model.value_repr import value_repr
+from inwards_core.rules.collisions import Collision
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import CheckKind, Family
 
@@ -79,6 +80,9 @@ class RuleSet:
     # Every usable definition of each code, highest root first (the active one leads,
     # except under "guidance-only", where a user definition leads but only lends guidance).
     chains: Mapping[str, tuple[RuleDefinition, ...]] = attrs.field(factory=dict)
+    # Project definitions over a user one with another intent, under any on-collision
+    # policy (`rules/collisions.py`); "warn" makes each a warning, "error" a problem.
+    collisions: tuple[Collision, ...] = ()
 
     def by_code(self, code: str) -> ResolvedRule | None:
         code = code.upper()
@@ -106,6 +110,7 @@ class RuleSet:
             if not p.blocking
         ]
         lines += [f"{s.path}: {s.message}" for s in self.stale]
+        lines += [c.warning() for c in self.collisions if c.policy == "warn"]
         return tuple(lines)
 
     def user_in_effect(self) -> tuple[UserDefinitionInEffect, ...]:

@@ -13,6 +13,7 @@ import attrs
 
 from inwards_core.model.findings import ROOTS_ASCENDING, RootKind, UserDefinitionInEffect
 from inwards_core.ports import RootReport, RootState, RuleDocument
+from inwards_core.rules.collisions import Collision
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.rule_set import RuleSet, StaleShadow
@@ -65,6 +66,8 @@ class RulesStatus:
     user_rules: str
     user_in_effect: tuple[UserDefinitionInEffect, ...]
     fingerprint: str
+    # Every project definition over a user one with another intent, whatever the policy.
+    collisions: tuple[Collision, ...] = ()
 
 
 def rules_status(
@@ -91,6 +94,7 @@ def rules_status(
         user_rules=rule_set.user_rules,
         user_in_effect=rule_set.user_in_effect(),
         fingerprint=rule_set.fingerprint(inwards_version),
+        collisions=rule_set.collisions,
     )
 
 
@@ -205,4 +209,20 @@ def status_document(status: RulesStatus) -> dict[str, Any]:
             {"code": u.code, "effect": u.effect, "path": u.path} for u in status.user_in_effect
         ],
         "fingerprint": status.fingerprint,
+        "collisions": collisions_document(status.collisions),
     }
+
+
+def collisions_document(collisions: Sequence[Collision]) -> list[dict[str, Any]]:
+    """The `collisions` of `inwards/status@1`: both files of each, why and the policy."""
+    return [
+        {
+            "code": c.code,
+            "reasons": list(c.reasons),
+            "details": list(c.details),
+            "project": {"path": c.project.path, "sha256": c.project.sha256},
+            "user": {"path": c.user.path, "sha256": c.user.sha256},
+            "policy": c.policy,
+        }
+        for c in collisions
+    ]

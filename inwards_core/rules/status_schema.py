@@ -15,6 +15,7 @@ from inwards_core.model.json_schema import (
     user_definitions,
 )
 from inwards_core.ports import RootState
+from inwards_core.rules.collisions import COLLISION_REASONS, ON_COLLISION_POLICIES
 from inwards_core.rules.resolver import USER_RULES_POLICIES
 from inwards_core.rules.status import STATUS_SCHEMA
 
@@ -116,6 +117,7 @@ def status_schema() -> JSON:
             },
             "userDefinitions": user_definitions(),
             "fingerprint": text("sha256 of the effective rule set.") | {"pattern": SHA256},
+            "collisions": collisions_schema(),
             "configProblems": array(
                 {"type": "string"},
                 "What is wrong in [tool.inwards.rules] against these rules (unknown codes or "
@@ -131,7 +133,45 @@ def status_schema() -> JSON:
             "userRules",
             "userDefinitions",
             "fingerprint",
+            "collisions",
         ],
         description="What `inwards status --json` prints: the rule roots and what each "
         "contributes.",
+    )
+
+
+def collisions_schema() -> JSON:
+    """The `collisions` of `inwards/status@1` (`status.collisions_document`)."""
+
+    def file(what: str) -> JSON:
+        return json_object(
+            {
+                "path": text(f"The {what} definition's file."),
+                "sha256": text("sha256 of its bytes.") | {"pattern": SHA256},
+            },
+            ["path", "sha256"],
+            description=f"The {what} definition.",
+        )
+
+    return array(
+        json_object(
+            {
+                "code": text("The rule's code."),
+                "reasons": array(
+                    {"enum": list(COLLISION_REASONS)},
+                    "The definition keys they differ on: another check kind, a stricter "
+                    "user severity or default, another name (codes no family owns).",
+                ),
+                "details": array({"type": "string"}, "Each reason with both values."),
+                "project": file("project (in force)"),
+                "user": file("user (shadowed)"),
+                "policy": {
+                    "enum": list(ON_COLLISION_POLICIES),
+                    "description": "The project's [tool.inwards] on-collision.",
+                },
+            },
+            ["code", "reasons", "details", "project", "user", "policy"],
+        ),
+        "Project definitions that replace a user definition of the same code with another "
+        "intent, under any on-collision policy.",
     )
