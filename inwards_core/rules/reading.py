@@ -90,6 +90,10 @@ class ReadTable:
         or an `[overlay]` table) rather than defining the whole rule."""
         return "overlays" in self.table or "overlay" in self.table
 
+    @property
+    def origin(self) -> Origin:
+        return Origin(self.document.root, self.document.path, self.sha256)
+
 
 def parse_definition(
     document: RuleDocument,
@@ -147,6 +151,17 @@ def build_definition(
         return _definition(read.table, read.document, kinds, read)
     except _Invalid as invalid:
         return _problem(read.document, read.text, invalid.key, invalid.message, read.table)
+
+
+def check_definition(
+    table: Mapping[str, Any], read: ReadTable, kinds: Mapping[str, tuple[Family, CheckKind]]
+) -> RuleDefinition | tuple[str, str]:
+    """The definition `table` makes as `read`'s file (an overlay's merged table), or the
+    key and message of its first problem, for the caller to locate."""
+    try:
+        return _definition(table, read.document, kinds, read)
+    except _Invalid as invalid:
+        return invalid.key, invalid.message
 
 
 def _parsed_table(document: RuleDocument, text: str) -> dict[str, Any] | DefinitionProblem:

@@ -1,7 +1,8 @@
 """The one resolver: project > user > core, dedup by code, whole-file shadowing.
 
 `resolve` runs named phases over every definition document: collect (parse, apply the
-`user-rules` policy), one file per code and root, void broken shadows (a prefix a family
+`user-rules` policy), one file per code and root, merge overlays into the
+definition in force below them (`overlay_chains`), void broken shadows (a prefix a family
 owns, another name or always-on than the definition below), void name clashes, chain each
 code's definitions by precedence, find stale shadows, and activate the highest definition
 of each chain. Every consumer (engine, `rules`, `status`, reporters, cache keys) goes
@@ -25,10 +26,12 @@ from inwards_core.rules.collisions import (
     collision_problem,
     name_collision,
 )
-from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
+from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition, code_of_path
 from inwards_core.rules.kinds import CheckKind, Family, kinds_by_id
 from inwards_core.rules.options import parse_options
-from inwards_core.rules.reading import parse_definition
+from inwards_core.rules.overlay_chains import Entry, apply_overlays
+from inwards_core.rules.overlay_conflicts import OverlayConflict
+from inwards_core.rules.reading import build_definition, read_table
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet, StaleShadow
 
 MAX_USER_PROBLEMS = 20
@@ -85,7 +88,7 @@ def resolve(
         for problem in report.problems
     ]
     per_root = _collect(documents, kinds, parsed_tables, found)
-    candidates = _one_per_root(per_root, found)
+    candidates = _apply_overlays(_one_per_root(per_root, found), kinds, found)
     _void_broken_shadows(candidates, families, found)
     _void_name_clashes(candidates, found)
     chains = {
@@ -93,6 +96,7 @@ def resolve(
     }
     collisions = _collisions(chains, families, on_collision, found)
     stale = [shadow for chain in chains.values() for shadow in _stale_shadows(chain)]
+    conflicts = tuple(c for c in found.conflicts if (c.root, c.code) not in found.void)
     rules = [rule for chain in chains.values() if (rule := _activate(chain, kinds, found))]
     return RuleSet(
         tuple(rules),
@@ -103,6 +107,7 @@ def resolve(
         user_rules,
         chains,
         collisions,
+        conflicts=conflicts,
     )
 
 
@@ -130,10 +135,11 @@ def _named_user_problems(
 class _Resolution:
     """What the phases learn on the way: problems, void definitions, ignored ones."""
 
-    __slots__ = ("ignored", "problems", "user_rules", "void")
+    __slots__ = ("conflicts", "ignored", "problems", "user_rules", "void")
 
     def __init__(self, user_rules: str) -> None:
         self.user_rules = user_rules
+        self.conflicts: list[OverlayConflict] = []
         self.problems: list[DefinitionProblem] = []
         self.ignored: list[RuleDefinition] = []
         self.void: set[tuple[RootKind, str]] = set()
@@ -161,11 +167,16 @@ def _collect(
     kinds: dict[str, tuple[Family, CheckKind]],
     parsed_tables: MutableMapping[str, Any] | None,
     found: _Resolution,
-) -> dict[tuple[RootKind, str], list[RuleDefinition]]:
-    """Parse every document; group the definitions by root and code."""
-    per_root: dict[tuple[RootKind, str], list[RuleDefinition]] = {}
+) -> dict[tuple[RootKind, str], list[Entry]]:
+    """Parse every document; group the definitions by root and code. An overlay stays a
+    read table until `_apply_overlays` merges it into what is below it."""
+    per_root: dict[tuple[RootKind, str], list[Entry]] = {}
     for document in documents:
-        parsed = parse_definition(document, kinds, parsed_tables)
+        read = read_table(document, parsed_tables)
+        if not isinstance(read, DefinitionProblem) and read.is_overlay:
+            per_root.setdefault((document.root, code_of_path(document.path)), []).append(read)
+            continue
+        parsed = read if isinstance(read, DefinitionProblem) else build_definition(read, kinds)
         if isinstance(parsed, DefinitionProblem):
             found.problems.append(parsed)
         elif parsed.origin.root is RootKind.USER and found.user_rules == "off":
@@ -176,10 +187,10 @@ def _collect(
 
 
 def _one_per_root(
-    per_root: dict[tuple[RootKind, str], list[RuleDefinition]], found: _Resolution
-) -> Candidates:
+    per_root: dict[tuple[RootKind, str], list[Entry]], found: _Resolution
+) -> dict[str, dict[RootKind, Entry]]:
     """Two files for one code in one root (any letter case) are both void."""
-    candidates: Candidates = {}
+    candidates: dict[str, dict[RootKind, Entry]] = {}
     for (root, code), definitions in sorted(per_root.items(), key=lambda item: item[0][1]):
         if len(definitions) == 1:
             candidates.setdefault(code, {})[root] = definitions[0]
@@ -187,7 +198,7 @@ def _one_per_root(
         paths = " and ".join(
             sorted(
                 f"{d.origin.path} of {d.family} {d.family_version}"
-                if root is RootKind.CORE
+                if root is RootKind.CORE and isinstance(d, RuleDefinition)
                 else d.origin.path
                 for d in definitions
             )
@@ -204,6 +215,19 @@ def _one_per_root(
                 )
             )
     return candidates
+
+
+def _apply_overlays(
+    candidates: dict[str, dict[RootKind, Entry]],
+    kinds: dict[str, tuple[Family, CheckKind]],
+    found: _Resolution,
+) -> Candidates:
+    """Merge each overlay into the definition in force below it (`overlay_chains`)."""
+    applied = apply_overlays(candidates, kinds, found.user_rules)
+    found.problems += applied.problems
+    found.ignored += applied.ignored
+    found.conflicts += applied.conflicts
+    return applied.candidates
 
 
 def _void_broken_shadows(

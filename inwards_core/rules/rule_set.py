@@ -15,6 +15,7 @@ from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.collisions import Collision
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import CheckKind, Family
+from inwards_core.rules.overlay_conflicts import OverlayConflict
 
 
 @attrs.frozen
@@ -83,6 +84,8 @@ class RuleSet:
     # Project definitions over a user one with another intent, under any on-collision
     # policy (`rules/collisions.py`); "warn" makes each a warning, "error" a problem.
     collisions: tuple[Collision, ...] = ()
+    # Fields an overlay in force sets or unsets that upstream changed since it was written.
+    conflicts: tuple[OverlayConflict, ...] = ()
 
     def by_code(self, code: str) -> ResolvedRule | None:
         code = code.upper()
@@ -110,6 +113,7 @@ class RuleSet:
             if not p.blocking
         ]
         lines += [f"{s.path}: {s.message}" for s in self.stale]
+        lines += [conflict.render() for conflict in self.conflicts]
         lines += [c.warning() for c in self.collisions if c.policy == "warn"]
         return tuple(lines)
 
@@ -156,4 +160,10 @@ class RuleSet:
             )
             if rule.always_on and not rule.definition.always_on:
                 digest.update(b"\0always-on")
+            for merged in (rule.definition, lender):
+                # An overlay's own bytes and merged table are above; every link it was
+                # merged from counts too (a change in any of them changes the rule).
+                if merged is not None and merged.overlay is not None:
+                    links = "".join(f"\0{link.sha256}" for link in merged.overlay.chain)
+                    digest.update(f"\0overlay{links}".encode())
         return digest.hexdigest()
