@@ -101,6 +101,9 @@ def test_warn_exits_as_the_findings_say_with_one_warning(tmp_path: Path) -> None
     assert str(setup.user_file) in line or "xdg/inwards/rules/ACME001.toml" in line
     assert "the project's definition is in force" in line
 
+    rules = setup.run("rules")
+    assert rules.code == 0 and rules.stderr.count("collides with") == 1, rules.stderr
+
     report = json.loads(setup.run("check", "--format", "json", "--no-cache").stdout)
     findings = [d for d in report["diagnostics"] if d["code"] == "ACME001"]
     assert findings and {d["severity"] for d in findings} == {"warning"}
@@ -144,3 +147,22 @@ def test_an_unknown_policy_is_a_config_error_at_its_line(tmp_path: Path) -> None
         'pyproject.toml:2:1: tool.inwards.on-collision: must be one of "warn", "error", '
         '"ignore", not "loud".'
     ) in done.stderr
+
+
+def test_error_is_reported_with_the_other_problems_of_a_broken_configuration(
+    tmp_path: Path,
+) -> None:
+    """The fallback reader keeps the policy when the configuration fails elsewhere: one
+    run lists the broken layer and the collision."""
+    setup = Setup(tmp_path, "error")
+    pyproject = setup.project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8").replace('name = "application"', "name = 7"),
+        encoding="utf-8",
+    )
+    done = setup.run("check", "--no-cache")
+    assert done.code == 2
+    assert "tool.inwards.layers[1].name" in done.stderr, done.stderr
+    assert f".inwards/rules/ACME001.toml:{SEVERITY_LINE}: severity: ACME001 collides" in (
+        done.stderr
+    )

@@ -8,7 +8,9 @@ import pytest
 
 from inwards_core.adapters.in_memory import InMemoryRuleSources
 from inwards_core.adapters.packaged_rules import packaged_documents
-from inwards_core.api import load_rules
+from inwards_core.api import load_config_text, load_rules
+from inwards_core.config.load import read_rule_settings
+from inwards_core.config.values import NoPositions, RulePolicies
 from inwards_core.families.inw import family
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.rule_set import RuleSet
@@ -201,3 +203,18 @@ def test_an_unknown_policy_is_refused() -> None:
     sources = InMemoryRuleSources(FAMILIES)
     with pytest.raises(ValueError, match="on_collision must be one of warn, error, ignore"):
         load_rules(FAMILIES, sources, on_collision="loud")
+
+
+def test_the_config_key_and_the_fallback_reader() -> None:
+    text = '[tool.inwards]\non-collision = "error"\nlayers = [{ name = "d", modules = ["d"] }]\n'
+    assert load_config_text(text).on_collision == "error"
+    assert load_config_text(text.replace('"error"', '"ignore"')).on_collision == "ignore"
+    default = '[tool.inwards]\nlayers = [{ name = "d", modules = ["d"] }]\n'
+    assert load_config_text(default).on_collision == "warn"
+
+    def policies(table: dict[str, object]) -> RulePolicies:
+        return read_rule_settings(table, file="pyproject.toml", positions=NoPositions())[1]
+
+    assert policies({"on-collision": "error", "user-rules": "off"}) == RulePolicies("off", "error")
+    assert policies({"on-collision": "loud"}) == RulePolicies("on", "warn")
+    assert policies({}) == RulePolicies()
