@@ -13,6 +13,9 @@ from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME
 from inwards_core.rules.definitions import (
     DEFINITION_KEYS,
     GUIDANCE_KEYS,
+    OVERLAY_FORBIDDEN_KEYS,
+    OVERLAY_ONLY_KEYS,
+    OVERLAY_TABLE_KEYS,
     SHADOW_KEYS,
     VARIANT_KEYS,
 )
@@ -195,15 +198,80 @@ def definition_schema(families: Sequence[Family]) -> JSON:
                 "then": then,
             }
         )
+    overlay_keys = [
+        k for k in (*DEFINITION_KEYS, *OVERLAY_ONLY_KEYS) if k not in OVERLAY_FORBIDDEN_KEYS
+    ]
     return {
         "description": "One rule definition: a TOML file named <CODE>.toml in a rule root "
-        "(shipped with a family, $XDG_CONFIG_HOME/inwards/rules, or <project>/.inwards/"
-        "rules). A definition in a higher root with the same code replaces the lower one as "
-        "a whole.",
+        "(shipped with a family, an organisation rule pack, $XDG_CONFIG_HOME/inwards/rules, "
+        "or <project>/.inwards/rules). A whole definition in a higher root with the same code "
+        'replaces the lower one as a whole; an overlay (`overlays = "CODE"` or an '
+        "[overlay] table) changes only the fields it gives of the definition below it.",
         "type": "object",
-        "required": ["code", "name", "check"],
-        "properties": described(_definition_properties(kinds), DEFINITION_KEYS, "a definition"),
+        "properties": {
+            **described(_definition_properties(kinds), DEFINITION_KEYS, "a definition"),
+            **_overlay_properties(),
+        },
         "additionalProperties": False,
+        "if": {"anyOf": [{"required": ["overlays"]}, {"required": ["overlay"]}]},
+        "then": {"propertyNames": {"enum": overlay_keys}},
+        "else": {
+            "required": ["code", "name", "check"],
+            "propertyNames": {"enum": list(DEFINITION_KEYS)},
+        },
         "allOf": rules,
         "$defs": kind_option_defs(kinds),
     }
+
+
+def _overlay_properties() -> dict[str, JSON]:
+    """The keys only an overlay has. Its other keys are a definition's, each optional;
+    `[options]` may also hold `extend-<option>` arrays (appended to `<option>`)."""
+    string = {"type": "string"}
+    dotted = {"type": "array", "items": {"type": "string", "minLength": 1}}
+    return described(
+        {
+            "overlays": {
+                "type": "string",
+                "description": "The code of the rule this file changes: the file's own name. "
+                "Only the fields given here change; the rest follow the definition below.",
+                "pattern": RULE_CODE,
+            },
+            "overlay": {
+                "type": "object",
+                "description": "Written by `inwards rules shadow CODE --overlay`: the "
+                "definition below when the overlay was written, so an upstream change to a "
+                "field it sets or unsets is reported as a conflict.",
+                "properties": described(
+                    {
+                        "code": string | {"description": "The rule's code (as `overlays`)."},
+                        "root": string | {"description": "The root of the base."},
+                        "distribution": string
+                        | {"description": "The distribution that shipped the base (core)."},
+                        "version": string | {"description": "Its version."},
+                        "path": string | {"description": "The base's path."},
+                        "sha256": string
+                        | {"description": "The table_digest of the base's (merged) table."},
+                        "was": {
+                            "type": "object",
+                            "description": "The base's value of each field the overlay sets "
+                            'or unsets, by dotted key ("options.forbidden").',
+                        },
+                        "was-absent": dotted
+                        | {"description": "The fields it sets or unsets that the base lacked."},
+                    },
+                    OVERLAY_TABLE_KEYS,
+                    "[overlay]",
+                ),
+                "additionalProperties": False,
+            },
+            "unset": dotted
+            | {
+                "description": "Fields removed from the definition below, by dotted key "
+                '("options.forbidden", "guidance.steps"), before the fields given here are '
+                "merged.",
+            },
+        },
+        OVERLAY_ONLY_KEYS,
+        "an overlay",
+    )

@@ -353,3 +353,19 @@ def test_core_overlay_is_error() -> None:
     problems = [p for p in rule_set.problems if p.path == core.path]
     assert problems and problems[0].blocking
     assert "can't be an overlay" in problems[0].message
+
+
+def test_the_definition_schema_accepts_overlays_and_refuses_what_they_may_not_hold() -> None:
+    from tests.e2e.helpers import schema_problems
+
+    overlay = {
+        "overlays": "INW014",
+        "severity": "warning",
+        "unset": ["guidance.docs"],
+        "options": {"extend-modules": ["shop.api"]},
+        "overlay": {"root": "core", "sha256": "ab", "was": {"severity": "error"}},
+    }
+    assert schema_problems(overlay, "definition") == []
+    assert schema_problems({**overlay, "check": "inw.forbidden"}, "definition")
+    assert schema_problems({**overlay, "shadow": {"sha256": "ab"}}, "definition")
+    assert schema_problems({"severity": "warning"}, "definition")  # neither kind of file

@@ -45,7 +45,12 @@ from inwards_core.families.inw import GENERIC_KIND_MODULES, KIND_MODULES
 from inwards_core.model.findings import NotChecked, RootKind, UserDefinitionInEffect
 from inwards_core.ports import RuleDocument
 from inwards_core.reporting.json import report_document
-from inwards_core.rules.definitions import DEFINITION_KEYS, GUIDANCE_KEYS, DefinitionProblem
+from inwards_core.rules.definitions import (
+    DEFINITION_KEYS,
+    GUIDANCE_KEYS,
+    OVERLAY_ONLY_KEYS,
+    DefinitionProblem,
+)
 from inwards_core.rules.kinds import kinds_by_id
 from inwards_core.rules.listing import rules_document
 from inwards_core.rules.options import required_options
@@ -465,7 +470,7 @@ def test_the_config_schema_never_refuses_what_the_loader_accepts(table: dict[str
 
 def test_definition_schema_describes_every_definition_key() -> None:
     schema = BUILT["definition"]
-    assert tuple(schema["properties"]) == DEFINITION_KEYS
+    assert tuple(schema["properties"]) == (*DEFINITION_KEYS, *OVERLAY_ONLY_KEYS)
     checks = {rule["if"]["properties"]["check"].get("const") for rule in schema["allOf"]}
     assert set(KINDS) <= checks
 
