@@ -36,6 +36,8 @@ def kind_of(block: str) -> str:
         return "config"
     if re.search(r"^code\s*=", block, re.M):
         return "definition"
+    if re.search(r"^(overlays\s*=|\[overlay\])", block, re.M):
+        return "overlay"  # the fields an overlay changes; the definition schema takes those too
     if block.lstrip().startswith(FRAGMENTS):
         return "fragment"
     return "other"
@@ -62,7 +64,7 @@ def test_toml_example_is_valid(where: str, block: str) -> None:
         assert_valid(table, "config")
         if "layers" in table:  # a page may show only [tool.inwards.rules]
             load_config(table)
-    elif kind == "definition":
+    elif kind in ("definition", "overlay"):
         assert_valid(data, "definition")
     else:
         # One table of a definition: valid as part of a minimal definition.
@@ -74,6 +76,13 @@ def test_toml_example_is_valid(where: str, block: str) -> None:
             **data,
         }
         assert_valid(definition, "definition")
+
+
+def test_an_overlay_example_is_checked_as_one() -> None:
+    assert kind_of('overlays = "INW005"\nseverity = "warning"\n') == "overlay"
+    test_toml_example_is_valid("overlay", 'overlays = "INW005"\nseverity = "warning"\n')
+    with pytest.raises(AssertionError):
+        test_toml_example_is_valid("overlay", 'overlays = "INW005"\ncheck = "inw.forbidden"\n')
 
 
 def test_a_broken_example_would_be_caught(tmp_path: Path) -> None:
