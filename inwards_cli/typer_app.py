@@ -17,6 +17,7 @@ from inwards_cli.commands.init import init_command
 from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
 from inwards_cli.commands.rules_explain import explain_command
+from inwards_cli.commands.rules_why import why_command
 from inwards_cli.commands.rules_writing import new_command, shadow_command
 from inwards_cli.commands.schema import schema_command
 from inwards_cli.commands.status import status_command
@@ -64,6 +65,7 @@ app.command(name="baseline")(baseline_command)
 rules_app.command("explain")(explain_command)
 rules_app.command("shadow")(shadow_command)
 rules_app.command("new")(new_command)
+rules_app.command("why")(why_command)
 app.add_typer(rules_app, name="rules")
 app.command(name="status")(status_command)
 app.command(name="rule")(rule_command)

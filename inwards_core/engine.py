@@ -65,6 +65,7 @@ def check_project(
     verify_cache: bool = False,
     source_lines: bool = False,
     memo: RunMemo | None = None,
+    trace_rule: str | None = None,
 ) -> Report:
     """Run every enabled rule and return the report.
 
@@ -87,6 +88,9 @@ def check_project(
     With `memo`, a whole-project run whose inputs (`run_inputs`) are those of a run the
     memo kept returns that run's report without reading a file; `verify_cache` checks the
     kept report against this run's instead.
+
+    With `trace_rule` (a code), the report carries a `RuleTrace` of that rule
+    (`inwards check --explain`); such a run neither recalls nor keeps a memo.
     """
     started = clock()
     whole_project = paths is None
@@ -94,7 +98,7 @@ def check_project(
     check_syntax = full_parse or not whole_project
     documents = _documents(config, rules, files, listing) if whole_project else None
     recalled = None
-    if memo is not None and whole_project:
+    if memo is not None and whole_project and trace_rule is None:
         recalled = recall(
             memo,
             listing,
@@ -208,7 +212,13 @@ def check_project(
         duration_ms=round((clock() - started) * 1000, 1),
         notes=_notes(skipped, needs.chains_skipped),
         source_lines=_source_lines(kept_findings, kept or {}, files) if source_lines else (),
+        skipped_rules=tuple(skipped),
+        chains_skipped=needs.chains_skipped,
     )
+    if trace_rule is not None:
+        from inwards_core.rules.trace import traced  # only `check --explain` asks
+
+        report = traced(report, trace_rule, rules, model, index, paths, unreadable, verdicts)
     if memo is not None and recalled is not None and not spoilt:
         remember(memo, recalled.inputs, report, held=recalled.held if verify_cache else None)
     return report

@@ -85,7 +85,9 @@ def apply_suppressions(
             kept.append(finding)
         else:
             used.add((finding.file, hiding.comment.line, finding.code))
-            suppressed.append(SuppressedFinding(finding, hiding.comment.reason or ""))
+            suppressed.append(
+                SuppressedFinding(finding, hiding.comment.reason or "", hiding.comment.span)
+            )
 
     final: list[CommentVerdict] = []
     for verdict in verdicts:

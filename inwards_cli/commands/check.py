@@ -191,6 +191,17 @@ def check_command(
             "checking them.",
         ),
     ] = False,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            help="After the report, say why this rule (code or name) reported what it did, "
+            "or nothing: its definitions, whether it is on and by which key, the files it "
+            "did not judge, what comments and the baseline hid (see `inwards rules why`). "
+            "The run is never recalled from the cache's memo.",
+            show_default=False,
+        ),
+    ] = None,
     watch: Annotated[
         bool,
         typer.Option(
@@ -235,6 +246,7 @@ def check_command(
                 no_fixes=no_fixes,
                 show_files=show_files,
                 watch=watch,
+                explain=explain,
             )
         )
     )

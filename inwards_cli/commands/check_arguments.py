@@ -60,6 +60,8 @@ class CheckArguments:
     no_fixes: bool = False
     show_files: bool = False  # list the files a check would read, and stop
     watch: bool = False  # check again on every save, printing what changed
+    # A rule's code or name: also say why it reported what it did (never from the memo).
+    explain: str | None = None
 
 
 # Option -> the CheckArguments field it sets.
@@ -91,6 +93,7 @@ VALUE_OPTIONS = {
     "--select": "select",
     "--extend-select": "extend_select",
     "--ignore": "ignore",
+    "--explain": "explain",
 }
 # Value options that may be given more than once; each time adds to the list.
 REPEATABLE = frozenset({"select", "extend_select", "ignore", "disable_plugin"})
@@ -185,6 +188,7 @@ def _check_arguments(
         no_fixes="no_fixes" in flags,
         show_files="show_files" in flags,
         watch="watch" in flags,
+        explain=values.get("explain"),
     )
 
 

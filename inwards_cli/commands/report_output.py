@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -26,6 +27,9 @@ from inwards_core.reporting.text import (
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
 
+if TYPE_CHECKING:
+    from inwards_core.rules.why import Explanation
+
 
 @attrs.frozen
 class CheckOutcome:
@@ -39,6 +43,8 @@ class CheckOutcome:
     project_dir: Path
     # The warnings about rule roots and definitions printed on stderr (SARIF records them).
     rule_warnings: tuple[str, ...] = ()
+    # Why the rule `--explain` names reported what it did (None without the option).
+    explanation: Explanation | None = None
 
 
 def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
@@ -53,6 +59,10 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     if arguments.output_format is OutputFormat.json:
         from inwards_core.reporting.json import render_json
 
+        if outcome.explanation is not None:
+            from inwards_cli.commands.rules_why import json_with_explanation
+
+            return json_with_explanation(outcome, display, limit, pretty=to_terminal)
         return render_json(report, display=display, max_diagnostics=limit, pretty=to_terminal)
     if arguments.output_format is OutputFormat.sarif:
         return render_sarif_for(outcome, os.environ, pretty=to_terminal)
@@ -77,6 +87,10 @@ def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
     )
     if arguments.statistics:
         text += render_statistics(report)
+    if outcome.explanation is not None:
+        from inwards_cli.commands.rules_why import render_explanation
+
+        text += "\n" + render_explanation(outcome.explanation, display)
     return text
 
 

@@ -46,6 +46,7 @@ from inwards_core.verification import CachedFactsDiffer
 if TYPE_CHECKING:
     from inwards_cli.adapters.progress import ProgressBar
     from inwards_cli.workspace import WorkspaceView
+    from inwards_core.rules.why import Explanation
 
 
 def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str], list[str]]:
@@ -107,6 +108,8 @@ def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> Ch
     # Read before checking: a broken baseline stops the run at once.
     baseline = load_baseline(arguments, project_dir)
     resolved = _load_rules(loaded, config, arguments)
+    if arguments.explain is not None:
+        arguments = attrs.evolve(arguments, explain=_explained_code(resolved.rule_set, arguments))
     config = _selected_on_command_line(config, resolved.rule_set, arguments)
     try:
         prepared = prepare(config, resolved.rule_set)
@@ -145,6 +148,49 @@ def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> Ch
         resolved.rule_set,
         project_dir,
         rule_warnings=tuple(rule_warnings(resolved)),
+        explanation=_explanation(arguments, resolved.rule_set, prepared, report, named),
+    )
+
+
+def _explained_code(rule_set: RuleSet, arguments: CheckArguments) -> str:
+    """The code of the rule --explain names; exit 2 naming the closest code, or the
+    unusable files when only such files define it."""
+    from inwards_core.rules.lookup import find_rule
+    from inwards_core.rules.why import unknown_code
+
+    wanted = arguments.explain or ""
+    found = find_rule(rule_set, wanted)
+    if found is not None:
+        return found.code
+    explanation = unknown_code(rule_set, wanted)
+    if explanation.reasons[0].reason == "void":
+        fail(
+            f"{explanation.code} is defined only by files that can't be used:",
+            *(f"  {reason.message}" for reason in explanation.reasons),
+        )
+    fail(f"--explain: {explanation.reasons[0].message} `inwards rules` lists them.")
+
+
+def _explanation(
+    arguments: CheckArguments,
+    rule_set: RuleSet,
+    prepared: Prepared,
+    report: Report,
+    named: list[str] | None,
+) -> Explanation | None:
+    if arguments.explain is None:
+        return None
+    from inwards_core.rules.why import WhyContext, explain_rule
+
+    context = WhyContext(
+        paths=None if named is None else tuple(named),
+        isolated=arguments.isolated,
+        command_line_selection=bool(
+            arguments.select is not None or arguments.extend_select or arguments.ignore
+        ),
+    )
+    return explain_rule(
+        arguments.explain, rule_set, prepared.rules, report, prepared.config, context
     )
 
 
@@ -158,6 +204,8 @@ def _memo_context(
     """What a whole-project check's report depends on besides the tree (`memo_context`);
     None for a check of named paths, --show-files or without the cache."""
     if named is not None or arguments.show_files or cache_disabled(arguments.no_cache):
+        return None
+    if arguments.explain is not None:  # the explanation needs the run, not a kept report
         return None
     from inwards_cli.adapters.run_memo import memo_context
 
@@ -245,6 +293,13 @@ def _refuse_conflicting_options(arguments: CheckArguments) -> None:
         fail("--show-fixes and --no-fixes can't be used together; choose one.")
     if arguments.quiet and arguments.silent:
         fail("--quiet and --silent can't be used together; choose one.")
+    if arguments.explain is not None and (
+        arguments.watch or arguments.output_format in (OutputFormat.sarif, OutputFormat.github)
+    ):
+        fail(
+            "--explain can't be used with --watch, --format sarif or --format github: the "
+            "explanation is written with the text, concise and json formats."
+        )
     if arguments.output_format is OutputFormat.sarif and arguments.max_diagnostics is not None:
         fail(
             "--max-diagnostics can't be used with --format sarif: code scanning needs every "
@@ -306,6 +361,7 @@ def _run_engine(
             verify_cache=arguments.verify_cache,
             source_lines=shows_frames(arguments),
             memo=adapters.memo,
+            trace_rule=arguments.explain,
         )
     except CachedFactsDiffer as differ:
         from inwards_cli.commands.cache_verification import fail_verification

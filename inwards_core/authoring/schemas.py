@@ -6,7 +6,8 @@ Inputs (closed: an unknown key is an error, as in the loaders): the `[tool.inwar
 rule definition files (`definition`), in `definition_schema.py`. Outputs (open: within a
 version fields are only ever added, so a reader must accept fields it does not know), each
 beside the code that writes the document: `diagnostics` (`reporting/diagnostics_schema.py`),
-`rules` and `status` (`rules/listing_schema.py`, `rules/status_schema.py`), `rule`
+`rules` and `status` (`rules/listing_schema.py`, `rules/status_schema.py`), `why`
+(`rules/why_schema.py`), `rule`
 (`authoring/rule_page_schema.py`) and `baseline` (`baseline.py`). `closed_schema` makes an
 output schema strict, for the tests that catch a field the code writes but the schema does
 not describe. Nothing here reads a file: the rule set and families come in as arguments.
@@ -35,6 +36,8 @@ from inwards_core.rules.listing_schema import rules_schema
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.status import STATUS_SCHEMA
 from inwards_core.rules.status_schema import status_schema
+from inwards_core.rules.why import WHY_SCHEMA
+from inwards_core.rules.why_schema import why_schema
 
 
 @attrs.frozen
@@ -104,6 +107,14 @@ SCHEMAS = (
         "the baseline file inwards-baseline.json (`inwards baseline`)",
         BASELINE_SCHEMA,
     ),
+    SchemaInfo(
+        "why",
+        "why.schema.json",
+        WHY_SCHEMA,
+        "the output of `inwards rules why CODE --json` (and `explanation` in `inwards check "
+        "--explain CODE --format json`)",
+        WHY_SCHEMA,
+    ),
 )
 
 
@@ -134,6 +145,7 @@ def build_schema(name: str, families: Sequence[Family], rule_set: RuleSet) -> JS
         "rule": rule_page_schema,
         "status": status_schema,
         "baseline": _baseline_schema,
+        "why": why_schema,
     }
     return _document(info, builders[info.name]())
 

@@ -14,16 +14,20 @@ def apply_baseline(report: Report, baseline: Baseline, *, file: str) -> Report:
     one too many, and stays a finding). On a whole-project run, entries that matched fewer
     findings than they accept go to `baseline_resolved`, each with the number no longer
     found as its count; a run over named paths can't tell a fixed finding from one in a
-    file it did not read, so it resolves nothing. `file` names the baseline in reports."""
+    file it did not read, so it resolves nothing. `file` names the baseline in reports;
+    `baselined_by` keeps the entry that accepted each finding (`check --explain`)."""
     remaining = {entry_key(entry): entry.count for entry in baseline.entries}
+    entries = {entry_key(entry): entry for entry in baseline.entries}
     kept: list[Finding] = []
     accepted: list[Finding] = []
+    accepted_by: list[BaselineEntry] = []
     for finding in report.findings:
         if finding.severity is Severity.ERROR:
             key = finding_key(finding)
             if remaining.get(key, 0) > 0:
                 remaining[key] -= 1
                 accepted.append(finding)
+                accepted_by.append(entries[key])
                 continue
         kept.append(finding)
     resolved: tuple[BaselineEntry, ...] = ()
@@ -37,6 +41,7 @@ def apply_baseline(report: Report, baseline: Baseline, *, file: str) -> Report:
         report,
         findings=tuple(kept),
         baselined=tuple(accepted),
+        baselined_by=tuple(accepted_by),
         baseline_resolved=resolved,
         baseline_file=file,
     )

@@ -15,6 +15,7 @@ from inwards_core.model import diagnostics
 from inwards_core.model.value_repr import value_repr
 
 if TYPE_CHECKING:
+    from inwards_core.model.rule_trace import RuleTrace
     from inwards_core.model.source_lines import SourceLine
 
 
@@ -161,6 +162,9 @@ class SuppressedFinding:
 
     finding: Finding
     reason: str
+    # The suppression directive that hid it (`inwards check --explain` shows
+    # where); not kept by the run memo, so not part of equality.
+    comment: Span | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -207,12 +211,21 @@ class Report:
     # fewer findings than they accept (fixed since; whole-project runs only).
     baselined: tuple[Finding, ...] = ()
     baseline_resolved: tuple[BaselineEntry, ...] = ()
+    # The entry that accepted each of `baselined`, in the same order.
+    baselined_by: tuple[BaselineEntry, ...] = ()
     # The baseline file the run read (shown as reporters show finding files), or None
     # when no baseline was read: "0 accepted" and "no baseline" are different answers.
     baseline_file: str | None = None
     # The lines the findings point at, for the text format's frames (only when the run
     # was asked for them); never part of the JSON document nor of a report's equality.
     source_lines: tuple[SourceLine, ...] = attrs.field(default=(), eq=False, repr=False)
+    # What a run on named paths left out, as codes (the `notes` say it to people): the
+    # whole-project rules skipped, and the file-scope rules whose import chains were not
+    # followed.
+    skipped_rules: tuple[str, ...] = ()
+    chains_skipped: tuple[str, ...] = ()
+    # What the engine saw of one rule, when a run was asked to trace it (`check --explain`).
+    trace: RuleTrace | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -18,6 +18,7 @@ from inwards_core.model.json_schema import (
     user_definitions,
 )
 from inwards_core.reporting.json import SCHEMA as DIAGNOSTICS_SCHEMA
+from inwards_core.rules.why_schema import why_schema
 
 
 def _diagnostic() -> JSON:
@@ -226,6 +227,11 @@ def diagnostics_schema() -> JSON:
                 "The findings, sorted by file and position; whole-project findings last. "
                 "Suppressed and baselined findings are counted in the summary, not listed.",
             ),
+            "explanation": why_schema()
+            | {
+                "description": "With `inwards check --explain CODE`: why that rule reported "
+                "what it did (an `inwards/why@1` document, as `inwards rules why --json`)."
+            },
         },
         ["schema", "summary", "diagnostics"],
         description="What `inwards check --format json` prints, and what `Report.to_json()` "

@@ -117,6 +117,10 @@ class ReadScope:
 
 
 ReadsFunction = Callable[[Any], ReadScope]
+# Given the rule's options, a checked module and the model: why the kind does not judge that
+# module ("shop.api is not covered by modules = [\"shop.domain\"]"), or None when it does.
+# Only `inwards check --explain` asks (see `CheckKind.scope_of`).
+ScopeFunction = Callable[[Any, "ModuleInfo", "ProjectModel"], str | None]
 # Given the index and the rule's options, a test of the modules the kind judges from the
 # file listing alone, or None when it judges none (see `CheckKind.judges_listed`).
 ListingJudge = Callable[["ModuleIndex", Any], Callable[["ModuleInfo"], bool] | None]
@@ -166,6 +170,9 @@ class CheckKind:
     # (`ProjectModel.listed`) even when no rule needs its facts, which are then not read.
     judges_listed: ListingJudge | None = attrs.field(default=None, eq=False)
     guidance_params: Mapping[str, str] = attrs.field(factory=dict, eq=False)
+    # Why the kind leaves a module out (its `modules`, the layers, the contexts); None: the
+    # kind says nothing, and an explanation says it looked at the file and found nothing.
+    scope_of: ScopeFunction | None = attrs.field(default=None, eq=False)
     docs: KindDocs | None = attrs.field(default=None, eq=False)
     examples: ExamplesFunction = attrs.field(default=no_examples, eq=False)
 

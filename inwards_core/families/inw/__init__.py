@@ -33,6 +33,7 @@ from inwards_core.families.inw import (
     kind_layers,
     kind_protected,
 )
+from inwards_core.families.inw.rule_scope import with_scope
 
 # One module per check kind, in code order; each defines its KIND.
 KIND_MODULES = (
@@ -74,7 +75,7 @@ GENERIC_KIND_MODULES = (
 def family() -> Family:
     return Family(
         prefix="INW",
-        kinds=tuple(module.KIND for module in (*KIND_MODULES, *GENERIC_KIND_MODULES)),
+        kinds=tuple(with_scope(module.KIND) for module in (*KIND_MODULES, *GENERIC_KIND_MODULES)),
         definitions="inwards_core.families.inw.definitions",
         distribution=inwards_distribution(),
         version=inwards_version(),

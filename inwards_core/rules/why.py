@@ -1,0 +1,361 @@
+"""Why a rule reported what it did, or nothing (`inwards check --explain CODE`, `inwards
+rules why CODE`): every reason, from the definitions to the findings, as data the CLI
+renders. Pure: everything comes in as arguments (the rule set, the rules as selected, the
+finished report with its `RuleTrace`, the configuration).
+
+Reasons, in this order (docs/rules-roots-and-shadowing.md, "Why didn't my rule fire?"):
+unknown, void, shadowed, overlay, collision, user-policy, always-on, off, severity,
+not-run-with-paths, not-checked, unreadable, not-read, out-of-scope, suppressed,
+suppression-unused, baselined, dead-options, reported, nothing-found."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import PurePosixPath
+from typing import Any
+
+import attrs
+
+from inwards_core.config.values import Config
+from inwards_core.model.findings import Finding, Origin, Report, RootKind, Severity
+from inwards_core.model.value_repr import value_repr
+from inwards_core.rules.definitions import RuleDefinition
+from inwards_core.rules.lookup import did_you_mean, find_rule
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import ActiveRule
+
+WHY_SCHEMA = "inwards/why@1"
+# Every `Reason.reason`, in the order an explanation lists them.
+REASONS = (
+    "unknown",
+    "void",
+    "shadowed",
+    "overlay",
+    "collision",
+    "user-policy",
+    "always-on",
+    "off",
+    "severity",
+    "not-run-with-paths",
+    "not-checked",
+    "unreadable",
+    "not-read",
+    "out-of-scope",
+    "suppressed",
+    "suppression-unused",
+    "baselined",
+    "dead-options",
+    "reported",
+    "nothing-found",
+)
+# Reasons of the trace's files, shown one by one up to this many in text (JSON has all).
+FILES_SHOWN = 20
+
+
+@attrs.frozen
+class Reason:
+    """One reason: its category (`reason`), a sentence for people, and where it applies."""
+
+    __repr__ = value_repr
+
+    reason: str
+    message: str
+    file: str = ""
+    line: int | None = None
+
+
+@attrs.frozen
+class ExplainedFinding:
+    """A finding the rule reported, and the definitions that produced it (lowest first:
+    the definition in force last; an overlay's chain before it)."""
+
+    __repr__ = value_repr
+
+    finding: Finding
+    definition: Origin
+    chain: tuple[Origin, ...] = ()
+
+
+@attrs.frozen
+class Explanation:
+    __repr__ = value_repr
+
+    code: str
+    name: str
+    in_force: Origin | None
+    enabled: bool | None
+    decided_by: str
+    severity: str | None
+    reasons: tuple[Reason, ...]
+    findings: tuple[ExplainedFinding, ...] = ()
+
+    @property
+    def known(self) -> bool:
+        """Whether a usable definition of the code exists (else: unknown, or void only)."""
+        return self.in_force is not None or self.enabled is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The `inwards/why@1` document (`schemas/why.schema.json`)."""
+        return {
+            "schema": WHY_SCHEMA,
+            "code": self.code,
+            "name": self.name,
+            "inForce": None if self.in_force is None else _origin(self.in_force),
+            "enabled": self.enabled,
+            "decidedBy": self.decided_by,
+            "severity": self.severity,
+            "reasons": [_reason(reason) for reason in self.reasons],
+            "findings": [_finding(found) for found in self.findings],
+        }
+
+
+def _origin(origin: Origin) -> dict[str, Any]:
+    return {"root": origin.root.value, "path": origin.path, "sha256": origin.sha256}
+
+
+def _reason(reason: Reason) -> dict[str, Any]:
+    return {
+        "reason": reason.reason,
+        "message": reason.message,
+        "file": reason.file or None,
+        "line": reason.line,
+    }
+
+
+def _finding(found: ExplainedFinding) -> dict[str, Any]:
+    finding = found.finding
+    return {
+        "file": finding.file,
+        "line": finding.span.line,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "definition": _origin(found.definition),
+        "overlayChain": [_origin(origin) for origin in found.chain],
+    }
+
+
+@attrs.frozen
+class WhyContext:
+    """What the run was asked: the named paths (None: whole project), whether the user
+    root was left out (`--isolated`), and whether the command line chose the rules
+    (`--select`, `--extend-select`, `--ignore`)."""
+
+    paths: tuple[str, ...] | None = None
+    isolated: bool = False
+    command_line_selection: bool = False
+
+
+def unknown_code(rule_set: RuleSet, wanted: str) -> Explanation:
+    """The explanation of a code or name no usable definition has: the unusable files
+    that define it (void), or the closest code."""
+    code = wanted.strip().upper()
+    void = tuple(_void(rule_set, code))
+    if void:
+        return Explanation(code, "", None, None, "", None, void)
+    message = f'"{wanted}" is not the code or name of any rule.{did_you_mean(rule_set, wanted)}'
+    return Explanation(code, "", None, None, "", None, (Reason("unknown", message),))
+
+
+def explain_rule(
+    wanted: str,
+    rule_set: RuleSet,
+    active: Sequence[ActiveRule],
+    report: Report | None,
+    config: Config | None,
+    context: WhyContext = WhyContext(),
+) -> Explanation:
+    """Why the rule `wanted` (code or name) reported what it did on `report` (None: the
+    definitions and selection only)."""
+    found = find_rule(rule_set, wanted)
+    if found is None:
+        return unknown_code(rule_set, wanted)
+    code, chain = found.code, found.chain
+    selected = next((rule for rule in active if rule.code == code), None)
+    reasons = [*_void(rule_set, code), *_definitions(rule_set, code, chain)]
+    reasons += _user_policy(rule_set, code, chain, context)
+    if selected is not None:
+        reasons += _selection(selected, config, context)
+    findings: tuple[ExplainedFinding, ...] = ()
+    if report is not None and selected is not None:
+        from inwards_core.rules.why_run import run_reasons  # the run's part
+
+        run, findings = run_reasons(code, selected, chain, report, config, context)
+        reasons += run
+    head = chain[0] if found.rule is None else found.rule.definition
+    return Explanation(
+        code,
+        head.name,
+        None if found.rule is None else found.rule.origin,
+        None if selected is None else selected.enabled,
+        "" if selected is None else selected.decided_by,
+        None if selected is None else selected.severity.value,
+        tuple(reasons),
+        findings,
+    )
+
+
+def _problem_code(problem: Any) -> str:
+    code: str = getattr(problem, "code", "") or ""  # DefinitionProblem.code (issue 16)
+    return code.upper() or PurePosixPath(problem.path).stem.upper()
+
+
+def _void(rule_set: RuleSet, code: str) -> Iterator[Reason]:
+    for problem in rule_set.problems:
+        if _problem_code(problem) != code:
+            continue
+        effect = (
+            "it stops the run"
+            if problem.blocking
+            else "it is not used; a lower definition, if any, stays in force"
+        )
+        yield Reason(
+            "void",
+            f"the {problem.root.value} definition can't be used ({effect}): {problem.render()}",
+            problem.path,
+            problem.line,
+        )
+
+
+def _definitions(
+    rule_set: RuleSet, code: str, chain: tuple[RuleDefinition, ...]
+) -> Iterator[Reason]:
+    head = chain[0]
+    for lower in chain[1:]:
+        yield Reason(
+            "shadowed",
+            f"the {lower.origin.root.value} definition {lower.origin.path} is shadowed by "
+            f"the {head.origin.root.value} definition {head.origin.path}, which is in force",
+            lower.origin.path,
+        )
+    for stale in rule_set.stale:
+        if stale.code == code:
+            yield Reason("shadowed", f"stale shadow: {stale.message}", stale.path)
+    overlay = getattr(head, "overlay", None)  # RuleDefinition.overlay (issue 16)
+    if overlay is not None:
+        links = " <- ".join(
+            f"{origin.root.value} {origin.path}" for origin in getattr(overlay, "chain", ())
+        )
+        yield Reason(
+            "overlay",
+            f"the definition in force is an overlay, merged from: {links}",
+            head.origin.path,
+        )
+    for conflict in getattr(rule_set, "conflicts", ()):
+        if conflict.code == code:
+            yield Reason("overlay", f"overlay conflict: {conflict.message}", conflict.path)
+    for collision in getattr(rule_set, "collisions", ()):
+        if collision.code == code:
+            yield Reason(
+                "collision",
+                f"the project definition {collision.project.path} collides with the user "
+                f"definition {collision.user.path} ({'; '.join(collision.details)}); "
+                f'on-collision = "{collision.policy}"',
+                collision.project.path,
+            )
+
+
+def _user_policy(
+    rule_set: RuleSet, code: str, chain: tuple[RuleDefinition, ...], context: WhyContext
+) -> Iterator[Reason]:
+    if context.isolated:
+        yield Reason("user-policy", "--isolated: the user root was not read")
+    for ignored in rule_set.ignored:
+        if ignored.code == code:
+            yield Reason(
+                "user-policy",
+                f"the user definition {ignored.origin.path} is left out by user-rules = "
+                f'"{rule_set.user_rules}"',
+                ignored.origin.path,
+            )
+    rule = rule_set.by_code(code)
+    if rule is not None and rule.guidance_from is not None:
+        yield Reason(
+            "user-policy",
+            f"only the guidance of the user definition {rule.guidance_from.origin.path} is "
+            'used (user-rules = "guidance-only")',
+            rule.guidance_from.origin.path,
+        )
+    if rule is not None and rule.origin.root not in (RootKind.CORE, RootKind.PROJECT):
+        yield Reason(
+            "user-policy",
+            f"the definition in force comes from this machine ({rule.origin.root.value} root: "
+            f"{rule.origin.path}), not from the project: CI may run it differently",
+            rule.origin.path,
+        )
+
+
+def _selection(selected: ActiveRule, config: Config | None, context: WhyContext) -> list[Reason]:
+    reasons: list[Reason] = []
+    definition = selected.rule.definition
+    if selected.rule.always_on:
+        reasons.append(Reason("always-on", "always on: it can't be turned off or re-levelled"))
+    if not selected.enabled:
+        reasons.append(_off(selected, config, context))
+    if selected.severity_decided_by != "default" or selected.severity is Severity.WARNING:
+        key, where = _severity_key(selected, config)
+        effect = (
+            " (a warning does not fail the run)" if selected.severity is Severity.WARNING else ""
+        )
+        by = (
+            key
+            if selected.severity_decided_by == "rules.severity"
+            else selected.severity_decided_by
+        )
+        if by == "default":
+            by = f"the definition {definition.origin.path}"
+            where = (definition.origin.path, definition.key_lines.get("severity"))
+        reasons.append(
+            Reason("severity", f"severity {selected.severity.value}{effect}, set by {by}", *where)
+        )
+    return reasons
+
+
+def _off(selected: ActiveRule, config: Config | None, context: WhyContext) -> Reason:
+    decided = selected.decided_by
+    definition = selected.rule.definition
+    if decided == "opt-in":
+        return Reason(
+            "off",
+            f'off: its definition says default = "{definition.default}" and nothing turns it '
+            f'on (add "{selected.code}" to extend-select in [tool.inwards.rules])',
+            definition.origin.path,
+            definition.key_lines.get("default"),
+        )
+    key = {
+        "rules.ignore": _listed_key(config, "ignore", selected.code),
+        "not in rules.select": "tool.inwards.rules.select",
+    }.get(decided, "")
+    file, line = _config_place(config, key)
+    if context.command_line_selection and (line is None or decided == "not in rules.select"):
+        where = " (the command line's --select/--ignore may have decided it)"
+    else:
+        where = ""
+    return Reason("off", f"off: turned off by {key or decided}{where}", file, line)
+
+
+def _listed_key(config: Config | None, name: str, code: str) -> str:
+    if config is None:
+        return f"tool.inwards.rules.{name}"
+    listed = getattr(config.rules, name.replace("-", "_")) or ()
+    for index, item in enumerate(listed):
+        if item.upper() == code:
+            return f"tool.inwards.rules.{name}[{index}]"
+    return f"tool.inwards.rules.{name}"
+
+
+def _severity_key(
+    selected: ActiveRule, config: Config | None
+) -> tuple[str, tuple[str, int | None]]:
+    key = f"tool.inwards.rules.severity.{selected.code}"
+    if config is not None:
+        for written in config.rules.severity:
+            if written.upper() == selected.code:
+                key = f"tool.inwards.rules.severity.{written}"
+    return key, _config_place(config, key)
+
+
+def _config_place(config: Config | None, key: str) -> tuple[str, int | None]:
+    if config is None or not key:
+        return "", None
+    where = config.positions.locate(key)
+    return config.file, None if where is None else where[0]
