@@ -21,6 +21,8 @@ import attrs
 import tomlkit
 
 from inwards_core.model.value_repr import value_repr
+from inwards_core.rules.definitions import OVERLAY_ONLY_KEYS
+from inwards_core.rules.overlays import touched_fields
 
 # One part of a dotted field path: a TOML bare key (option, guidance or variant name).
 _PART = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -62,7 +64,7 @@ class Setting:
 
 
 @attrs.frozen
-class OverlayBase:
+class BaseRecord:
     """What an overlay records of the definition in force below it when it is written."""
 
     __repr__ = value_repr
@@ -150,11 +152,15 @@ def lookup(table: Mapping[str, Any], key: str) -> tuple[bool, Any]:
     return True, current
 
 
-def _leaves(key: str, value: Any) -> list[tuple[str, Any]]:
-    """The dotted leaves a value written at `key` sets (a table sets each of its fields)."""
-    if isinstance(value, Mapping) and value:
-        return [leaf for k, v in value.items() for leaf in _leaves(f"{key}.{k}", v)]
-    return [(key, value)]
+def touched_keys(
+    body: Mapping[str, Any], unsets: Sequence[str], base: BaseRecord, options: tuple[str, ...]
+) -> list[str]:
+    """The fields an overlay body sets (as the resolver finds its conflicts: `extend-` keys
+    append, so an upstream change to that array is inherited and nothing is recorded),
+    then those it unsets."""
+    fields = {k: v for k, v in body.items() if k not in OVERLAY_ONLY_KEYS}
+    written, _extended = touched_fields(fields, base.table, options)
+    return [*written, *(key for key in unsets if key not in written)]
 
 
 def _nested(settings: Sequence[Setting]) -> dict[str, Any]:
@@ -168,7 +174,7 @@ def _nested(settings: Sequence[Setting]) -> dict[str, Any]:
     return tree
 
 
-def overlay_header(code: str, base: OverlayBase, to: str) -> list[str]:
+def overlay_header(code: str, base: BaseRecord, to: str) -> list[str]:
     """The comment lines an overlay starts with, `to` being the root it is written into."""
     if base.root == "core":
         source = f"the core definition shipped with {base.distribution} {base.version}".rstrip()
@@ -187,14 +193,16 @@ def overlay_header(code: str, base: OverlayBase, to: str) -> list[str]:
 
 def overlay_text(
     code: str,
-    base: OverlayBase,
+    base: BaseRecord,
     settings: Sequence[Setting],
     unsets: Sequence[str],
     *,
     to: str,
+    options: tuple[str, ...] = (),
 ) -> bytes:
     """The overlay file: header, `overlays`, the fields set, `unset`, and `[overlay]` with
-    the base and `[overlay.was]` (the base's values of the fields touched)."""
+    the base and `[overlay.was]` (the base's values of the fields touched). `options` are
+    the option names of the rule's kind (an `extend-X` they name is the option itself)."""
     document = tomlkit.document()
     for line in overlay_header(code, base, to):
         document.add(tomlkit.comment(line))
@@ -210,19 +218,17 @@ def overlay_text(
         document.add(tomlkit.nl())
         document.add(key, tomlkit.item(value))
     document.add(tomlkit.nl())
-    document.add("overlay", _overlay_table(base, settings, unsets))
+    document.add("overlay", overlay_table(base, touched_keys(tree, unsets, base, options)))
     text = tomlkit.dumps(document)
     return (text if text.endswith("\n") else text + "\n").encode("utf-8")
 
 
-def _overlay_table(
-    base: OverlayBase, settings: Sequence[Setting], unsets: Sequence[str]
-) -> tomlkit.items.Table:
+def overlay_table(base: BaseRecord, touched: Sequence[str]) -> tomlkit.items.Table:
+    """`[overlay]`: the base, and its values then of the `touched` fields (dotted keys)."""
     table = tomlkit.table()
     table.comment("written by `inwards rules shadow --overlay`: the definition below it then")
     for key in ("root", "distribution", "version", "path", "sha256"):
         table.add(key, getattr(base, key))
-    touched = [leaf for s in settings for leaf, _ in _leaves(s.key, s.value)] + list(unsets)
     was = tomlkit.table()
     absent: list[str] = []
     for key in touched:
@@ -236,3 +242,15 @@ def _overlay_table(
     if was:
         table.add("was", was)
     return table
+
+
+def refreshed_text(text: str, base: BaseRecord, touched: Sequence[str]) -> bytes:
+    """An overlay's text with its `[overlay]` table recorded afresh against `base` (after a
+    conflict was resolved): everything else, comments included, is kept."""
+    document = tomlkit.parse(text)
+    if "overlay" in document:
+        del document["overlay"]
+    body = tomlkit.dumps(document).rstrip("\n") + "\n\n"
+    tail = tomlkit.document()
+    tail.add("overlay", overlay_table(base, touched))
+    return (body + tomlkit.dumps(tail)).encode("utf-8")

@@ -15,11 +15,18 @@ from inwards_cli.commands.console import write_text
 from inwards_cli.commands.loading import ResolvedRules
 from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_cli.commands.rules import document_bytes, find_chain, rules_here
+from inwards_cli.commands.rules_explain_overlay import (
+    chain_lines,
+    conflict_lines,
+    merged_lines,
+    overlay_document,
+)
+from inwards_cli.commands.rules_overlay import flattened_bytes
 from inwards_core.model.findings import RootKind
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.listing import origin_data
-from inwards_core.rules.rule_set import ResolvedRule
+from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 from inwards_core.rules.selection import ActiveRule
 
 
@@ -31,6 +38,7 @@ class _Explanation:
     selected: ActiveRule | None  # its state under the project's selection
     stale: dict[str, str]  # definition path -> why it is stale
     diff: list[str]  # from the next lower definition to the highest one
+    rule_set: RuleSet
 
 
 def explain_command(
@@ -52,6 +60,7 @@ def explain_command(
         next((a for a in here.active if a.code == code), None),
         {s.path: s.message for s in rule_set.stale if s.code == code},
         _difference(here.resolved, chain),
+        rule_set,
     )
     if as_json:
         document = _document(explanation)
@@ -59,6 +68,7 @@ def explain_command(
         return
     lines = [
         *_in_force(explanation),
+        *_overlay_lines(explanation),
         *_definitions(explanation),
         *_difference_lines(explanation),
         *_guidance(explanation),
@@ -72,13 +82,33 @@ def _difference(resolved: ResolvedRules, chain: tuple[RuleDefinition, ...]) -> l
     upper, lower = chain[0], chain[1]
     return list(
         difflib.unified_diff(
-            document_bytes(resolved, lower).decode("utf-8", "replace").splitlines(),
-            document_bytes(resolved, upper).decode("utf-8", "replace").splitlines(),
+            _text_of(resolved, lower, merged=upper.overlay is not None),
+            _text_of(resolved, upper, merged=upper.overlay is not None),
             fromfile=f"{lower.origin.root.value}: {lower.origin.path}",
             tofile=f"{upper.origin.root.value}: {upper.origin.path}",
             lineterm="",
         )
     )
+
+
+def _text_of(resolved: ResolvedRules, definition: RuleDefinition, *, merged: bool) -> list[str]:
+    """The lines of a definition's file; with `merged` (an overlay is compared), of the
+    merged definition written out, so both sides of the diff are whole definitions."""
+    data = flattened_bytes(definition) if merged else document_bytes(resolved, definition)
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def _overlay_lines(explanation: _Explanation) -> list[str]:
+    in_force = explanation.in_force
+    if in_force is None or in_force.definition.overlay is None:
+        return []
+    definition, rule_set = in_force.definition, explanation.rule_set
+    conflicts = [c for c in rule_set.conflicts if c.code == explanation.code]
+    return [
+        *merged_lines(definition),
+        *chain_lines(explanation.code, definition, rule_set),
+        *conflict_lines(conflicts),
+    ]
 
 
 def _document(explanation: _Explanation) -> dict[str, Any]:
@@ -93,7 +123,14 @@ def _document(explanation: _Explanation) -> dict[str, Any]:
         "active": None if in_force is None else origin_data(in_force.definition),
         "chain": [origin_data(d) | {"stale": stale.get(d.origin.path)} for d in explanation.chain],
         "diff": explanation.diff,
-    }
+    } | _overlay_document(explanation)
+
+
+def _overlay_document(explanation: _Explanation) -> dict[str, Any]:
+    in_force = explanation.in_force
+    if in_force is None:
+        return {"overlayChain": [], "fields": {}, "conflicts": []}
+    return overlay_document(explanation.code, in_force.definition, explanation.rule_set)
 
 
 def _in_force(explanation: _Explanation) -> list[str]:
@@ -104,8 +141,9 @@ def _in_force(explanation: _Explanation) -> list[str]:
         return lines
     definition = in_force.definition
     state = "on" if selected.enabled else "off"
+    what = "definition" if definition.overlay is None else "overlay"
     lines.append(
-        f"  in force: the {definition.origin.root.value} definition "
+        f"  in force: the {definition.origin.root.value} {what} "
         f"{definition.origin.path} (sha256 {definition.origin.sha256[:16]})"
     )
     if in_force.guidance_from is not None:
@@ -125,9 +163,9 @@ def _definitions(explanation: _Explanation) -> list[str]:
     chain = explanation.chain
     lines = ["", "Definitions, highest root first:"]
     for index, definition in enumerate(chain):
-        role = (
-            "active" if index == 0 else f"shadowed by the {chain[index - 1].origin.root.value} one"
-        )
+        above = chain[index - 1] if index else None
+        how = "shadowed" if above is None or above.overlay is None else "overlaid"
+        role = "active" if above is None else f"{how} by the {above.origin.root.value} one"
         where = definition.origin.path
         if definition.origin.root is RootKind.CORE:
             where += f" ({definition.family} {definition.family_version})"

@@ -15,6 +15,7 @@ from inwards_cli.adapters.atomic import failure_reason
 from inwards_cli.commands.console import fail, warn
 from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
 from inwards_cli.commands.rules import RulesHere, document_bytes, find_chain, rules_here
+from inwards_cli.commands.rules_overlay import flattened_bytes, overlay_bytes, refreshed_overlay
 from inwards_cli.definition_files import (
     new_definition_text,
     refuse_links_out,
@@ -46,14 +47,55 @@ def shadow_command(
     print_only: Annotated[
         bool, typer.Option("--print", help="Print the copy instead of writing it.")
     ] = False,
+    overlay: Annotated[
+        bool,
+        typer.Option(
+            "--overlay",
+            help="Write an overlay (only the fields given by --set and --unset) instead of "
+            "a copy of the whole definition.",
+        ),
+    ] = False,
+    set_fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="KEY=VALUE",
+            help="With --overlay: set a field (severity=warning, "
+            'options.forbidden=["requests"]); VALUE is TOML, or text. Repeatable.',
+            show_default=False,
+        ),
+    ] = None,
+    unset_fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--unset",
+            metavar="KEY",
+            help="With --overlay: remove a field (guidance.docs). Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    refresh: Annotated[
+        bool,
+        typer.Option(
+            "--refresh",
+            help="With --overlay: record the overlay's base again (its [overlay] table) "
+            "against the definition below it now, after resolving its conflicts.",
+        ),
+    ] = False,
     isolated: IsolatedOption = False,
     disable_plugin: DisablePluginOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Copy the definition in force below a root into that root (`<root>/<CODE>.toml`):
     its text with a header saying where the copy comes from, and a [shadow] table recording
-    what it was copied from. Edit the copy: it replaces the lower definition as a whole."""
+    what it was copied from. Edit the copy: it replaces the lower definition as a whole.
+    With --overlay, write only the fields --set and --unset change: the rest keeps
+    following the definition below as it changes."""
     target_root = RootKind(to.value)
+    if not overlay and (set_fields or unset_fields or refresh):
+        fail("--set, --unset and --refresh write an overlay: add --overlay.")
+    if refresh and (set_fields or unset_fields):
+        fail("--refresh keeps the overlay's fields as they are: edit the file to change them.")
     here = rules_here(
         config,
         isolated,
@@ -68,13 +110,26 @@ def shadow_command(
             f"to shadow. To write a new rule, use `inwards rules new {code} --kind KIND "
             f"--to {target_root.value}`."
         )
-    data = document_bytes(here.resolved, below[0])
-    copy = with_shadow_table(data, _shadow_base(below[0]), code=code, to=to.value)
-    if print_only:
-        sys.stdout.write(copy.decode("utf-8"))
+    if refresh:
+        _refresh(here, code, chain, to, print_only=print_only)
         return
     directory = _root_directory(here, to)
     path = directory / f"{code}.toml"
+    if overlay:
+        copy = overlay_bytes(
+            here,
+            code,
+            below[0],
+            path,
+            to=target_root,
+            set_arguments=set_fields or (),
+            unset_arguments=unset_fields or (),
+        )
+    else:
+        copy = _whole_copy(here, code, below[0], to)
+    if print_only:
+        sys.stdout.write(copy.decode("utf-8"))
+        return
     _check_writable(path, here, to)  # before looking in the folder or deleting from it
     existing = [
         p
@@ -146,6 +201,30 @@ def new_command(
         fail(f"{path} already exists; pass --force to overwrite it.")
     _write(path, text.encode("utf-8"), here, to)
     sys.stdout.write(f"{path}\n")
+
+
+def _refresh(
+    here: RulesHere,
+    code: str,
+    chain: tuple[RuleDefinition, ...],
+    to: TargetRoot,
+    *,
+    print_only: bool,
+) -> None:
+    path, data = refreshed_overlay(here, code, chain, RootKind(to.value))
+    if print_only:
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    _write(path.absolute(), data, here, to)
+    sys.stdout.write(f"{path}\n")
+
+
+def _whole_copy(here: RulesHere, code: str, base: RuleDefinition, to: TargetRoot) -> bytes:
+    """A whole-file copy of `base` with its [shadow] table; an overlay is copied as the
+    merged definition it makes (its own bytes hold only the fields it changes)."""
+    merged = base.overlay is not None
+    data = flattened_bytes(base) if merged else document_bytes(here.resolved, base)
+    return with_shadow_table(data, _shadow_base(base), code=code, to=to.value)
 
 
 def _shadow_base(definition: RuleDefinition) -> ShadowBase:

@@ -13,5 +13,6 @@ def overlays_in_effect(rule_set: RuleSet) -> tuple[OverlayInEffect, ...]:
         overlay = rule.definition.overlay
         if overlay is None:
             continue
-        found.append(OverlayInEffect(rule.code, overlay.chain))
+        conflicts = sum(1 for conflict in rule_set.conflicts if conflict.code == rule.code)
+        found.append(OverlayInEffect(rule.code, overlay.chain, conflicts))
     return tuple(found)

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from inwards_cli.overlay_files import (
-    OverlayBase,
+    BaseRecord,
     SettingError,
     overlay_text,
     parse_settings,
@@ -24,7 +24,7 @@ BASE_TABLE = {
     "options": {"deny": ["sqlalchemy"]},
     "guidance": {"summary": "Keep {library} out.", "docs": "https://example.org"},
 }
-BASE = OverlayBase("core", "inwards-lint", "1.0", "inw/INW005.toml", "ab" * 32, BASE_TABLE)
+BASE = BaseRecord("core", "inwards-lint", "1.0", "inw/INW005.toml", "ab" * 32, BASE_TABLE)
 
 
 def test_value_is_toml_or_text() -> None:

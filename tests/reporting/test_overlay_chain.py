@@ -8,8 +8,8 @@ import json
 
 import jsonschema
 
-from inwards_core.model.findings import OverlayInEffect, Report, RootKind
 from inwards_core.model.findings import Origin as O
+from inwards_core.model.findings import OverlayInEffect, Report, RootKind
 from inwards_core.model.report_data import is_engine_report
 from inwards_core.reporting.diagnostics_schema import diagnostics_schema
 from inwards_core.reporting.json import render_json
