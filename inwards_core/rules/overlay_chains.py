@@ -26,12 +26,11 @@ from inwards_core.rules.definitions import (
 from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.options import known_options
 from inwards_core.rules.overlay_conflicts import OverlayConflict, overlay_conflicts
+from inwards_core.rules.overlay_validation import build_overlay, overlay_problem
 from inwards_core.rules.overlays import (
     OverlayError,
-    build_overlay,
     check_shape,
     merge_overlay,
-    overlay_problem,
     starting_point,
     touched_fields,
 )

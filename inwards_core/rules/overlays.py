@@ -11,13 +11,11 @@ is reported in the file, line and key that wrote the field. Pure: no I/O.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from inwards_core.config.positions import TomlPositions
 from inwards_core.config.problems import closest
 from inwards_core.model.findings import Origin
 from inwards_core.model.value_repr import value_repr
@@ -29,16 +27,14 @@ from inwards_core.rules.definitions import (
     OVERLAY_ONLY_KEYS,
     OVERLAY_TABLE_KEYS,
     VARIANT_KEYS,
-    DefinitionProblem,
     FieldOrigin,
     OverlayBase,
-    OverlayInfo,
     RuleDefinition,
     code_of_path,
 )
-from inwards_core.rules.kinds import CheckKind, Family
+from inwards_core.rules.kinds import CheckKind
 from inwards_core.rules.options import known_options
-from inwards_core.rules.reading import ReadTable, check_definition, table_digest
+from inwards_core.rules.reading import ReadTable
 
 EXTEND = "extend-"
 # Fields every definition has: an overlay may repeat them, not remove them.
@@ -182,7 +178,7 @@ def merge_overlay(
         unset = [u for u in unset if u == "guidance" or u.startswith("guidance.")]
     origin = read.origin
     options = known_options(kind.options_type)
-    table = copy.deepcopy(base.table)
+    table = dict(base.table)  # copied on write, level by level: the base stays as it is
     fields = dict(base.fields)
     written = set().union(*touched_fields(body, table, options))
     for path in unset:
@@ -295,7 +291,11 @@ def _unset(table: dict[str, Any], fields: Fields, path: str, origin: Origin) -> 
     *parents, last = path.split(".")
     node: Any = table
     for part in parents:
-        node = node.get(part) if isinstance(node, dict) else None
+        inner = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(inner, dict):
+            node = None
+            break
+        node[part] = node = dict(inner)
     if isinstance(node, dict):
         node.pop(last, None)
     history = fields.get(path, ())
@@ -323,10 +323,10 @@ def _merge_table(into: dict[str, Any], overlay: Mapping[str, Any], prefix: str, 
         if _appends(key, known, into):
             _extend(into, overlay, key, prefix, at)
         elif isinstance(value, dict) and value and not _scalar(into.get(key)):
-            child = into.setdefault(key, {})
+            child = into[key] = dict(into.get(key) or {})
             _merge_table(child, value, f"{here}.", at)
         else:
-            into[key] = copy.deepcopy(value)
+            into[key] = value  # tables are never changed in place: sharing is safe
             history = at.fields.get(here, ())
             _drop(at.fields, here)
             for leaf, _value in leaves(f"{here}.", value):
@@ -353,98 +353,6 @@ def _extend(
         )
     if not isinstance(value, list):
         raise OverlayError(f"{prefix}{key}", f"must be an array: it appends to {here}.")
-    into[target] = [*below, *copy.deepcopy(value)]
+    into[target] = [*below, *value]
     history = at.fields.get(here, ())
     at.fields[here] = (*history, FieldOrigin(here, at.origin, "extend", len(below)))
-
-
-def build_overlay(
-    read: ReadTable,
-    merged: Merged,
-    below: RuleDefinition,
-    kinds: Mapping[str, tuple[Family, CheckKind]],
-) -> RuleDefinition | DefinitionProblem:
-    """The merged definition, validated by its kind as a whole, or its first problem
-    located in the overlay file (or, when the offending field came from below, at the
-    overlay's `overlays` key, naming the file that set it)."""
-    built = check_definition(merged.table, read, kinds)
-    if isinstance(built, tuple):
-        return locate(read, merged, *built)
-    base = recorded_base(read.table["overlay"]) if "overlay" in read.table else None
-    info = OverlayInfo(base, merged.chain, merged.fields, below.table, below.table_sha256)
-    return attrs.evolve(
-        built,
-        table=merged.table,
-        table_sha256=table_digest(merged.table),
-        overlay=info,
-        shadow=None,
-    )
-
-
-def locate(read: ReadTable, merged: Merged, key: str, message: str) -> DefinitionProblem:
-    """A problem of the merged table at `key`, named where the field was written."""
-    field, setter = _setter(merged.fields, key)
-    if setter is not None and setter.origin == read.origin:
-        if setter.how == "unset":
-            return overlay_problem(read, "unset", f'"{setter.key}" is unset: {key} {message}')
-        return overlay_problem(read, _as_written(key, field, setter), message)
-    removed = [
-        k
-        for k, history in merged.fields.items()
-        if key and (k == key or k.startswith(key + "."))
-        if history[-1].how == "unset" and history[-1].origin == read.origin
-    ]
-    if removed:  # the field is missing because this overlay unset it
-        return overlay_problem(read, "unset", f'"{removed[0]}" is unset: {key} {message}')
-    code = code_of_path(read.document.path)
-    where = ""
-    if setter is not None:
-        where = f" (from {setter.origin.root.value} {setter.origin.path})"
-    what = f"{key}{where}: {message}" if key else message
-    anchor = "overlays" if "overlays" in read.table else "overlay"
-    return overlay_problem(read, anchor, f"the merged definition of {code}: {what}")
-
-
-def _setter(
-    fields: Mapping[str, tuple[FieldOrigin, ...]], key: str
-) -> tuple[str, FieldOrigin | None]:
-    """The longest recorded field `key` is in (or is), and its last setter."""
-    candidate = key
-    while candidate:
-        bare = candidate.split("[", 1)[0] if candidate.endswith("]") else candidate
-        if fields.get(bare):
-            return bare, fields[bare][-1]
-        if "[" in candidate and candidate.endswith("]"):
-            candidate = candidate[: candidate.rindex("[")]
-        elif "." in candidate:
-            candidate = candidate.rsplit(".", 1)[0]
-        else:
-            break
-    return "", None
-
-
-def _as_written(key: str, field: str, setter: FieldOrigin) -> str:
-    """`key` of the merged table as the overlay wrote it: an appended element under its
-    `extend-` key, counted from that key's first element."""
-    if setter.how != "extend":
-        return key
-    parent, _, last = field.rpartition(".")
-    written = f"{parent}.{EXTEND}{last}" if parent else f"{EXTEND}{last}"
-    rest = key[len(field) :]
-    if rest.startswith("["):
-        index, _, after = rest[1:].partition("]")
-        if index.isdigit():
-            shifted = int(index) - setter.appended_after
-            if shifted < 0:
-                return written
-            return f"{written}[{shifted}]{after}"
-    return written + rest
-
-
-def overlay_problem(read: ReadTable, key: str, message: str) -> DefinitionProblem:
-    """A problem of an overlay file at `key` (dotted, as written there)."""
-    where = TomlPositions(read.text).locate(key) if key else None
-    line, column = where if where else (None, None)
-    document = read.document
-    code = code_of_path(document.path)
-    return DefinitionProblem(document.root, document.path, line, key, message, column, code)
