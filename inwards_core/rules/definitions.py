@@ -65,9 +65,10 @@ class GuidanceVariant:
 
 
 def code_of_path(path: str) -> str:
-    """The code a definition file is named after: its stem (`<CODE>.toml`), upper-cased."""
-    stem = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return (stem[: -len(".toml")] if stem.lower().endswith(".toml") else stem).upper()
+    """The code a definition file is named after: its stem (`<CODE>.toml`), upper-cased;
+    empty for a path that names no definition file (a root, a folder)."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name[: -len(".toml")].upper() if name.lower().endswith(".toml") else ""
 
 
 def docs_pointer(code: str, docs: str) -> str:
@@ -217,8 +218,9 @@ class DefinitionProblem:
     key: str = attrs.field(converter=quoted)
     message: str = attrs.field(converter=capped_message)
     column: int | None = None  # 1-based, of the key (or of a TOML syntax error)
-    # The rule the file is about: the code it defines when it says one, else its file stem
-    # upper-cased (a file that could not be read is still named after its code).
+    # The rule the file is about: the code it defines (or overlays) when it says one, else
+    # its file stem upper-cased (a file that could not be read is still named after its
+    # code); empty for a problem of a root or a folder.
     code: str = attrs.field(
         default=attrs.Factory(lambda self: code_of_path(self.path), takes_self=True)
     )

@@ -369,3 +369,16 @@ def test_the_definition_schema_accepts_overlays_and_refuses_what_they_may_not_ho
     assert schema_problems({**overlay, "check": "inw.forbidden"}, "definition")
     assert schema_problems({**overlay, "shadow": {"sha256": "ab"}}, "definition")
     assert schema_problems({"severity": "warning"}, "definition")  # neither kind of file
+
+
+def test_a_problem_names_the_rule_its_file_is_about() -> None:
+    rule_set = resolved(
+        project={"acme001.toml": "code = [", "ACME002.toml": 'code = "ACME003"\nname = "x"\n'},
+        user={"INW014.toml": 'overlays = "INW014"\nseverity = "loud"\n'},
+    )
+    codes = {p.path.rsplit("/", 1)[-1]: p.code for p in rule_set.problems}
+    assert codes == {"acme001.toml": "ACME001", "ACME002.toml": "ACME003", "INW014.toml": "INW014"}
+    assert (
+        DefinitionProblem(RootKind.USER, "/home/dev/.config/inwards/rules", None, "", "x").code
+        == ""
+    )
