@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from inwards_core.baseline import BASELINE_FILE_NAME
-from inwards_core.model.findings import Finding, Report, RootKind, Severity, Span
+from inwards_core.model.findings import (
+    Finding,
+    OverlayInEffect,
+    Report,
+    RootKind,
+    Severity,
+    Span,
+)
 from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
 from inwards_core.reporting.escaping import printable, safe_line
 
@@ -44,10 +51,18 @@ def _paint(text: str, style: str, colour: bool) -> str:
     return f"{style}{text}{_RESET}" if colour and text else text
 
 
-def _head(finding: Finding, display: DisplayPath, colour: bool = False) -> str:
+def _head(
+    finding: Finding,
+    display: DisplayPath,
+    colour: bool = False,
+    overlays: Mapping[str, OverlayInEffect] | None = None,
+) -> str:
     # Project text is escaped before our own colour codes go around it (see escaping.py).
     level = " (warning)" if finding.severity is Severity.WARNING else ""
     origin = "" if finding.origin is RootKind.CORE else f" [{finding.origin.value} rule]"
+    overlay = (overlays or {}).get(finding.code)
+    if overlay is not None:  # the roots whose files make the rule: [core < project overlay]
+        origin = f" [{' < '.join(link.root.value for link in overlay.chain)} overlay]"
     span = finding.span
     file = safe_line(display(finding.file))  # it starts the line
     where = _paint(f"{file}:{span.line}:{span.column}:", _BOLD, colour)
@@ -167,11 +182,12 @@ def render_text(
     and the lines after it."""
     shown = limit(report, max_diagnostics)
     sources = {(s.file, s.line, s.column): s for s in report.source_lines}
+    overlays = {overlay.code: overlay for overlay in report.overlays}
     stepped: set[str] = set()  # the rules whose steps were shown
     steps_left_out = False
     out: list[str] = []
     for finding in shown.findings:
-        out.append(_head(finding, display, colour))
+        out.append(_head(finding, display, colour, overlays))
         out.extend(_frame(finding, sources, colour))
         if fixes is not FixDisplay.NONE:
             out.append(f"  {_paint('fix:', _CYAN, colour)} {printable(finding.fix.summary)}")
@@ -215,9 +231,10 @@ def render_concise(
     """One line a finding: its head and its fix's first step (none with FixDisplay.NONE);
     then, unless `quiet`, the summary and the lines after it."""
     shown = limit(report, max_diagnostics)
+    overlays = {overlay.code: overlay for overlay in report.overlays}
     out: list[str] = []
     for finding in shown.findings:
-        head = _head(finding, display, colour)
+        head = _head(finding, display, colour, overlays)
         if fixes is FixDisplay.NONE:
             out.append(head)
             continue

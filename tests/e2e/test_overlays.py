@@ -158,6 +158,7 @@ def test_json_and_sarif_carry_the_overlay_chain(roots: Roots) -> None:
     assert run["properties"]["overlays"][0]["code"] == "INW005"
     text = roots.run("check", "--no-cache").stdout
     assert "Overlays in effect" in text and "INW005: core " in text
+    assert "INW005 (warning) [core < user < project overlay]" in text
 
 
 def test_a_whole_file_shadow_of_an_overlay_flattens_it(roots: Roots) -> None:

@@ -6,16 +6,25 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import jsonschema
 
+from inwards_core.model.findings import (
+    Finding,
+    Fix,
+    OverlayInEffect,
+    Report,
+    RootKind,
+    Severity,
+    Span,
+)
 from inwards_core.model.findings import Origin as O
-from inwards_core.model.findings import OverlayInEffect, Report, RootKind
 from inwards_core.model.report_data import is_engine_report
 from inwards_core.reporting.diagnostics_schema import diagnostics_schema
 from inwards_core.reporting.json import render_json
 from inwards_core.reporting.merge import ReportPart, merge_reports
 from inwards_core.reporting.sarif_content import run_properties
-from inwards_core.reporting.text import render_text
+from inwards_core.reporting.text import render_concise, render_text
 
 CHAIN = (
     O(RootKind.CORE, "inwards_core/families/inw/definitions/INW005.toml", "a" * 64),
@@ -64,3 +73,24 @@ def test_a_workspace_names_an_overlay_once_and_the_memo_never_holds_it() -> None
     ]
     assert merge_reports(parts).report.overlays == REPORT.overlays
     assert not is_engine_report(REPORT)
+
+
+def test_a_finding_of_an_overlaid_rule_names_its_roots_in_its_head() -> None:
+    finding = Finding(
+        code="INW005",
+        rule="pure-domain",
+        severity=Severity.WARNING,
+        file="shop/domain/order.py",
+        module="shop.domain.order",
+        span=Span(1, 1, 1, 18),
+        message="shop.domain imports sqlalchemy.",
+        fix=Fix("Keep it out."),
+        docs="",
+        origin=RootKind.PROJECT,
+    )
+    report = attrs.evolve(REPORT, findings=(finding,))
+    head = "shop/domain/order.py:1:1: INW005 (warning) [core < user < project overlay] shop"
+    assert head in render_text(report)
+    assert head in render_concise(report)
+    plain = render_text(attrs.evolve(report, overlays=()))
+    assert "INW005 (warning) [project rule] shop" in plain
