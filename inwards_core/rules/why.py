@@ -220,7 +220,10 @@ def _definitions(
     rule_set: RuleSet, code: str, chain: tuple[RuleDefinition, ...]
 ) -> Iterator[Reason]:
     head = chain[0]
+    merged = () if head.overlay is None else head.overlay.chain
     for lower in chain[1:]:
+        if lower.origin in merged:
+            continue  # a link of the overlay, said below
         yield Reason(
             "shadowed",
             f"the {lower.origin.root.value} definition {lower.origin.path} is shadowed by "
@@ -230,28 +233,42 @@ def _definitions(
     for stale in rule_set.stale:
         if stale.code == code:
             yield Reason("shadowed", f"stale shadow: {stale.message}", stale.path)
-    overlay = getattr(head, "overlay", None)  # RuleDefinition.overlay (issue 16)
-    if overlay is not None:
-        links = " <- ".join(
-            f"{origin.root.value} {origin.path}" for origin in getattr(overlay, "chain", ())
-        )
-        yield Reason(
-            "overlay",
-            f"the definition in force is an overlay, merged from: {links}",
-            head.origin.path,
-        )
-    for conflict in getattr(rule_set, "conflicts", ()):
+    yield from _overlay(head)
+    for conflict in rule_set.conflicts:
         if conflict.code == code:
-            yield Reason("overlay", f"overlay conflict: {conflict.message}", conflict.path)
-    for collision in getattr(rule_set, "collisions", ()):
+            message = f"overlay conflict: {conflict.message}"
+            yield Reason("overlay", message, conflict.path, conflict.line)
+    for collision in rule_set.collisions:
         if collision.code == code:
             yield Reason(
                 "collision",
-                f"the project definition {collision.project.path} collides with the user "
-                f"definition {collision.user.path} ({'; '.join(collision.details)}); "
+                f"the project definition {collision.project.path} {collision.summary()}; "
                 f'on-collision = "{collision.policy}"',
                 collision.project.path,
             )
+
+
+def _overlay(head: RuleDefinition) -> Iterator[Reason]:
+    """The overlay chain of the definition in force, and each field an overlay set."""
+    overlay = head.overlay
+    if overlay is None:
+        return
+    links = " <- ".join(f"{origin.root.value} {origin.path}" for origin in overlay.chain)
+    yield Reason(
+        "overlay",
+        f"the definition in force is an overlay, merged from (lowest first): {links}",
+        head.origin.path,
+    )
+    for key, origins in sorted(overlay.fields.items()):
+        last = origins[-1]
+        if last.how == "base":
+            continue
+        how = {"extend": "extended"}.get(last.how, last.how)
+        yield Reason(
+            "overlay",
+            f"{key}: {how} by the {last.origin.root.value} overlay {last.origin.path}",
+            last.origin.path,
+        )
 
 
 def _user_policy(

@@ -39,11 +39,12 @@ def run_reasons(
     links = _overlay_chain(definition)
     explained = tuple(ExplainedFinding(f, definition.origin, links) for f in reported)
     for finding in reported:
+        # The definition behind each finding is the one in force (named in the head, and
+        # per finding in JSON with its overlay chain).
         reasons.append(
             Reason(
                 "reported",
-                f"{finding.severity.value}: {finding.message} (definition: "
-                f"{definition.origin.root.value} {definition.origin.path})",
+                f"{finding.severity.value}: {finding.message}",
                 finding.file,
                 finding.span.line,
             )
@@ -58,8 +59,7 @@ def _ran(report: Report) -> bool:
 
 
 def _overlay_chain(definition: RuleDefinition) -> tuple[Origin, ...]:
-    overlay = getattr(definition, "overlay", None)  # RuleDefinition.overlay (issue 16)
-    return tuple(getattr(overlay, "chain", ())) if overlay is not None else ()
+    return () if definition.overlay is None else definition.overlay.chain
 
 
 def _skipped(selected: ActiveRule, report: Report) -> Iterator[Reason]:
@@ -84,8 +84,10 @@ def _not_checked(report: Report) -> Iterator[Reason]:
 
 
 def _traced(report: Report) -> Iterator[Reason]:
+    """The files the rule did not judge, when it ran (a rule that did not run judged none,
+    which the reasons above say)."""
     trace = report.trace
-    if trace is None:
+    if trace is None or not trace.ran:
         return
     for state in ("unreadable", "not-read", "out-of-scope"):
         files = [traced for traced in trace.files if traced.state == state]

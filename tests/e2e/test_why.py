@@ -6,12 +6,13 @@ codes of both commands, and the run memo never recalled."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Run, run_inwards, write_tree
+from tests.e2e.helpers import EXAMPLES, REPO, Run, run_inwards, write_tree
 
 CONFIG = """\
 [tool.inwards]
@@ -153,6 +154,34 @@ def test_shadowed_names_the_lower_definition(project: Path, xdg: Path) -> None:
     assert "project definition .inwards/rules/INW001.toml" in shadowed["message"]
 
 
+def test_overlay_chain_and_fields(project: Path, xdg: Path) -> None:
+    write_tree(
+        project, {".inwards/rules/INW001.toml": 'overlays = "INW001"\nseverity = "warning"\n'}
+    )
+    document = why_json(project, xdg, "INW001")
+    messages = [entry["message"] for entry in reasons(document, "overlay")]
+    assert messages[0].startswith("the definition in force is an overlay, merged from")
+    assert "severity: set by the project overlay .inwards/rules/INW001.toml" in messages
+    assert not reasons(document, "shadowed")
+    [finding] = document["findings"]
+    assert [link["root"] for link in finding["overlayChain"]] == ["core", "project"]
+    assert finding["severity"] == "warning"
+
+
+def test_collision_of_project_and_user(project: Path, xdg: Path) -> None:
+    rule = (
+        'code = "ACME004"\nname = "no-json-in-domain"\ncheck = "inw.forbidden"\n'
+        'summary = "The domain does not use json."\nseverity = "{severity}"\n'
+        '[options]\nmodules = ["shop.domain"]\nforbidden = ["json"]\n'
+    )
+    (xdg / "inwards" / "rules" / "ACME004.toml").write_text(rule.format(severity="error"))
+    write_tree(project, {".inwards/rules/ACME004.toml": rule.format(severity="warning")})
+    [collision] = reasons(why_json(project, xdg, "ACME004"), "collision")
+    assert collision["file"] == ".inwards/rules/ACME004.toml"
+    assert 'on-collision = "warn"' in collision["message"]
+    assert "severity" in collision["message"]
+
+
 def test_user_definition_in_force_and_isolated(project: Path, xdg: Path) -> None:
     (xdg / "inwards" / "rules" / "ACME002.toml").write_text(
         'code = "ACME002"\nname = "no-json-in-domain"\ncheck = "inw.forbidden"\n'
@@ -278,3 +307,19 @@ def test_always_on(project: Path, xdg: Path) -> None:
 def test_nothing_found(project: Path, xdg: Path) -> None:
     [nothing] = reasons(why_json(project, xdg, "INW005"), "nothing-found")
     assert "found nothing to report" in nothing["message"]
+
+
+# -- the docs' example is a real output ----------------------------------------------------
+
+
+def test_docs_example_is_the_real_output(tmp_path: Path) -> None:
+    page = (REPO / "docs" / "rules-roots-and-shadowing.md").read_text(encoding="utf-8")
+    section = page.split("## Why didn't my rule fire?", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```console\n$ ", 1)[1].split("```", 1)[0]
+    copy = tmp_path / "shop"
+    shutil.copytree(EXAMPLES / "shop-violations", copy)
+    for command in block.split("\n$ "):
+        line, _, shown = command.partition("\n")
+        done = run_inwards(*line.split()[1:], cwd=copy)
+        assert done.code == 0, done.stderr
+        assert done.stdout == shown.rstrip("\n") + "\n", line
