@@ -391,6 +391,8 @@ def _staleness(definition: RuleDefinition, base: RuleDefinition | None) -> str:
         )
     if base.origin.sha256 == recorded.sha256:
         return ""
+    if base.overlay is not None and base.table_sha256 == recorded.sha256:
+        return ""  # a copy of an overlay's merged definition records the merged table's digest
     now = f"{base.family} {base.family_version}".strip() if base.family else base.origin.path
     return (
         f"is a stale shadow of {definition.code}: it was copied from {copied}, and the "

@@ -382,3 +382,15 @@ def test_a_problem_names_the_rule_its_file_is_about() -> None:
         DefinitionProblem(RootKind.USER, "/home/dev/.config/inwards/rules", None, "", "x").code
         == ""
     )
+
+
+def test_a_whole_copy_of_an_overlay_is_fresh_while_the_merged_table_is_the_same() -> None:
+    overlay = 'overlays = "INW014"\nseverity = "warning"\n'
+    merged = rule(resolved(user={"INW014.toml": overlay})).definition
+    copy = CORE_014.replace('severity = "error"', 'severity = "warning"') + (
+        f'\n[shadow]\nroot = "user"\nsha256 = "{merged.table_sha256}"\n'
+    )
+    assert resolved(user={"INW014.toml": overlay}, project={"INW014.toml": copy}).stale == ()
+    moved = 'overlays = "INW014"\nseverity = "warning"\ndefault = "on"\n'
+    (stale,) = resolved(user={"INW014.toml": moved}, project={"INW014.toml": copy}).stale
+    assert "stale shadow" in stale.message
