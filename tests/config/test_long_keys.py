@@ -25,9 +25,9 @@ def dotted(parts: int, name: str = "a") -> str:
 def test_positions_of_a_key_of_fifty_thousand_parts_take_linear_time_and_memory() -> None:
     """Every prefix path was a tuple of its own: 50,000 parts filled 8 GB."""
     key = dotted(50_000)
-    started = time.perf_counter()
+    started = time.process_time()
     positions = TomlPositions("[tool.inwards]\n" + key + " = 1\n")
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     assert positions.locate("tool.inwards.a0.a1") == (2, 4)
     assert positions.locate(f"tool.inwards.{key}") == (2, len(key) - len("a49999") + 1)
     assert positions.locate(f"tool.inwards.{key}.past") == positions.locate(f"tool.inwards.{key}")
@@ -70,17 +70,17 @@ def test_overlong_dotted_keys_are_found(text: str, found: tuple[int, int, int] |
     ],
 )
 def test_looking_for_overlong_keys_takes_linear_time(text: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     overlong_dotted_key(text, LIMIT)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
 
 
 def test_a_key_of_fifty_thousand_parts_is_refused_before_parsing_naming_its_line() -> None:
     text = "[tool.inwards]\nroot = 'src'\n" + dotted(50_000) + " = 1\n"
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(TomlTooDeepError) as raised:
         load_toml(text)
-    assert time.perf_counter() - started < 2  # tomllib alone takes minutes on this key
+    assert time.process_time() - started < 2  # tomllib alone takes minutes on this key
     error = raised.value
     assert (error.line, error.column) == (3, 1)
     message = str(error)
@@ -96,10 +96,10 @@ def test_a_key_within_the_limit_is_read() -> None:
 def test_config_problems_quote_a_bounded_piece() -> None:
     long_name = "k" * 1_000_000
     table = {long_name: 1, "root": "/" + "x" * 1_000_000, "layers": []}
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(ConfigError) as raised:
         build_config(table, file="pyproject.toml", positions=TomlPositions(""))
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     problems = raised.value.problems
     assert len(problems) == 3
     for problem in problems:

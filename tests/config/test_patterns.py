@@ -80,10 +80,10 @@ def test_many_deep_wildcards_over_a_deep_package_are_quick(wildcards: int) -> No
     """Backtracking took about a minute at ten `**` over a package 30 deep."""
     pattern = parse_module_pattern("shop." + ".".join(["**"] * wildcards) + ".zzz")
     deep = "shop." + ".".join(f"p{level}" for level in range(30))
-    started = time.perf_counter()
+    started = time.process_time()
     assert pattern.match(deep) is None
     assert pattern.match(deep + ".zzz") == (PatternMatch(32, 32, 2) if wildcards <= 30 else None)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
 
 
 @pytest.mark.parametrize(
@@ -110,6 +110,6 @@ def test_glob_segments_match_as_fnmatch_does(glob: str, name: str) -> None:
 
 def test_a_glob_of_many_stars_over_a_long_name_is_quick() -> None:
     """`.*a.*a.*...b` backtracked exponentially: four stars over 200 characters took 6 s."""
-    started = time.perf_counter()
+    started = time.process_time()
     assert re.fullmatch(_segment_regex("*a" * 30 + "*b"), "a" * 250) is None
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5

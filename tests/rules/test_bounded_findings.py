@@ -44,9 +44,9 @@ def texts(finding: Finding) -> list[str]:
 
 def test_a_statement_naming_twenty_thousand_modules_is_quoted_cut() -> None:
     statement = "from shop.adapters import " + ", ".join(f"n{i}" for i in range(20_000))
-    started = time.perf_counter()
+    started = time.process_time()
     report = check_sources(project(statement + "\n"), pyproject=pyproject())
-    assert time.perf_counter() - started < 10
+    assert time.process_time() - started < 10
     assert len(report.findings) == 20_000
     for finding in report.findings:
         assert all(len(text) < 3 * QUOTE_LIMIT for text in texts(finding)), texts(finding)

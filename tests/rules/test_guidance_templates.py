@@ -92,11 +92,11 @@ def test_filling_substitutes_names_only() -> None:
 
 def test_filling_and_checking_are_linear() -> None:
     big = "{statement} {{x}} " * 100_000 + "{" * 100_000
-    started = time.perf_counter()
+    started = time.process_time()
     fill_template(big, {"statement": "s"})
     template_problem(big, NAMES, "k")
     template_problem("{" + "a" * 1_000_000, NAMES, "k")
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
 
 
 # -- at load time, per root ----------------------------------------------------------------
