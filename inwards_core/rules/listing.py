@@ -48,6 +48,16 @@ def origin_data(definition: RuleDefinition) -> dict[str, Any]:
     return data
 
 
+def overlay_chain(definition: RuleDefinition) -> list[dict[str, str]]:
+    """The files an overlay in force merges, lowest root first; empty for a whole file."""
+    if definition.overlay is None:
+        return []
+    return [
+        {"root": link.root.value, "path": link.path, "sha256": link.sha256}
+        for link in definition.overlay.chain
+    ]
+
+
 def rules_document(rule_set: RuleSet, active: tuple[ActiveRule, ...]) -> dict[str, Any]:
     stale = {s.code: s.message for s in rule_set.stale if s.path in _active_paths(rule_set)}
     return {
@@ -73,6 +83,7 @@ def rules_document(rule_set: RuleSet, active: tuple[ActiveRule, ...]) -> dict[st
                     else origin_data(rule.rule.guidance_from)
                 ),
                 "stale": stale.get(rule.code),
+                "overlayChain": overlay_chain(rule.rule.definition),
             }
             for rule in active
         ],

@@ -87,6 +87,19 @@ def rules_schema() -> JSON:
                         "stale": nullable(
                             text("Why its shadow is stale (its base has changed), or null.")
                         ),
+                        "overlayChain": array(
+                            json_object(
+                                {
+                                    "root": {"enum": ROOTS, "description": "The file's root."},
+                                    "path": text("The file."),
+                                    "sha256": text("sha256 of its bytes.") | {"pattern": SHA256},
+                                },
+                                ["root", "path", "sha256"],
+                            ),
+                            "When the definition in force is an overlay, the files merged into "
+                            "it, lowest root first (the whole definition at the bottom); empty "
+                            "otherwise.",
+                        ),
                     },
                     [
                         "code",

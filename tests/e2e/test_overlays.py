@@ -53,6 +53,9 @@ def test_shadow_overlay_set_writes_a_minimal_file_that_takes_effect(roots: Roots
     assert finding["severity"] == "warning" and finding["origin"] == "project"
     assert finding["fix"]["steps"] == ["Ask the architect first."]
     assert finding["fix"]["summary"].startswith("Invert the dependency")
+    row = rule_row(roots.rules_json(), "INW011")
+    assert [link["root"] for link in row["overlayChain"]] == ["core", "project"]
+    assert rule_row(roots.rules_json(), "INW005")["overlayChain"] == []
     table_text = roots.run("rules").stdout
     assert "project, overlays core (inw)" in table_text
     assert roots.run("check", "--no-cache").stderr == ""
