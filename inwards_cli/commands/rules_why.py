@@ -13,10 +13,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
-from inwards_cli.commands.console import display_from, write_text
+from inwards_cli.commands.console import display_from, fail, write_text
 from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
+from inwards_core.api import Prepared
+from inwards_core.model.findings import Report
 from inwards_core.reporting.escaping import printable
-from inwards_core.rules.why import FILES_SHOWN, Explanation, Reason
+from inwards_core.rules.lookup import find_rule
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.why import (
+    FILES_SHOWN,
+    Explanation,
+    Reason,
+    WhyContext,
+    explain_rule,
+    unknown_code,
+)
 
 if TYPE_CHECKING:
     from inwards_cli.commands.report_output import CheckOutcome
@@ -80,6 +91,41 @@ def why_command(
         sys.stdout.write(json.dumps(explanation.to_json(), indent=2, ensure_ascii=False) + "\n")
         return
     write_text(render_explanation(explanation, display_from(outcome.project_dir)))
+
+
+def explained_code(rule_set: RuleSet, arguments: CheckArguments) -> str:
+    """The code of the rule --explain names; exit 2 naming the closest code, or the
+    unusable files when only such files define it."""
+    wanted = arguments.explain or ""
+    found = find_rule(rule_set, wanted)
+    if found is not None:
+        return found.code
+    explanation = unknown_code(rule_set, wanted)
+    if explanation.reasons[0].reason == "void":
+        fail(
+            f"{explanation.code} is defined only by files that can't be used:",
+            *(f"  {reason.message}" for reason in explanation.reasons),
+        )
+    fail(f"--explain: {explanation.reasons[0].message} `inwards rules` lists them.")
+
+
+def explanation_of(
+    arguments: CheckArguments,
+    rule_set: RuleSet,
+    prepared: Prepared,
+    report: Report,
+    named: list[str] | None,
+) -> Explanation:
+    """Why the rule `arguments.explain` (a code) reported what it did on `report`."""
+    context = WhyContext(
+        paths=None if named is None else tuple(named),
+        isolated=arguments.isolated,
+        command_line_selection=bool(
+            arguments.select is not None or arguments.extend_select or arguments.ignore
+        ),
+    )
+    wanted = arguments.explain or ""
+    return explain_rule(wanted, rule_set, prepared.rules, report, prepared.config, context)
 
 
 def json_with_explanation(

@@ -114,7 +114,9 @@ def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> Ch
     baseline = load_baseline(arguments, project_dir)
     resolved = _load_rules(loaded, config, arguments)
     if arguments.explain is not None:
-        arguments = attrs.evolve(arguments, explain=_explained_code(resolved.rule_set, arguments))
+        from inwards_cli.commands.rules_why import explained_code
+
+        arguments = attrs.evolve(arguments, explain=explained_code(resolved.rule_set, arguments))
     config = _selected_on_command_line(config, resolved.rule_set, arguments)
     try:
         prepared = prepare(config, resolved.rule_set)
@@ -157,25 +159,6 @@ def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> Ch
     )
 
 
-def _explained_code(rule_set: RuleSet, arguments: CheckArguments) -> str:
-    """The code of the rule --explain names; exit 2 naming the closest code, or the
-    unusable files when only such files define it."""
-    from inwards_core.rules.lookup import find_rule
-    from inwards_core.rules.why import unknown_code
-
-    wanted = arguments.explain or ""
-    found = find_rule(rule_set, wanted)
-    if found is not None:
-        return found.code
-    explanation = unknown_code(rule_set, wanted)
-    if explanation.reasons[0].reason == "void":
-        fail(
-            f"{explanation.code} is defined only by files that can't be used:",
-            *(f"  {reason.message}" for reason in explanation.reasons),
-        )
-    fail(f"--explain: {explanation.reasons[0].message} `inwards rules` lists them.")
-
-
 def _explanation(
     arguments: CheckArguments,
     rule_set: RuleSet,
@@ -185,18 +168,9 @@ def _explanation(
 ) -> Explanation | None:
     if arguments.explain is None:
         return None
-    from inwards_core.rules.why import WhyContext, explain_rule
+    from inwards_cli.commands.rules_why import explanation_of
 
-    context = WhyContext(
-        paths=None if named is None else tuple(named),
-        isolated=arguments.isolated,
-        command_line_selection=bool(
-            arguments.select is not None or arguments.extend_select or arguments.ignore
-        ),
-    )
-    return explain_rule(
-        arguments.explain, rule_set, prepared.rules, report, prepared.config, context
-    )
+    return explanation_of(arguments, rule_set, prepared, report, named)
 
 
 def _memo_context(

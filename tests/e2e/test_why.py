@@ -154,6 +154,47 @@ def test_shadowed_names_the_lower_definition(project: Path, xdg: Path) -> None:
     assert "project definition .inwards/rules/INW001.toml" in shadowed["message"]
 
 
+def test_stale_shadow(project: Path, xdg: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(xdg)}
+    assert (
+        run_inwards("rules", "shadow", "INW001", "--to", "project", cwd=project, env=env).code == 0
+    )
+    shadow = project / ".inwards" / "rules" / "INW001.toml"
+    text = shadow.read_text(encoding="utf-8")
+    recorded = text.split('sha256 = "', 1)[1].split('"', 1)[0]
+    shadow.write_text(text.replace(recorded, "0" * 64), encoding="utf-8")
+    messages = [entry["message"] for entry in reasons(why_json(project, xdg, "INW001"), "shadowed")]
+    assert any(message.startswith("stale shadow:") for message in messages)
+
+
+def test_guidance_only_user_policy(project: Path, xdg: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        CONFIG.replace("[tool.inwards]\n", '[tool.inwards]\nuser-rules = "guidance-only"\n'),
+        encoding="utf-8",
+    )
+    env = {"XDG_CONFIG_HOME": str(xdg)}
+    done = run_inwards("rules", "shadow", "INW001", "--to", "user", cwd=project, env=env)
+    assert done.code == 0, done.stderr
+    policy = [
+        entry["message"] for entry in reasons(why_json(project, xdg, "INW001"), "user-policy")
+    ]
+    assert any('user-rules = "guidance-only"' in message for message in policy)
+
+
+def test_chains_not_followed_with_paths(project: Path, xdg: Path) -> None:
+    write_tree(
+        project,
+        {
+            ".inwards/rules/ACME005.toml": 'code = "ACME005"\nname = "no-json-anywhere"\n'
+            'check = "inw.forbidden"\nsummary = "The domain does not reach json."\n'
+            '[options]\nmodules = ["shop.domain"]\nforbidden = ["json"]\nindirect = true\n'
+        },
+    )
+    document = why_json(project, xdg, "ACME005", "src/shop/domain/order.py")
+    [skipped] = reasons(document, "not-run-with-paths")
+    assert "import chains were not followed" in skipped["message"]
+
+
 def test_overlay_chain_and_fields(project: Path, xdg: Path) -> None:
     write_tree(
         project, {".inwards/rules/INW001.toml": 'overlays = "INW001"\nseverity = "warning"\n'}
