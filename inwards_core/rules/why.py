@@ -219,9 +219,13 @@ def _void(rule_set: RuleSet, code: str) -> Iterator[Reason]:
 def _definitions(
     rule_set: RuleSet, code: str, chain: tuple[RuleDefinition, ...]
 ) -> Iterator[Reason]:
-    head = chain[0]
+    rule = rule_set.by_code(code)
+    # The definition in force; under "guidance-only" a user definition leads the chain but
+    # only lends its guidance to the one below it (said under user-policy).
+    head = chain[0] if rule is None else rule.definition
+    below = [index for index, d in enumerate(chain) if d.origin == head.origin]
     merged = () if head.overlay is None else head.overlay.chain
-    for lower in chain[1:]:
+    for lower in chain[below[0] + 1 if below else 1 :]:
         if lower.origin in merged:
             continue  # a link of the overlay, said below
         yield Reason(
@@ -292,11 +296,18 @@ def _user_policy(
             'used (user-rules = "guidance-only")',
             rule.guidance_from.origin.path,
         )
-    if rule is not None and rule.origin.root not in (RootKind.CORE, RootKind.PROJECT):
+    if rule is not None and rule.origin.root is RootKind.USER:
         yield Reason(
             "user-policy",
-            f"the definition in force comes from this machine ({rule.origin.root.value} root: "
-            f"{rule.origin.path}), not from the project: CI may run it differently",
+            f"the definition in force comes from this machine (user root: {rule.origin.path}), "
+            "not from the project: CI may run it differently",
+            rule.origin.path,
+        )
+    elif rule is not None and rule.origin.root is RootKind.ORG:
+        yield Reason(
+            "user-policy",
+            f"the definition in force comes from the organisation root ({rule.origin.path}), "
+            "not from the project: CI runs it only where the same rule pack is installed",
             rule.origin.path,
         )
 

@@ -175,10 +175,11 @@ def test_guidance_only_user_policy(project: Path, xdg: Path) -> None:
     env = {"XDG_CONFIG_HOME": str(xdg)}
     done = run_inwards("rules", "shadow", "INW001", "--to", "user", cwd=project, env=env)
     assert done.code == 0, done.stderr
-    policy = [
-        entry["message"] for entry in reasons(why_json(project, xdg, "INW001"), "user-policy")
-    ]
+    document = why_json(project, xdg, "INW001")
+    policy = [entry["message"] for entry in reasons(document, "user-policy")]
     assert any('user-rules = "guidance-only"' in message for message in policy)
+    assert document["inForce"]["root"] == "core"
+    assert not reasons(document, "shadowed")  # the user file lends guidance, shadows nothing
 
 
 def test_chains_not_followed_with_paths(project: Path, xdg: Path) -> None:
