@@ -107,6 +107,20 @@ def test_rules_why_exit_0_with_findings(project: Path, xdg: Path) -> None:
     assert "INW001 (error)" not in done.stdout  # the explanation only, not the findings
 
 
+def test_rules_why_exit_2_on_a_broken_project_definition(project: Path, xdg: Path) -> None:
+    write_tree(project, {".inwards/rules/INW001.toml": 'overlays = "INW001"\nseverity = 3\n'})
+    done = why(project, xdg, "INW001")
+    assert done.code == 2
+    assert ".inwards/rules/INW001.toml" in done.stderr
+    assert done.stdout == ""
+
+
+def test_schema_why_is_printed(project: Path) -> None:
+    done = run_inwards("schema", "why", cwd=project)
+    assert done.code == 0, done.stderr
+    assert json.loads(done.stdout)["$id"] == "urn:inwards:schema:why"
+
+
 def test_explain_refused_with_sarif(project: Path, xdg: Path) -> None:
     done = run_inwards("check", "--explain", "INW001", "--format", "sarif", cwd=project)
     assert done.code == 2
