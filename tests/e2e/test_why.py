@@ -345,6 +345,20 @@ def test_dead_options_of_a_rule_that_is_off(project: Path, xdg: Path) -> None:
     assert "which is off, so they do nothing" in dead["message"]
 
 
+def test_dead_entry_of_the_rules_own_options(project: Path, xdg: Path) -> None:
+    write_tree(
+        project,
+        {
+            ".inwards/rules/ACME006.toml": 'code = "ACME006"\nname = "no-json-in-kernel"\n'
+            'check = "inw.forbidden"\nsummary = "The kernel does not use json."\n'
+            '[options]\nmodules = ["shop.kernel"]\nforbidden = ["json"]\n'
+        },
+    )
+    [dead] = reasons(why_json(project, xdg, "ACME006"), "dead-options")
+    assert dead["file"] == ".inwards/rules/ACME006.toml"
+    assert "shop.kernel" in dead["message"]
+
+
 def test_reported_with_its_definition(project: Path, xdg: Path) -> None:
     document = why_json(project, xdg, "INW001")
     [reported] = reasons(document, "reported")
