@@ -92,6 +92,7 @@ def render_status(status: RulesStatus, settings_problems: list[str], *, has_proj
         out.append(f"Stale shadows ({len(status.stale)}):")
         out.extend(f"  {s.root.value:<8} {s.path}: {s.message}" for s in status.stale)
     out += _collision_lines(status)
+    out += _conflict_lines(status)
     out += _problem_lines(status, settings_problems)
     out.append("")
     out.append("Families:")
@@ -189,4 +190,16 @@ def _problem_lines(status: RulesStatus, settings_problems: list[str]) -> list[st
     for root_name, problem in problems:
         effect = {"user": " (warning: the lower definition stays in force)"}.get(root_name, "")
         out.append(f"  {root_name:<8} {problem}{effect}")
+    return out
+
+
+def _conflict_lines(status: RulesStatus) -> list[str]:
+    """Each field an overlay sets or unsets that upstream changed since it was written."""
+    if not status.conflicts:
+        return []
+    out = [
+        "",
+        f"Overlay conflicts ({len(status.conflicts)}; `inwards rules explain CODE` shows each):",
+    ]
+    out.extend(f"  {c.root.value:<8} {c.render()}" for c in status.conflicts)
     return out

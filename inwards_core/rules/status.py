@@ -16,6 +16,7 @@ from inwards_core.ports import RootReport, RootState, RuleDocument
 from inwards_core.rules.collisions import Collision
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
+from inwards_core.rules.overlay_conflicts import OverlayConflict
 from inwards_core.rules.rule_set import RuleSet, StaleShadow
 from inwards_core.rules.selection import ActiveRule
 
@@ -68,6 +69,8 @@ class RulesStatus:
     fingerprint: str
     # Every project definition over a user one with another intent, whatever the policy.
     collisions: tuple[Collision, ...] = ()
+    # Fields overlays set or unset that upstream changed since they were written.
+    conflicts: tuple[OverlayConflict, ...] = ()
 
 
 def rules_status(
@@ -95,6 +98,7 @@ def rules_status(
         user_in_effect=rule_set.user_in_effect(),
         fingerprint=rule_set.fingerprint(inwards_version),
         collisions=rule_set.collisions,
+        conflicts=rule_set.conflicts,
     )
 
 
@@ -210,6 +214,21 @@ def status_document(status: RulesStatus) -> dict[str, Any]:
         ],
         "fingerprint": status.fingerprint,
         "collisions": collisions_document(status.collisions),
+        "overlayConflicts": [
+            {
+                "code": c.code,
+                "root": c.root.value,
+                "path": c.path,
+                "line": c.line,
+                "key": c.key,
+                "kind": c.kind,
+                "was": c.was,
+                "now": c.now,
+                "ours": c.ours,
+                "message": c.message,
+            }
+            for c in status.conflicts
+        ],
     }
 
 

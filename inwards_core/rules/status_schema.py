@@ -16,6 +16,7 @@ from inwards_core.model.json_schema import (
 )
 from inwards_core.ports import RootState
 from inwards_core.rules.collisions import COLLISION_REASONS, ON_COLLISION_POLICIES
+from inwards_core.rules.overlay_conflicts import CONFLICT_KINDS
 from inwards_core.rules.resolver import USER_RULES_POLICIES
 from inwards_core.rules.status import STATUS_SCHEMA
 
@@ -118,6 +119,25 @@ def status_schema() -> JSON:
             "userDefinitions": user_definitions(),
             "fingerprint": text("sha256 of the effective rule set.") | {"pattern": SHA256},
             "collisions": collisions_schema(),
+            "overlayConflicts": array(
+                json_object(
+                    {
+                        "code": text("The rule's code."),
+                        "root": {"enum": ROOTS, "description": "The overlay's root."},
+                        "path": text("The overlay's file."),
+                        "line": nullable(integer("The line of the field in it.", 1)),
+                        "key": text("The field, as a dotted path (options.deny)."),
+                        "kind": {"enum": list(CONFLICT_KINDS), "description": "What changed."},
+                        "was": {"description": "Its value upstream when the overlay was written."},
+                        "now": {"description": "Its value upstream now (null: absent)."},
+                        "ours": {"description": "The overlay's value (null: it unsets it)."},
+                        "message": text("The warning, as check prints it."),
+                    },
+                    ["code", "root", "path", "line", "key", "kind", "was", "now", "ours"],
+                ),
+                "Fields overlays set or unset whose upstream value changed since they were "
+                "written (each a warning).",
+            ),
             "configProblems": array(
                 {"type": "string"},
                 "What is wrong in [tool.inwards.rules] against these rules (unknown codes or "

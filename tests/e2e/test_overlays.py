@@ -114,7 +114,16 @@ def test_a_conflict_shows_in_check_status_and_explain(roots: Roots) -> None:
     assert "warning:" in check.stderr and "summary" in check.stderr
     assert "First summary" in check.stderr and "Second summary" in check.stderr
     status = roots.run("status")
-    assert status.code == 0 and "conflict" in status.stdout.lower()
+    assert status.code == 0, status.stderr
+    assert "Overlay conflicts (1; `inwards rules explain CODE` shows each):" in status.stdout
+    assert "INW011 overlay conflict at summary" in status.stdout
+    (listed,) = roots.status_json()["overlayConflicts"]
+    assert (listed["key"], listed["was"], listed["now"], listed["ours"]) == (
+        "summary",
+        "First summary",
+        "Second summary",
+        "Project summary",
+    )
     explain = roots.run("rules", "explain", "INW011").stdout
     conflicts = explain.split("Conflicts")[1]
     assert 'upstream was   "First summary"' in conflicts
