@@ -333,7 +333,7 @@ def _selection(selected: ActiveRule, config: Config | None, context: WhyContext)
             by = f"the definition {definition.origin.path}"
             where = (definition.origin.path, definition.key_lines.get("severity"))
         reasons.append(
-            Reason("severity", f"severity {selected.severity.value}{effect}, set by {by}", *where)
+            Reason("severity", f"{selected.severity.value}{effect}, set by {by}", *where)
         )
     return reasons
 
@@ -344,7 +344,7 @@ def _off(selected: ActiveRule, config: Config | None, context: WhyContext) -> Re
     if decided == "opt-in":
         return Reason(
             "off",
-            f'off: its definition says default = "{definition.default}" and nothing turns it '
+            f'its definition says default = "{definition.default}" and nothing turns it '
             f'on (add "{selected.code}" to extend-select in [tool.inwards.rules])',
             definition.origin.path,
             definition.key_lines.get("default"),
@@ -358,7 +358,7 @@ def _off(selected: ActiveRule, config: Config | None, context: WhyContext) -> Re
         where = " (the command line's --select/--ignore may have decided it)"
     else:
         where = ""
-    return Reason("off", f"off: turned off by {key or decided}{where}", file, line)
+    return Reason("off", f"turned off by {key or decided}{where}", file, line)
 
 
 def _listed_key(config: Config | None, name: str, code: str) -> str:
