@@ -43,7 +43,9 @@ _LOCAL_ROOTS = (RootKind.USER, RootKind.PROJECT)
 
 def overlay_base(definition: RuleDefinition) -> BaseRecord:
     """What an overlay over `definition` (the definition in force below it) records."""
-    shipped = definition.origin.root not in _LOCAL_ROOTS
+    # A family or rule pack ships it; an INWARDS_ORG_RULES_DIR definition's family is a
+    # "$..." marker, not a distribution.
+    shipped = definition.origin.root not in _LOCAL_ROOTS and not definition.family.startswith("$")
     return BaseRecord(
         root=definition.origin.root.value,
         distribution=definition.family if shipped else "",

@@ -78,6 +78,26 @@ def test_a_bad_set_exits_2_naming_the_argument(roots: Roots) -> None:
     assert not roots.project_rules.exists()  # nothing was written
 
 
+def test_extend_keys_and_print(roots: Roots) -> None:
+    done = roots.run(
+        "rules",
+        "shadow",
+        "INW005",
+        "--to",
+        "project",
+        "--overlay",
+        "--print",
+        "--set",
+        'options.extend-modules=["shop.application"]',
+    )
+    assert done.code == 0, done.stderr
+    assert not roots.project_rules.exists()  # --print writes nothing
+    table = tomllib.loads(done.stdout)
+    assert table["options"] == {"extend-modules": ["shop.application"]}
+    # An upstream change to an extended array is inherited: nothing is recorded for it.
+    assert "was" not in table["overlay"] and "was-absent" not in table["overlay"]
+
+
 def test_explain_shows_who_set_each_field(roots: Roots) -> None:
     user = shadow_overlay(roots, "INW011", "user", "--set", "severity=warning")
     project = shadow_overlay(roots, "INW011", "project", "--set", 'guidance.summary="Ours."')
