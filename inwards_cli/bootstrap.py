@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from inwards_cli.adapters.local_files import LocalProjectFiles
+from inwards_cli.adapters.org_rules import org_root
 from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
 from inwards_core.adapters.caches import NullExtractionCache
@@ -91,8 +92,9 @@ def rule_sources(
     user_rules: str,
     isolated: bool,
 ) -> LocalRuleSources:
-    """Core, user and project roots; the user root is skipped with `--isolated` or when
-    the project says `user-rules = "off"`."""
+    """Core, org, user and project roots; the user root is skipped with `--isolated` or
+    when the project says `user-rules = "off"` (the org root is kept: it is the
+    environment's, like the families)."""
     directory, note, warning = user_rules_directory(os.environ)
     if isolated:
         ignored = "--isolated"
@@ -101,5 +103,8 @@ def rule_sources(
     else:
         ignored = ""
     return LocalRuleSources(
-        families, project_dir=project_dir, user=UserRoot(directory, note, warning, ignored)
+        families,
+        project_dir=project_dir,
+        user=UserRoot(directory, note, warning, ignored),
+        org=org_root(os.environ, project_dir),
     )

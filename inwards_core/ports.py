@@ -207,6 +207,24 @@ class RuleDocument:
 
 
 @attrs.frozen
+class RulePack:
+    """An installed organisation rule pack: its `inwards.rule_packs` entry-point name, the
+    distribution and version that ship it, and the folder of definitions it names."""
+
+    __repr__ = value_repr
+
+    name: str
+    distribution: str
+    version: str
+    location: str
+
+
+ORG_DIR_FAMILY = "$INWARDS_ORG_RULES_DIR"
+"""The `family` of the org root's documents read from INWARDS_ORG_RULES_DIR (a pack's
+documents carry the pack's distribution)."""
+
+
+@attrs.frozen
 class RootReport:
     """One root as the sources found it. `location` is the resolved directory (for core:
     the definition packages); `note` says how it was found or why it is ignored;
@@ -220,6 +238,7 @@ class RootReport:
     problems: tuple[ListingProblem, ...] = ()
     note: str = ""
     warning: str = ""  # worth a `warning:` line on every run (a relative XDG_CONFIG_HOME)
+    packs: tuple[RulePack, ...] = ()  # the org root's installed rule packs
 
 
 class RuleSources(Protocol):

@@ -1,4 +1,5 @@
-"""The user and project rule roots on disk, beside the core definitions the families ship.
+"""The org, user and project rule roots on disk, beside the core definitions the families
+ship (the org root's packs and directory are found by `org_rules`).
 
 `LocalRuleSources` reads `*.toml` definition files below each root directory (sub-folders
 are allowed, for grouping), following symlinks: a file reached twice is read once, a link
@@ -21,6 +22,7 @@ import itertools
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -31,6 +33,9 @@ from inwards_core.model.findings import RootKind
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ListingProblem, RootReport, RootState, RuleDocument, RuleSources
 from inwards_core.rules.kinds import Family
+
+if TYPE_CHECKING:
+    from inwards_cli.adapters.org_rules import OrgRoot
 
 PROJECT_RULES_DIR = Path(".inwards") / "rules"
 USER_RULES_OVERRIDE = "INWARDS_USER_RULES_DIR"
@@ -281,8 +286,9 @@ def read_root(
 
 
 class LocalRuleSources(RuleSources):
-    """Core definitions from the installed families, then the user root, then the project
-    root (`<project>/.inwards/rules`). `project_dir` is None outside a project."""
+    """Core definitions from the installed families, then the org root (installed rule
+    packs and INWARDS_ORG_RULES_DIR, when `org` is given), then the user root, then the
+    project root (`<project>/.inwards/rules`). `project_dir` is None outside a project."""
 
     def __init__(
         self,
@@ -290,10 +296,12 @@ class LocalRuleSources(RuleSources):
         *,
         project_dir: Path | None,
         user: UserRoot,
+        org: OrgRoot | None = None,
     ) -> None:
         self._families = tuple(families)
         self._project_dir = project_dir
         self._user = user
+        self._org = org
         self._loaded: tuple[tuple[RuleDocument, ...], tuple[RootReport, ...]] | None = None
 
     @property
@@ -309,6 +317,13 @@ class LocalRuleSources(RuleSources):
             return self._loaded
         documents = list(packaged_documents(self._families))
         reports = [packaged_root(self._families)]
+        if self._org is not None:
+            # Imported here: org_rules reads with this module's walker.
+            from inwards_cli.adapters.org_rules import read_org_root
+
+            report, found = read_org_root(self._org)
+            reports.append(report)
+            documents += found
         project = self.project_rules
         project_real = Path(os.path.realpath(project)) if project is not None else None
         user_dir = self._user.directory

@@ -25,6 +25,7 @@ from inwards_cli.definition_files import (
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.definitions import CODE_PATTERN, NAME_PATTERN, RuleDefinition, ShadowBase
 from inwards_core.rules.kinds import CheckKind, Family
+from inwards_core.rules.listing import from_rule_pack
 from inwards_core.rules.resolver import ROOT_PRECEDENCE, owning_family
 from inwards_core.rules.rule_set import RuleSet
 
@@ -228,12 +229,13 @@ def _whole_copy(here: RulesHere, code: str, base: RuleDefinition, to: TargetRoot
 
 
 def _shadow_base(definition: RuleDefinition) -> ShadowBase:
-    """What a copy of `definition` records in its [shadow] table."""
-    core = definition.origin.root is RootKind.CORE
+    """What a copy of `definition` records in its [shadow] table: for a core or org one,
+    the distribution (a family's, a rule pack's) and version that ship it."""
+    shipped = definition.origin.root is RootKind.CORE or from_rule_pack(definition)
     return ShadowBase(
         root=definition.origin.root.value,
-        distribution=definition.family if core else "",
-        version=definition.family_version if core else "",
+        distribution=definition.family if shipped else "",
+        version=definition.family_version if shipped else "",
         sha256=definition.origin.sha256,
         path=definition.origin.path,
     )

@@ -121,6 +121,8 @@ def _root_lines(status: RulesStatus) -> list[str]:
                 f"{f.distribution} {f.version} ({f.prefix}: {plural(f.rules, 'rule')})"
                 for f in status.families
             )
+        elif root.root is RootKind.ORG and status.rule_packs:
+            location = _org_location(root.location, status)
         out.append(f"  {root.root.value:<8} {_state(root):<10} {location}")
         if root.state is RootState.FOUND and root.root is not RootKind.CORE:
             out.append(f"           {_shadow_summary(root)}")
@@ -129,6 +131,17 @@ def _root_lines(status: RulesStatus) -> list[str]:
         if root.warning:
             out.append(f"           warning: {root.warning}")
     return out
+
+
+def _org_location(location: str, status: RulesStatus) -> str:
+    """The org root's packs as core's families are shown, then the INWARDS_ORG_RULES_DIR
+    directory (the other folder of `location`, which lists them all)."""
+    packs = [
+        f"{p.pack.distribution} {p.pack.version} ({p.pack.name}: {plural(p.rules, 'rule')})"
+        for p in status.rule_packs
+    ]
+    located = {p.pack.location for p in status.rule_packs}
+    return ", ".join(packs + [d for d in location.split(", ") if d and d not in located])
 
 
 def _policy_lines(status: RulesStatus, *, has_project: bool) -> list[str]:

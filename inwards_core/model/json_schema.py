@@ -64,7 +64,7 @@ ROOTS = [root.value for root in RootKind]
 
 SEVERITIES = [severity.value for severity in Severity]
 
-USER_EFFECTS = ["new", "shadows core", "guidance only"]
+USER_EFFECTS = ["new", "shadows core", "shadows org", "guidance only"]
 
 
 def user_definitions() -> JSON:
@@ -75,7 +75,8 @@ def user_definitions() -> JSON:
                 "effect": {
                     "enum": USER_EFFECTS,
                     "description": "What the user definition does here: a new rule, a "
-                    'shadow of a core rule, or only its guidance (user-rules = "guidance-only").',
+                    "shadow of a core or org rule, or only its guidance "
+                    '(user-rules = "guidance-only").',
                 },
                 "path": text("The user definition's file."),
             },
@@ -99,8 +100,10 @@ def origin(**extra: JSON) -> JSON:
             "family": text(
                 "The code prefix of the rule family that ships it, as in INW001 (core only)."
             ),
-            "distribution": text("The distribution that ships it (core only)."),
-            "version": text("That distribution's version (core only)."),
+            "distribution": text(
+                "The distribution that ships it (core, and org from a rule pack)."
+            ),
+            "version": text("That distribution's version (core, and org from a rule pack)."),
         },
         ["root", "path", "sha256", *extra],
         description="Where a rule definition comes from.",

@@ -16,10 +16,17 @@ def root_digests(
 ) -> Mapping[RootKind, str]:
     """sha256 per root over the sorted (path inside the root, sha256 of the bytes) of every
     definition file, so adding, deleting, renaming or editing one (same size or not)
-    changes it; the core digest also covers each family's distribution and version."""
+    changes it; the core digest also covers each family's distribution and version, the
+    org digest each rule pack's (named by its documents)."""
     entries: dict[RootKind, list[str]] = {root: [] for root in RootKind}
     for family in families:
         entries[RootKind.CORE].append(f"family\0{family.distribution}\0{family.version}")
+    packs = {
+        f"pack\0{document.family}\0{document.family_version}"
+        for document in documents
+        if document.root is RootKind.ORG and document.family
+    }
+    entries[RootKind.ORG] += packs
     for document in documents:
         entries[document.root].append(
             f"file\0{document.root_relative}\0{hashlib.sha256(document.data).hexdigest()}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from inwards_core.model.findings import RootKind
+from inwards_core.ports import ORG_DIR_FAMILY
 from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
@@ -26,6 +27,13 @@ def family_prefix(definition: RuleDefinition) -> str:
     return definition.code.upper().rstrip("0123456789")
 
 
+def from_rule_pack(definition: RuleDefinition) -> bool:
+    """An org definition shipped by an installed rule pack (its `family` is the pack's
+    distribution), not one of the INWARDS_ORG_RULES_DIR directory (whose documents carry
+    ORG_DIR_FAMILY)."""
+    return definition.origin.root is RootKind.ORG and definition.family != ORG_DIR_FAMILY
+
+
 def origin_label(definition: RuleDefinition) -> str:
     """The root of a definition as text shows it: `core (inw)`, `core (tidy)`, `project`."""
     prefix = family_prefix(definition)
@@ -34,8 +42,9 @@ def origin_label(definition: RuleDefinition) -> str:
 
 
 def origin_data(definition: RuleDefinition) -> dict[str, Any]:
-    """Where a definition comes from: root, path, sha256, and for core definitions the
-    family (its code prefix), distribution and version that ship it."""
+    """Where a definition comes from: root, path, sha256, for core definitions the family
+    (its code prefix), distribution and version that ship it, and for an org definition of
+    a rule pack the pack's distribution and version."""
     data: dict[str, Any] = {
         "root": definition.origin.root.value,
         "path": definition.origin.path,
@@ -43,6 +52,9 @@ def origin_data(definition: RuleDefinition) -> dict[str, Any]:
     }
     if definition.origin.root is RootKind.CORE:
         data["family"] = family_prefix(definition)
+        data["distribution"] = definition.family
+        data["version"] = definition.family_version
+    elif from_rule_pack(definition):
         data["distribution"] = definition.family
         data["version"] = definition.family_version
     return data

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from inwards_core.model.findings import ROOTS_ASCENDING, RootKind, UserDefinitionInEffect
-from inwards_core.ports import RootReport, RootState, RuleDocument
+from inwards_core.ports import RootReport, RootState, RuleDocument, RulePack
 from inwards_core.rules.collisions import Collision
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
@@ -50,6 +50,15 @@ class FamilyStatus:
 
 
 @attrs.frozen
+class RulePackStatus:
+    """An installed organisation rule pack and how many definitions of the org root it
+    ships (void ones aside)."""
+
+    pack: RulePack
+    rules: int
+
+
+@attrs.frozen
 class Totals:
     active: int
     shadowed: int
@@ -67,6 +76,8 @@ class RulesStatus:
     user_rules: str
     user_in_effect: tuple[UserDefinitionInEffect, ...]
     fingerprint: str
+    rule_packs: tuple[RulePackStatus, ...] = ()
+    org_in_effect: tuple[UserDefinitionInEffect, ...] = ()
     # Every project definition over a user one with another intent, whatever the policy.
     collisions: tuple[Collision, ...] = ()
     # Fields overlays set or unset that upstream changed since they were written.
@@ -97,6 +108,10 @@ def rules_status(
         user_rules=rule_set.user_rules,
         user_in_effect=rule_set.user_in_effect(),
         fingerprint=rule_set.fingerprint(inwards_version),
+        rule_packs=tuple(
+            _pack_status(pack, rule_set) for report in reports for pack in report.packs
+        ),
+        org_in_effect=rule_set.org_in_effect(),
         collisions=rule_set.collisions,
         conflicts=rule_set.conflicts,
     )
@@ -156,6 +171,18 @@ def _family_status(family: Family, rule_set: RuleSet) -> FamilyStatus:
     )
 
 
+def _pack_status(pack: RulePack, rule_set: RuleSet) -> RulePackStatus:
+    rules = sum(
+        1
+        for chain in rule_set.chains.values()
+        for d in chain
+        if d.origin.root is RootKind.ORG
+        and d.family == pack.distribution
+        and d.family_version == pack.version
+    )
+    return RulePackStatus(pack, rules)
+
+
 def _totals(rule_set: RuleSet, active: Sequence[ActiveRule]) -> Totals:
     return Totals(
         active=sum(1 for rule in active if rule.enabled),
@@ -213,6 +240,19 @@ def status_document(status: RulesStatus) -> dict[str, Any]:
             {"code": u.code, "effect": u.effect, "path": u.path} for u in status.user_in_effect
         ],
         "fingerprint": status.fingerprint,
+        "rulePacks": [
+            {
+                "name": p.pack.name,
+                "distribution": p.pack.distribution,
+                "version": p.pack.version,
+                "location": p.pack.location,
+                "rules": p.rules,
+            }
+            for p in status.rule_packs
+        ],
+        "orgDefinitions": [
+            {"code": o.code, "effect": o.effect, "path": o.path} for o in status.org_in_effect
+        ],
         "collisions": collisions_document(status.collisions),
         "overlayConflicts": [
             {

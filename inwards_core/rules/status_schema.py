@@ -118,6 +118,34 @@ def status_schema() -> JSON:
             },
             "userDefinitions": user_definitions(),
             "fingerprint": text("sha256 of the effective rule set.") | {"pattern": SHA256},
+            "rulePacks": array(
+                json_object(
+                    {
+                        "name": text("Its `inwards.rule_packs` entry-point name."),
+                        "distribution": text("The distribution that ships it."),
+                        "version": text("That distribution's version."),
+                        "location": text("The folder of definitions it names."),
+                        "rules": integer("Its definitions in the org root (void ones aside)."),
+                    },
+                    ["name", "distribution", "version", "location", "rules"],
+                ),
+                "The installed organisation rule packs (the org root, with INWARDS_ORG_RULES_DIR).",
+            ),
+            "orgDefinitions": array(
+                json_object(
+                    {
+                        "code": text("The rule's code."),
+                        "effect": {
+                            "enum": ["new", "shadows core"],
+                            "description": "A new rule, or a shadow of a core rule.",
+                        },
+                        "path": text("The org definition's file."),
+                    },
+                    ["code", "effect", "path"],
+                ),
+                "Organisation rule definitions in force (from rule packs or "
+                "INWARDS_ORG_RULES_DIR): they come from the environment, not the project.",
+            ),
             "collisions": collisions_schema(),
             "overlayConflicts": array(
                 json_object(
