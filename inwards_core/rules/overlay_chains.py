@@ -10,7 +10,7 @@ overlay with nothing below it is a problem too. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -57,8 +57,12 @@ def apply_overlays(
     candidates: Mapping[str, Mapping[RootKind, Entry]],
     kinds: Mapping[str, tuple[Family, CheckKind]],
     user_rules: str,
+    fits: Callable[[RuleDefinition, RuleDefinition], bool] = lambda _above, _below: True,
 ) -> Applied:
-    """Merge every overlay of `candidates` into the definition in force below it."""
+    """Merge every overlay of `candidates` into the definition in force below it.
+    `fits(whole, below)`: whether a whole file may stand over the definition below it (the
+    resolver voids it later otherwise); one that may not is no base for overlays above it,
+    so a broken user shadow can't make a project overlay over it fail too."""
     merged: dict[str, dict[RootKind, RuleDefinition]] = {}
     problems: list[DefinitionProblem] = []
     ignored: list[RuleDefinition] = []
@@ -71,7 +75,9 @@ def apply_overlays(
             if entry is None:
                 continue
             if isinstance(entry, RuleDefinition):
-                out[root] = below = entry  # a whole file: the chain starts again here
+                out[root] = entry
+                if below is None or fits(entry, below):
+                    below = entry  # a whole file: the chain starts again here
                 continue
             guidance_only = root is RootKind.USER and user_rules == "guidance-only"
             built = _overlay(entry, below, kinds, guidance_only=guidance_only)

@@ -88,7 +88,7 @@ def resolve(
         for problem in report.problems
     ]
     per_root = _collect(documents, kinds, parsed_tables, found)
-    candidates = _apply_overlays(_one_per_root(per_root, found), kinds, found)
+    candidates = _apply_overlays(_one_per_root(per_root, found), kinds, families, found)
     _void_broken_shadows(candidates, families, found)
     _void_name_clashes(candidates, found)
     chains = {
@@ -220,10 +220,17 @@ def _one_per_root(
 def _apply_overlays(
     candidates: dict[str, dict[RootKind, Entry]],
     kinds: dict[str, tuple[Family, CheckKind]],
+    families: Sequence[Family],
     found: _Resolution,
 ) -> Candidates:
-    """Merge each overlay into the definition in force below it (`overlay_chains`)."""
-    applied = apply_overlays(candidates, kinds, found.user_rules)
+    """Merge each overlay into the definition in force below it (`overlay_chains`); a
+    whole file `_void_broken_shadows` will void is passed over as a base."""
+
+    def fits(whole: RuleDefinition, below: RuleDefinition) -> bool:
+        unowned = owning_family(whole.code, families) is None
+        return _shadow_problem(whole, below, unowned) is None
+
+    applied = apply_overlays(candidates, kinds, found.user_rules, fits)
     found.problems += applied.problems
     found.ignored += applied.ignored
     found.conflicts += applied.conflicts

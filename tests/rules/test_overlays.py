@@ -394,3 +394,17 @@ def test_a_whole_copy_of_an_overlay_is_fresh_while_the_merged_table_is_the_same(
     moved = 'overlays = "INW014"\nseverity = "warning"\ndefault = "on"\n'
     (stale,) = resolved(user={"INW014.toml": moved}, project={"INW014.toml": copy}).stale
     assert "stale shadow" in stale.message
+
+
+def test_a_broken_whole_file_below_is_no_base_for_the_overlay_above() -> None:
+    user = CORE_014.replace('name = "ports-abstract"', 'name = "other-name"')
+    project = 'overlays = "INW014"\nseverity = "warning"\n'
+    rule_set = resolved(user={"INW014.toml": user}, project={"INW014.toml": project})
+    problem = only_problem(rule_set)
+    assert (problem.root, problem.key, problem.blocking) == (RootKind.USER, "name", False)
+    got = rule_set.by_code("INW014")
+    assert got is not None and got.origin.root is RootKind.PROJECT
+    assert got.definition.name == "ports-abstract"
+    assert got.definition.severity.value == "warning"
+    info = got.definition.overlay
+    assert info is not None and [o.root for o in info.chain] == [RootKind.CORE, RootKind.PROJECT]
