@@ -253,6 +253,28 @@ def test_user_definition_in_force_and_isolated(project: Path, xdg: Path) -> None
     assert "user-policy: --isolated: the user root was not read" in done.stdout
 
 
+def test_org_definition_in_force(project: Path, xdg: Path, tmp_path: Path) -> None:
+    org = tmp_path / "org"
+    write_tree(
+        org,
+        {
+            "ACME007.toml": 'code = "ACME007"\nname = "no-json-in-adapters"\n'
+            'check = "inw.forbidden"\nsummary = "Adapters do not use json."\n'
+            '[options]\nmodules = ["shop.adapters"]\nforbidden = ["json"]\n'
+        },
+    )
+    env = {"XDG_CONFIG_HOME": str(xdg), "INWARDS_ORG_RULES_DIR": str(org)}
+    done = run_inwards("rules", "why", "ACME007", "--json", cwd=project, env=env)
+    assert done.code == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["inForce"]["root"] == "org"
+    [policy] = reasons(document, "user-policy")
+    assert "organisation root" in policy["message"]
+    [reported] = reasons(document, "reported")
+    assert reported["file"] == "src/shop/adapters/db.py"
+    assert document["findings"][0]["definition"]["root"] == "org"
+
+
 def test_off_names_the_key_file_and_line(project: Path, xdg: Path) -> None:
     [off] = reasons(why_json(project, xdg, "INW006"), "off")
     assert (off["file"], off["line"]) == ("pyproject.toml", 9)
