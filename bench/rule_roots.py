@@ -4,9 +4,12 @@ Times whole `inwards check` processes (warm cache) and `inwards status` on the s
 project with no user or project definitions, then with 50 user and 50 project definitions:
 in each root 8 shadows of the shipped INW rules and 42 new rules. The new rules are opt-in,
 so the difference is the cost of reading, parsing and resolving the definitions, not of
-running more checks; `--enabled` turns them on as well (then they also run).
+running more checks; `--enabled` turns them on as well (then they also run). `--overlays`
+writes the 8 shadows of each root as overlays instead (a severity, one guidance step): the
+project's stack on the user's, which stack on core, so every run merges 16 overlays.
 
-usage: python bench/rule_roots.py [--ours PATH/TO/bin/inwards] [--runs N] [--enabled] [--json FILE]
+usage: python bench/rule_roots.py [--ours PATH/TO/bin/inwards] [--runs N] [--enabled]
+       [--overlays] [--json FILE]
 """
 
 from __future__ import annotations
@@ -40,11 +43,21 @@ def new_rule(code: str, name: str, enabled: bool) -> str:
     )
 
 
-def fill_root(directory: Path, prefix: str, enabled: bool) -> None:
+def overlay(code: str, prefix: str) -> str:
+    return (
+        f'overlays = "{code}"\nseverity = "warning"\n\n'
+        f'[guidance]\nsteps = ["Ask the {prefix} maintainers first."]\n'
+    )
+
+
+def fill_root(directory: Path, prefix: str, enabled: bool, overlays: bool = False) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    shadows = sorted(CORE.glob("INW*.toml"))
+    shadows = sorted(CORE.glob("INW*.toml"))[:8]
     for path in shadows:
-        (directory / path.name).write_bytes(path.read_bytes() + b"\n# a local copy\n")
+        if overlays:
+            (directory / path.name).write_text(overlay(path.stem, prefix), encoding="utf-8")
+        else:
+            (directory / path.name).write_bytes(path.read_bytes() + b"\n# a local copy\n")
     for number in range(1, DEFINITIONS_PER_ROOT - len(shadows) + 1):
         code = f"{prefix}{number:03d}"
         (directory / f"{code}.toml").write_text(
@@ -107,6 +120,7 @@ def main() -> None:
     parser.add_argument("--ours", default=shutil.which("inwards") or "inwards")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--enabled", action="store_true")
+    parser.add_argument("--overlays", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results: dict[str, float] = {}
@@ -120,8 +134,8 @@ def main() -> None:
         commands = {"check": [args.ours, "check"], "status": [args.ours, "status"]}
         for label in ("0 definitions", "50 user + 50 project"):
             if label != "0 definitions":
-                fill_root(user / "inwards" / "rules", "USR", args.enabled)
-                fill_root(project / ".inwards" / "rules", "PRJ", args.enabled)
+                fill_root(user / "inwards" / "rules", "USR", args.enabled, args.overlays)
+                fill_root(project / ".inwards" / "rules", "PRJ", args.enabled, args.overlays)
             for name, command in commands.items():
                 walls = timed(command, project, env, args.runs)
                 key = f"{name}, {label}"
