@@ -93,26 +93,43 @@ def _distributions(paths: Iterable[str]) -> Iterator[tuple[str, str, str]]:
                 yield os.path.join(entry or ".", name), distribution, version.partition("-")[0]
 
 
-def entry_points(group: str = GROUP, paths: Iterable[str] | None = None) -> list[EntryPoint]:
-    """The entry points of `group` declared by the distributions on `paths` (by default
-    the installed environment's entries of `sys.path`)."""
-    found: list[EntryPoint] = []
+# (folder, distribution, version, entry_points.txt) per tuple of paths: a run reads the
+# families' group and the rule packs' group, and the environment doesn't change under it.
+_DECLARED: dict[tuple[str, ...], tuple[tuple[str, str, str, str], ...]] = {}
+
+
+def _declared(paths: Iterable[str]) -> tuple[tuple[str, str, str, str], ...]:
+    key = tuple(paths)
+    known = _DECLARED.get(key)
+    if known is not None:
+        return known
+    found: list[tuple[str, str, str, str]] = []
     seen: set[str] = set()
-    for folder, distribution, version in _distributions(
-        installed_paths() if paths is None else paths
-    ):
-        key = _NORMALISE.sub("-", distribution).lower()
-        if key in seen:
+    for folder, distribution, version in _distributions(key):
+        normalised = _NORMALISE.sub("-", distribution).lower()
+        if normalised in seen:
             continue
-        seen.add(key)
+        seen.add(normalised)
         try:
             with open(os.path.join(folder, "entry_points.txt"), encoding="utf-8") as handle:
-                text = handle.read()
+                found.append((folder, distribution, version, handle.read()))
         except OSError:
             continue
-        for name, target in _section(text, group):
-            found.append(EntryPoint(name, target, distribution, version, folder))
-    return found
+    _DECLARED[key] = tuple(found)
+    return _DECLARED[key]
+
+
+def entry_points(group: str = GROUP, paths: Iterable[str] | None = None) -> list[EntryPoint]:
+    """The entry points of `group` declared by the distributions on `paths` (by default
+    the installed environment's entries of `sys.path`). The metadata is read once per
+    process and list of paths."""
+    return [
+        EntryPoint(name, target, distribution, version, folder)
+        for folder, distribution, version, text in _declared(
+            installed_paths() if paths is None else paths
+        )
+        for name, target in _section(text, group)
+    ]
 
 
 def installed_entry_points(project_dir: Path | None = None, group: str = GROUP) -> list[EntryPoint]:
