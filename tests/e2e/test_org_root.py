@@ -185,6 +185,23 @@ def test_org_sits_between_core_and_user(setup: Setup) -> None:
     assert [r["root"] for r in status["roots"]] == ["core", "org", "user", "project"]
 
 
+def test_an_org_overlay_and_a_project_overlay_over_it(setup: Setup) -> None:
+    setup.write(setup.org, "INW005.toml", 'overlays = "INW005"\nseverity = "warning"\n')
+    [finding] = diagnostics(setup.check(), "INW005")
+    assert (finding["severity"], finding["origin"]) == ("warning", "org")
+    setup.write(
+        setup.project / ".inwards" / "rules",
+        "INW005.toml",
+        'overlays = "INW005"\n\n[guidance]\nsummary = "Ours: no {library} here."\n',
+    )
+    [finding] = diagnostics(setup.check(), "INW005")
+    assert (finding["severity"], finding["origin"]) == ("warning", "project")  # org's level
+    assert finding["fix"]["summary"] == "Ours: no sqlalchemy here."
+    rules = setup.json("rules", "--json")
+    row = next(r for r in rules["rules"] if r["code"] == "INW005")
+    assert [link["root"] for link in row["overlayChain"]] == ["core", "org", "project"]
+
+
 def test_origin_org_in_json_sarif_and_text(setup: Setup) -> None:
     setup.write(setup.org, "ACME002.toml", new_rule("ACME002", "Org rule"))
     [finding] = diagnostics(setup.check(), "ACME002")
