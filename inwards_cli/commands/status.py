@@ -194,14 +194,16 @@ def _collision_lines(status: RulesStatus) -> list[str]:
 
 
 def _problem_lines(status: RulesStatus, settings_problems: list[str]) -> list[str]:
-    """The roots' problems, then the configuration's; one in the user root is a warning."""
+    """The roots' problems, then the configuration's; one in the user or org root is a
+    warning."""
     problems = [(r.root.value, p) for r in status.roots for p in r.problems]
     problems += [("config", p) for p in settings_problems]
     if not problems:
         return []
     out = ["", f"Problems ({len(problems)}):"]
     for root_name, problem in problems:
-        effect = {"user": " (warning: the lower definition stays in force)"}.get(root_name, "")
+        warning = root_name in (RootKind.USER.value, RootKind.ORG.value)
+        effect = " (warning: the lower definition stays in force)" if warning else ""
         out.append(f"  {root_name:<8} {problem}{effect}")
     return out
 

@@ -230,6 +230,12 @@ def test_a_broken_org_definition_warns_and_the_lower_one_stays(setup: Setup) -> 
     assert "INW005.toml" in done.stderr and "(this org definition is not used)" in done.stderr
     [finding] = diagnostics(json.loads(done.stdout), "INW005")
     assert (finding["severity"], finding["origin"]) == ("error", "core")
+    status = setup.run("status")
+    assert status.code == 0, status.stderr
+    [line] = [line for line in status.stdout.splitlines() if "INW005.toml" in line]
+    assert line.lstrip().startswith("org") and line.endswith(
+        "(warning: the lower definition stays in force)"
+    )
 
 
 def test_shadowing_an_org_definition_records_the_pack(
