@@ -244,15 +244,18 @@ def test_shadowing_an_org_definition_records_the_pack(
     site = tmp_path_factory.mktemp("site")
     make_pack(site, {"INW005.toml": core_with("INW005", "severity", '"warning"')})
     env = {"PYTHONPATH": on_path(site), "INWARDS_ORG_RULES_DIR": ""}
-    done = setup.run("rules", "shadow", "INW005", "--to", "project", env=env)
-    assert done.code == 0, done.stderr
-    written = setup.project / ".inwards" / "rules" / "INW005.toml"
-    shadow = tomllib.loads(written.read_text(encoding="utf-8"))["shadow"]
-    assert (shadow["root"], shadow["distribution"], shadow["version"]) == (
-        "org",
-        "acme-trap",
-        "0.1",
-    )
+    for to, folder in (("user", setup.user), ("project", setup.project / ".inwards" / "rules")):
+        done = setup.run("rules", "shadow", "INW005", "--to", to, env=env)
+        assert done.code == 0, done.stderr
+        text = (folder / "INW005.toml").read_text(encoding="utf-8")
+        shadow = tomllib.loads(text)["shadow"]
+        assert (shadow["root"], shadow["distribution"], shadow["version"]) == (
+            "org",
+            "acme-trap",
+            "0.1",
+        )
+        assert 'severity = "warning"' in text  # the org definition's text, copied
+        (folder / "INW005.toml").unlink()  # the project copy is made from the org one too
 
 
 # -- packs built in the test: never imported, one code in two packs ---------------------
