@@ -62,3 +62,22 @@ def test_a_broken_org_definition_warns_and_core_stays() -> None:
     assert rule is not None and rule.origin.root is RootKind.CORE
     assert rule_set.errors == ()
     assert [w.endswith("(this org definition is not used)") for w in rule_set.warnings()] == [True]
+
+
+def test_an_org_rule_under_a_family_prefix_or_renaming_a_core_one_is_void() -> None:
+    new = 'code = "INW999"\nname = "mine"\nsummary = "s"\ncheck = "inw.pure-domain"\n'
+    renamed = CORE_TEXT.replace('name = "', 'name = "other-', 1)
+    rule_set = rules(org={"INW999.toml": new, "INW011.toml": renamed})
+    assert rule_set.by_code("INW999") is None
+    rule = rule_set.by_code("INW011")
+    assert rule is not None and rule.origin.root is RootKind.CORE
+    assert rule_set.errors == ()
+    assert sorted(p.code for p in rule_set.problems) == ["INW011", "INW999"]
+
+
+def test_a_user_shadow_of_an_org_rule_says_so() -> None:
+    new = 'code = "ACME001"\nname = "mine"\nsummary = "s"\ncheck = "inw.pure-domain"\n'
+    rule_set = rules(org={"ACME001.toml": new}, user={"ACME001.toml": new})
+    [user] = rule_set.user_in_effect()
+    assert (user.code, user.effect) == ("ACME001", "shadows org")
+    assert rule_set.org_in_effect() == ()  # shadowed: not in force
