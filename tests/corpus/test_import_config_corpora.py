@@ -129,23 +129,12 @@ def test_same_verdict_per_contract_as_lint_imports(tmp_path: Path, name: str, va
     assert not uncovered, uncovered
 
 
-# The gap seen on kedro without its ignores (inwards at 9c205d2, lint-imports with
-# PYTHONHASHSEED=0), left to the chain rendering of the INW kinds: a step made by a
-# multi-line `from x import (\n    a,\n)` is shown at the line of its first name
-# (kedro/runner/task.py:18, hooks/manager.py:14, context/__init__.py:7, ipython/__init__.py:43)
-# where lint-imports shows the statement's first line (l.17, l.13, l.6, l.42). Every pair
-# and every other import of every route is there.
-KNOWN_ROUTE_GAPS = {("kedro", "without-ignores")}
-
-
 @pytest.mark.corpus
 @VARIANTS
 @NAMES
-def test_every_import_of_every_route_is_reported(
-    tmp_path: Path, name: str, variant: str, request: pytest.FixtureRequest
-) -> None:
-    if (name, variant) in KNOWN_ROUTE_GAPS:
-        request.applymarker(pytest.mark.xfail(reason="route gaps, see KNOWN_ROUTE_GAPS"))
+def test_every_import_of_every_route_is_reported(tmp_path: Path, name: str, variant: str) -> None:
+    # A step of a multi-line `from x import (\n    a,\n)` is at the statement's first line,
+    # as lint-imports shows it (kedro/runner/task.py:17, not the name's line 18).
     theirs, ours, codes, root = converted_and_checked(tmp_path, name, variant)
     missing = [
         (contract, importer, imported, line)
