@@ -53,7 +53,8 @@ from inwards_cli.adapters.pack_entries import (
     pack_bytes,
 )
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
-from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.facts import ModuleFacts
+from inwards_core.model.facts_data import facts_from_data, facts_to_data
 from inwards_core.ports import CacheKey, ExtractionCache
 
 if sys.platform != "win32":

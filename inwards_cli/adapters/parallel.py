@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inwards_core.extraction.facts_reading import ParseJob, parse_job, parse_serially
-from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.facts import ModuleFacts
+from inwards_core.model.facts_data import facts_from_data, facts_to_data
 from inwards_core.ports import GrammarBinaries, ParserRefused
 
 if TYPE_CHECKING:

@@ -15,13 +15,8 @@ from typing import Any, NoReturn
 
 from inwards_core.extraction.facts_reading import ParseJob, parse_job
 from inwards_core.extraction.limits import ReadBudget, budget_for
-from inwards_core.model.facts import (
-    ImportFact,
-    ImportStyle,
-    ModuleFacts,
-    facts_from_data,
-    facts_to_data,
-)
+from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts
+from inwards_core.model.facts_data import facts_from_data, facts_to_data
 from inwards_core.model.findings import Span
 from inwards_core.ports import GrammarBinaries
 

@@ -26,7 +26,8 @@ from inwards_cli.adapters.disk_cache import (
     namespace_folder,
     symlinked_component,
 )
-from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts, facts_to_data
+from inwards_core.model.facts import ImportFact, ImportStyle, ModuleFacts
+from inwards_core.model.facts_data import facts_to_data
 from inwards_core.model.findings import Span
 from inwards_core.ports import CacheKey
 

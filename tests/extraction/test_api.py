@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction import EXTRACTOR_ID, extract
-from inwards_core.model.facts import facts_from_data, facts_to_data
+from inwards_core.model.facts_data import facts_from_data, facts_to_data
 
 from .helpers import GRAMMARS, read
 

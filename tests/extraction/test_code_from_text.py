@@ -9,7 +9,8 @@ import pytest
 
 from inwards_core.extraction.dynamic import has_dynamic_hint
 from inwards_core.extraction.dynamic_sources import MAX_SOURCE_CHARS
-from inwards_core.model.facts import ModuleFacts, facts_from_data, facts_to_data
+from inwards_core.model.facts import ModuleFacts
+from inwards_core.model.facts_data import facts_from_data, facts_to_data
 
 from .helpers import read
 

@@ -3,7 +3,7 @@ name stands on another one, as import-linter names an import (every reader agree
 
 from __future__ import annotations
 
-from inwards_core.model.facts import facts_from_data, facts_to_data
+from inwards_core.model.facts_data import facts_from_data, facts_to_data
 from tests.extraction.helpers import read_everywhere
 
 
