@@ -230,13 +230,16 @@ def _whole_copy(here: RulesHere, code: str, base: RuleDefinition, to: TargetRoot
 
 def _shadow_base(definition: RuleDefinition) -> ShadowBase:
     """What a copy of `definition` records in its [shadow] table: for a core or org one,
-    the distribution (a family's, a rule pack's) and version that ship it."""
+    the distribution (a family's, a rule pack's) and version that ship it. An overlay is
+    recorded by its merged table's digest: its own file's bytes would not change when a
+    definition below it does."""
     shipped = definition.origin.root is RootKind.CORE or from_rule_pack(definition)
+    merged = definition.overlay is not None
     return ShadowBase(
         root=definition.origin.root.value,
         distribution=definition.family if shipped else "",
         version=definition.family_version if shipped else "",
-        sha256=definition.origin.sha256,
+        sha256=definition.table_sha256 if merged else definition.origin.sha256,
         path=definition.origin.path,
     )
 

@@ -237,3 +237,32 @@ def test_refresh_records_the_base_again_after_a_conflict(roots: Roots) -> None:
     assert roots.run("check", "--no-cache").stderr == ""
     missing = roots.run("rules", "shadow", "INW005", "--to", "project", "--overlay", "--refresh")
     assert missing.code == 2 and "no overlay in the project root" in missing.stderr
+
+
+def test_a_flattened_copy_goes_stale_when_a_definition_below_the_overlay_changes(
+    roots: Roots, tmp_path: Path
+) -> None:
+    # An org whole file under a user overlay: the project copy flattens both. Upstream
+    # then edits the org file; the user overlay's own bytes don't change, the merge does.
+    org = tmp_path / "org"
+    org.mkdir()
+    (org / "INW011.toml").write_text(edited("INW011", summary='"Org summary"'))
+    env = {"INWARDS_ORG_RULES_DIR": str(org)}
+    done = roots.run(
+        "rules",
+        "shadow",
+        "INW011",
+        "--to",
+        "user",
+        "--overlay",
+        "--set",
+        "severity=warning",
+        env=env,
+    )
+    assert done.code == 0, done.stderr
+    done = roots.run("rules", "shadow", "INW011", "--to", "project", env=env)
+    assert done.code == 0, done.stderr
+    assert rule_row(roots.rules_json(env=env), "INW011")["stale"] is None
+    (org / "INW011.toml").write_text(edited("INW011", summary='"New org summary"'))
+    stale = rule_row(roots.rules_json(env=env), "INW011")["stale"]
+    assert stale is not None, "the copy no longer matches the merged definition below it"
