@@ -68,9 +68,10 @@ def status_command(
 
 def _shadow_summary(root: RootStatus) -> str:
     parts = []
-    for lower, codes in root.shadowing:
-        noun = f"a {lower.value} rule" if len(codes) == 1 else f"{lower.value} rules"
-        parts.append(f"{len(codes)} shadowing {noun} ({', '.join(codes)})")
+    for verb, listed in (("shadowing", root.shadowing), ("overlaying", root.overlaying)):
+        for lower, codes in listed:
+            noun = f"a {lower.value} rule" if len(codes) == 1 else f"{lower.value} rules"
+            parts.append(f"{len(codes)} {verb} {noun} ({', '.join(codes)})")
     if root.new:
         parts.append(f"{len(root.new)} new ({', '.join(root.new)})")
     head = plural(root.definitions, "rule")

@@ -32,12 +32,14 @@ class RootStatus:
     note: str
     warning: str
     definitions: int
-    # Lower root -> codes this root's definitions shadow there.
+    # Lower root -> codes this root's whole-file definitions shadow there.
     shadowing: tuple[tuple[RootKind, tuple[str, ...]], ...]
     new: tuple[str, ...]
     problems: tuple[str, ...]
     digest: str
     changed: bool | None  # None: no earlier check recorded a digest
+    # Lower root -> codes this root's overlays change there, field by field.
+    overlaying: tuple[tuple[RootKind, tuple[str, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -117,12 +119,18 @@ def rules_status(
     )
 
 
+def _by_root(codes: dict[RootKind, list[str]]) -> tuple[tuple[RootKind, tuple[str, ...]], ...]:
+    ordered = sorted(codes.items(), key=lambda item: ROOTS_ASCENDING.index(item[0]))
+    return tuple((root, tuple(sorted(listed))) for root, listed in ordered)
+
+
 def _root_status(
     report: RootReport, rule_set: RuleSet, digest: str, changed: bool | None
 ) -> RootStatus:
     """What one root defines, read from the resolver's chains: the codes its definitions
     shadow in each lower root, and the codes no lower root defines."""
     shadowing: dict[RootKind, list[str]] = {}
+    overlaying: dict[RootKind, list[str]] = {}
     new: list[str] = []
     count = 0
     for code, chain in rule_set.chains.items():
@@ -131,7 +139,8 @@ def _root_status(
                 continue
             count += 1
             if index + 1 < len(chain):
-                shadowing.setdefault(chain[index + 1].origin.root, []).append(code)
+                above = overlaying if definition.overlay is not None else shadowing
+                above.setdefault(chain[index + 1].origin.root, []).append(code)
             else:
                 new.append(code)
     return RootStatus(
@@ -141,12 +150,8 @@ def _root_status(
         note=report.note,
         warning=report.warning,
         definitions=count,
-        shadowing=tuple(
-            (root, tuple(sorted(codes)))
-            for root, codes in sorted(
-                shadowing.items(), key=lambda item: ROOTS_ASCENDING.index(item[0])
-            )
-        ),
+        shadowing=_by_root(shadowing),
+        overlaying=_by_root(overlaying),
         new=tuple(sorted(new)),
         problems=tuple(p.render() for p in rule_set.problems if p.root is report.root),
         digest=digest,
@@ -207,6 +212,7 @@ def status_document(status: RulesStatus) -> dict[str, Any]:
                 "warning": root.warning,
                 "definitions": root.definitions,
                 "shadowing": {lower.value: list(codes) for lower, codes in root.shadowing},
+                "overlaying": {lower.value: list(codes) for lower, codes in root.overlaying},
                 "new": list(root.new),
                 "problems": list(root.problems),
                 "digest": root.digest,

@@ -40,7 +40,15 @@ def status_schema() -> JSON:
                         "definitions": integer("How many of its definitions are in use."),
                         "shadowing": {
                             "type": "object",
-                            "description": "The codes its definitions shadow, by lower root.",
+                            "description": "The codes its whole-file definitions shadow, by "
+                            "lower root.",
+                            "propertyNames": {"enum": ROOTS},
+                            "additionalProperties": codes,
+                        },
+                        "overlaying": {
+                            "type": "object",
+                            "description": "The codes its overlays change field by field, by "
+                            "the root of the definition directly below.",
                             "propertyNames": {"enum": ROOTS},
                             "additionalProperties": codes,
                         },
@@ -66,13 +74,14 @@ def status_schema() -> JSON:
                         "warning",
                         "definitions",
                         "shadowing",
+                        "overlaying",
                         "new",
                         "problems",
                         "digest",
                         "changedSinceLastCheck",
                     ],
                 ),
-                "The core, user and project roots.",
+                "The core, org, user and project roots.",
             ),
             "families": array(
                 json_object(

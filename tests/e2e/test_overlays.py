@@ -266,3 +266,19 @@ def test_a_flattened_copy_goes_stale_when_a_definition_below_the_overlay_changes
     (org / "INW011.toml").write_text(edited("INW011", summary='"New org summary"'))
     stale = rule_row(roots.rules_json(env=env), "INW011")["stale"]
     assert stale is not None, "the copy no longer matches the merged definition below it"
+
+
+def test_status_counts_overlays_apart_from_shadows(roots: Roots) -> None:
+    shadow_overlay(roots, "INW011", "project", "--set", "severity=warning")
+    roots.run("rules", "shadow", "INW005", "--to", "project")
+    done = roots.run("status")
+    assert done.code == 0, done.stderr
+    assert (
+        "2 rules: 1 shadowing a core rule (INW005), 1 overlaying a core rule (INW011)"
+        in done.stdout
+    )
+    (project,) = [r for r in roots.status_json()["roots"] if r["root"] == "project"]
+    assert (project["shadowing"], project["overlaying"]) == (
+        {"core": ["INW005"]},
+        {"core": ["INW011"]},
+    )
