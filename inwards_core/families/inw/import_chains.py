@@ -27,7 +27,7 @@ from inwards_core.families.inw.chain_routes import (
     with_other_routes,
 )
 from inwards_core.families.inw.chain_routes import readable as readable
-from inwards_core.families.inw.module_entries import checked_in
+from inwards_core.families.inw.module_entries import checked_in, covers
 
 
 def shortest_chains(
@@ -90,17 +90,24 @@ def chains_from_each(
     hit: Callable[[str, ImportEdge], str | None],
     passable: Callable[[str, str], bool],
     follows: Callable[[ImportEdge], bool] | None = None,
+    *,
+    as_packages: bool = True,
 ) -> Iterator[tuple[str, str, Chain]]:
     """`indirect = true` on a whole-project run: for each entry of `sources`, the shortest
     chain from the modules it covers to each key of `ends` that `hit` gives, as
     `(source, end, chain)` in the order of `sources` and then of `ends`. `hit` and
-    `passable` take the source entry first (see `shortest_chains`)."""
+    `passable` take the source entry first (see `shortest_chains`). With `as_packages`
+    false a chain starts only at the module an entry names; the modules below it are
+    ordinary modules a chain may go through."""
     if not model.whole_project:
         return
     for source in sources:
+        starts = list(checked_in(model, (source,)))
+        if not as_packages:
+            starts = [i for i in starts if covers(source, i.name, as_package=False)]
         chains = shortest_chains(
             model,
-            checked_in(model, (source,)),
+            starts,
             hit=functools.partial(hit, source),
             passable=functools.partial(passable, source),
             follows=follows,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 
 import attrs
 
@@ -35,7 +34,6 @@ from inwards_core.families.inw.import_chains import (
     chain_violation,
     chains_from_each,
     direct_params,
-    shortest_chains,
     via,
 )
 from inwards_core.families.inw.kind_forbidden_examples import examples
@@ -211,46 +209,17 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
         return not inside and forbidden_entry(name) is None
 
     if options.indirect:
-        search = chains_from_each if as_packages else _chains_from_modules
-        for source, entry, chain in search(
+        for source, entry, chain in chains_from_each(
             model,
             options.modules,
             options.forbidden,
             hit=lambda _source, edge: forbidden_entry(edge.target, edge.first_party),
             passable=passable,
             follows=follows,
+            as_packages=as_packages,
         ):
             yield _chain_violation(source, entry, chain)
     yield from dead_entries(model, "modules", options.modules)
-
-
-def _chains_from_modules(
-    model: ProjectModel,
-    sources: Sequence[str],
-    ends: Sequence[str],
-    hit: Callable[[str, ImportEdge], str | None],
-    passable: Callable[[str, str], bool],
-    follows: Callable[[ImportEdge], bool] | None = None,
-) -> Iterator[tuple[str, str, Chain]]:
-    """`chains_from_each` for `as-packages = false`: a chain starts only at the module an
-    entry names; the modules below it are ordinary modules a chain may go through."""
-    if not model.whole_project:
-        return
-    for source in sources:
-        starts = [
-            i for i in checked_in(model, (source,)) if covers(source, i.name, as_package=False)
-        ]
-        chains = shortest_chains(
-            model,
-            starts,
-            hit=functools.partial(hit, source),
-            passable=functools.partial(passable, source),
-            follows=follows,
-        )
-        for end in ends:
-            chain = chains.get(end)
-            if chain is not None:
-                yield source, end, chain
 
 
 def _direct_violation(source: str, entry: str, edge: ImportEdge) -> Violation:
