@@ -16,9 +16,8 @@ from inwards_cli.commands.loading import build_config, locate_config
 from inwards_cli.commands.options import ConfigOption
 
 if TYPE_CHECKING:
-    from inwards_core.diagrams.writing import Notation
+    from inwards_core.diagrams.blocks import Notation
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 RENDER_EXTRA = "inwards-lint[render]"
 NO_RENDERER = (
     "`--format {format}` draws the Mermaid diagram with the optional renderer mermaidx, "
@@ -68,6 +67,7 @@ def diagram_command(
     siblings side by side; the `%% inwards: layers` marker makes INW017-INW019 check it
     once its file is listed in `diagrams`. Exit status 0, or 2 (no configuration, no
     contexts to draw, no renderer for svg/png)."""
+    from inwards_core.diagrams.blocks import MARKDOWN_SUFFIXES
     from inwards_core.diagrams.writing import NothingToDraw, architecture_diagram
 
     built = build_config(locate_config(config))

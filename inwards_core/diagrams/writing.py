@@ -17,13 +17,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from typing import Literal
 
 from inwards_core.config.values import Config, Layer
+from inwards_core.diagrams.blocks import Notation
 from inwards_core.diagrams.model import DiagramKind
-
-Notation = Literal["mermaid", "plantuml"]
-NOTATIONS: tuple[Notation, ...] = ("mermaid", "plantuml")
 
 _PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Words Mermaid or PlantUML read as a statement where a box id stands.
