@@ -202,15 +202,21 @@ def ignored_imports(entries: tuple[str, ...]) -> tuple[IgnoredImport, ...]:
     return tuple(IgnoredImport.parse(entry) for entry in entries)
 
 
+def _left_out(options: ImportOptions, edge: ImportEdge) -> bool:
+    """Whether `type-checking = false` or `dynamic = false` leaves `edge` out."""
+    return (not options.type_checking and edge.type_checking) or (
+        not options.dynamic and edge.dynamic
+    )
+
+
 def _kept(options: ImportOptions) -> Callable[[ImportEdge], bool] | None:
     """Which imports the kind sees, or None when it sees every one."""
     ignored = ignored_imports(options.ignore_imports)
-    type_checking, dynamic = options.type_checking, options.dynamic
-    if not ignored and type_checking and dynamic:
+    if not ignored and options.type_checking and options.dynamic:
         return None
 
     def kept(edge: ImportEdge) -> bool:
-        if (not type_checking and edge.type_checking) or (not dynamic and edge.dynamic):
+        if _left_out(options, edge):
             return False
         return not any(expression.matches(edge) for expression in ignored)
 
@@ -265,9 +271,7 @@ def unmatched(model: ProjectModel, options: ImportOptions) -> Iterator[Violation
         if not candidates or info.file not in model.facts:
             continue
         for edge in model.import_edges(info):
-            if (not options.type_checking and edge.type_checking) or (
-                not options.dynamic and edge.dynamic
-            ):
+            if _left_out(options, edge):
                 continue
             for position in [p for p in candidates if left[p].matches(edge)]:
                 candidates.remove(position)
