@@ -35,9 +35,9 @@ class RootKind(enum.Enum):
     PROJECT = "project"
 
 
-ROOTS_ASCENDING = (RootKind.CORE, RootKind.ORG, RootKind.USER, RootKind.PROJECT)
-"""The roots from the lowest precedence to the highest: the one place their order is
-written (a higher root's definition shadows a lower one's)."""
+ROOTS_ASCENDING = tuple(RootKind)
+"""The roots from the lowest precedence to the highest (a higher root's definition shadows a
+lower one's), in the order `RootKind` declares them: the one place that order is written."""
 
 
 @attrs.frozen(order=True)

@@ -41,7 +41,6 @@ listing adapter caps what it could not read the same way."""
 
 ROOT_PRECEDENCE = {root: rank for rank, root in enumerate(ROOTS_ASCENDING)}
 USER_RULES_POLICIES = ("on", "guidance-only", "off")
-_ASCENDING = ROOTS_ASCENDING
 
 # code -> root -> the one usable definition of that code in that root.
 Candidates = dict[str, dict[RootKind, RuleDefinition]]
@@ -157,7 +156,7 @@ class _Resolution:
         by_root = candidates[code]
         return tuple(
             by_root[root]
-            for root in reversed(_ASCENDING)
+            for root in reversed(ROOTS_ASCENDING)
             if root in by_root and (root, code) not in self.void
         )
 
@@ -255,7 +254,7 @@ def _void_broken_shadows(
                     f"there to shadow. Give a new rule a prefix of your own.",
                 )
         below: RuleDefinition | None = None
-        for root in _ASCENDING:
+        for root in ROOTS_ASCENDING:
             if root not in by_root or (root, code) in found.void:
                 continue
             definition = by_root[root]
