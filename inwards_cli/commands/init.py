@@ -249,8 +249,6 @@ def _run_preset(
     path, text = load_pyproject(project_dir, create=scaffold and package is not None)
     name = resolve_package(text, package)
     old = text if text is not None else _minimal_pyproject(name)
-    if not force:
-        _refuse_existing(old)
     root = project.root_for(project_dir, name)
     if scaffold and not project.package_exists(project_dir, name):
         root = preset.scaffold_root  # a new package goes where the style puts it
@@ -291,21 +289,6 @@ def _run_preset(
         write_text(
             "Next: run `inwards check`. A layer that owns no code yet is reported (INW006) "
             "until its package exists: remove the layers you don't need.\n"
-        )
-
-
-def _refuse_existing(text: str) -> None:
-    from inwards_cli.pyproject_edit import PyprojectEditError, has_inwards_table
-
-    try:
-        line = has_inwards_table(text)
-    except PyprojectEditError as error:
-        where = f":{error.line}" if error.line else ""
-        fail(f"error: pyproject.toml{where}: {error.message}")
-    if line is not None:
-        fail(
-            f"error: pyproject.toml:{line}: [tool.inwards] is already there; pass --force to "
-            "replace it, or edit it by hand."
         )
 
 
