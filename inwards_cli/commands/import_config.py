@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 RULES_DIRECTORY = Path(".inwards") / "rules"
 _CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")
-_SKIPPED_DIRECTORIES = ("__pycache__", "node_modules")
 _ONE_LINE = 70  # a longer list of options is written one item a line
 
 
@@ -115,13 +114,15 @@ def _has_module(base: Path, name: str) -> bool:
 def _top_level(root: Path) -> tuple[str, ...]:
     """The module names directly under `root` that hold Python code: what inwards would
     read there besides the root packages (directories as inwards skips them are left out)."""
+    from inwards_core.ports import is_skipped_directory_name
+
     names = []
     try:
         entries = sorted(root.iterdir())
     except OSError:
         return ()
     for entry in entries:
-        if entry.name.startswith(".") or entry.name in _SKIPPED_DIRECTORIES:
+        if is_skipped_directory_name(entry.name):
             continue
         if entry.is_file() and entry.suffix == ".py" and entry.stem.isidentifier():
             names.append(entry.stem)
@@ -131,7 +132,9 @@ def _top_level(root: Path) -> tuple[str, ...]:
 
 
 def _holds_python(directory: Path) -> bool:
-    if (directory / "pyvenv.cfg").exists():
+    from inwards_core.ports import VIRTUALENV_MARKER
+
+    if (directory / VIRTUALENV_MARKER).exists():
         return False
     return next(directory.rglob("*.py"), None) is not None
 
