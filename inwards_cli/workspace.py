@@ -139,8 +139,7 @@ def _matches(root: Path, pattern: str, config: Path, key: str) -> set[Path]:
         ) from None
 
 
-def _inwardstable_at(path: Path) -> dict[str, Any] | None:
-    document = parsed(path)
+def _inwards_table(document: dict[str, Any] | None) -> dict[str, Any] | None:
     table = None if document is None else table_at(document, "tool", "inwards")
     return table if isinstance(table, dict) else None
 
@@ -171,7 +170,7 @@ def read_workspace(config: Path, document: dict[str, Any] | None = None) -> Work
     chosen = _expand(root, members, config, "members")
     chosen -= _expand(root, excluded, config, "exclude")
     chosen.discard(root)
-    root_table = _inwardstable_at(config)
+    root_table = _inwards_table(document)  # the root file is read once
     return Workspace(
         root=root,
         config=config,
@@ -198,7 +197,7 @@ def _members(root: Path, directories: Iterable[Path]) -> list[Member]:
             relative = directory.relative_to(root).as_posix()
         except ValueError:
             relative = directory.as_posix()  # `../x`: a member outside the root
-        table = _inwardstable_at(config)
+        table = _inwards_table(parsed(config))
         source_root = _source_root(directory, table)
         members.append(Member(relative, directory, config, table is not None, source_root))
     return sorted(members, key=lambda member: member.relative)
