@@ -111,10 +111,17 @@ def test_whole_project_rule_not_run_with_paths() -> None:
 
 
 def test_chains_skipped_recorded_as_codes() -> None:
-    config = CONFIG + ('\n[tool.inwards.rules]\nextend-select = ["INW011"]\n')
-    report, _ = run("INW001", config=config, paths=["shop"])
-    assert isinstance(report.chains_skipped, tuple)
-    assert isinstance(report.skipped_rules, tuple)
+    config = CONFIG.replace("[tool.inwards]\n", '[tool.inwards]\ncycles = ["modules"]\n')
+    config += '\n[tool.inwards.rules]\nextend-select = ["INW011"]\n'
+    report, explanation = run("INW004", config=config, paths=["shop"])
+    # INW004 looks at the whole project: skipped for PATHS, by code as well as in a note.
+    assert report.skipped_rules == ("INW004",)
+    assert any("INW004" in note for note in report.notes)
+    assert kinds(explanation) == ["not-run-with-paths"]
+    # No enabled rule follows import chains (`indirect`), so none is named as cut short.
+    assert report.chains_skipped == ()
+    whole, _ = run("INW004", config=config)
+    assert (whole.skipped_rules, whole.chains_skipped) == ((), ())
 
 
 def test_off_by_ignore_located() -> None:
