@@ -22,10 +22,9 @@ from inwards_cli.commands.rules_explain_overlay import (
     overlay_document,
 )
 from inwards_cli.commands.rules_overlay import flattened_bytes
-from inwards_core.model.findings import RootKind
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.definitions import RuleDefinition
-from inwards_core.rules.listing import from_rule_pack, origin_data
+from inwards_core.rules.listing import origin_data, shipped
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 from inwards_core.rules.selection import ActiveRule
 
@@ -167,7 +166,7 @@ def _definitions(explanation: _Explanation) -> list[str]:
         how = "shadowed" if above is None or above.overlay is None else "overlaid"
         role = "active" if above is None else f"{how} by the {above.origin.root.value} one"
         where = definition.origin.path
-        if definition.origin.root is RootKind.CORE or from_rule_pack(definition):
+        if shipped(definition):
             where += f" ({definition.family} {definition.family_version})"
         lines.append(f"  {definition.origin.root.value:<8} {role:<28} {where}")
         if definition.shadow is not None:

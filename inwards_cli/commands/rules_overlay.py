@@ -34,22 +34,18 @@ from inwards_core.rules.definitions import (
     DefinitionProblem,
     RuleDefinition,
 )
+from inwards_core.rules.listing import shipped
 from inwards_core.rules.options import known_options
 from inwards_core.rules.reading import table_digest
-
-# The roots whose definitions belong to a person or a project rather than a distribution.
-_LOCAL_ROOTS = (RootKind.USER, RootKind.PROJECT)
 
 
 def overlay_base(definition: RuleDefinition) -> BaseRecord:
     """What an overlay over `definition` (the definition in force below it) records."""
-    # A family or rule pack ships it; an INWARDS_ORG_RULES_DIR definition's family is a
-    # "$..." marker, not a distribution.
-    shipped = definition.origin.root not in _LOCAL_ROOTS and not definition.family.startswith("$")
+    by_distribution = shipped(definition)
     return BaseRecord(
         root=definition.origin.root.value,
-        distribution=definition.family if shipped else "",
-        version=definition.family_version if shipped else "",
+        distribution=definition.family if by_distribution else "",
+        version=definition.family_version if by_distribution else "",
         path=definition.origin.path,
         sha256=table_digest(definition.table),
         table=definition.table,

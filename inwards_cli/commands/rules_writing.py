@@ -25,7 +25,7 @@ from inwards_cli.definition_files import (
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.definitions import CODE_PATTERN, NAME_PATTERN, RuleDefinition, ShadowBase
 from inwards_core.rules.kinds import CheckKind, Family
-from inwards_core.rules.listing import from_rule_pack
+from inwards_core.rules.listing import shipped
 from inwards_core.rules.resolver import ROOT_PRECEDENCE, owning_family
 from inwards_core.rules.rule_set import RuleSet
 
@@ -233,12 +233,12 @@ def _shadow_base(definition: RuleDefinition) -> ShadowBase:
     the distribution (a family's, a rule pack's) and version that ship it. An overlay is
     recorded by its merged table's digest: its own file's bytes would not change when a
     definition below it does."""
-    shipped = definition.origin.root is RootKind.CORE or from_rule_pack(definition)
+    by_distribution = shipped(definition)
     merged = definition.overlay is not None
     return ShadowBase(
         root=definition.origin.root.value,
-        distribution=definition.family if shipped else "",
-        version=definition.family_version if shipped else "",
+        distribution=definition.family if by_distribution else "",
+        version=definition.family_version if by_distribution else "",
         sha256=definition.table_sha256 if merged else definition.origin.sha256,
         path=definition.origin.path,
     )

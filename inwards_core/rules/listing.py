@@ -34,6 +34,12 @@ def from_rule_pack(definition: RuleDefinition) -> bool:
     return definition.origin.root is RootKind.ORG and definition.family != ORG_DIR_FAMILY
 
 
+def shipped(definition: RuleDefinition) -> bool:
+    """Whether a distribution ships `definition` (a family's core definition, or a rule
+    pack's org one), so its `family` and `family_version` name that distribution."""
+    return definition.origin.root is RootKind.CORE or from_rule_pack(definition)
+
+
 def origin_label(definition: RuleDefinition) -> str:
     """The root of a definition as text shows it: `core (inw)`, `core (tidy)`, `project`."""
     prefix = family_prefix(definition)
