@@ -16,6 +16,7 @@ import typer
 from inwards_cli.commands.console import fail, fail_config, warn, write_text
 
 if TYPE_CHECKING:
+    from inwards_core.config.values import Config
     from inwards_core.presets import Preset
 
 # Written out for --help (the presets are imported only when init runs); a test holds it
@@ -204,13 +205,13 @@ def new_pyproject(text: str, table: dict[str, Any], comment: str, *, force: bool
         fail(f"error: pyproject.toml{where}: {error.message}")
 
 
-def validate(table: dict[str, Any]) -> None:
+def validate(table: dict[str, Any]) -> Config:
     """Never write a table the check would refuse: a preset bug is exit 2, not a file."""
     from inwards_core.config.load import build_config
     from inwards_core.config.values import ConfigError, NoPositions
 
     try:
-        build_config(table, file="pyproject.toml", positions=NoPositions())
+        return build_config(table, file="pyproject.toml", positions=NoPositions())
     except ConfigError as error:
         fail_config(error)
 
@@ -257,7 +258,7 @@ def _run_preset(
     modules = tuple(sorted({*modules, *project.scaffold_modules(files, root)}))
     target = PresetTarget(package=name, root=root, version=VERSION, modules=modules)
     table = preset.table(target)
-    validate(table)
+    config = validate(table)
     comment = preset_comment(preset)
     new = new_pyproject(old, table, comment, force=force)
     kept = project.kept_package_markers(project_dir, files)
@@ -284,7 +285,7 @@ def _run_preset(
     if files:
         also = f" (kept the existing {', '.join(sorted(kept))})" if kept else ""
         write_text(f"Created {len(files)} files of an example {preset.name} package{also}.\n")
-        _check_scaffold(path)
+        _check_scaffold(path, config)
     else:
         write_text(
             "Next: run `inwards check`. A layer that owns no code yet is reported (INW006) "
@@ -296,11 +297,11 @@ def _minimal_pyproject(package: str) -> str:
     return f'[project]\nname = "{package}"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
 
 
-def _check_scaffold(path: Path) -> None:
-    """`inwards check` in this process, its text report, then the layer tree."""
+def _check_scaffold(path: Path, config: Config) -> None:
+    """`inwards check` in this process, its text report, then the layer tree of `config`
+    (the table just written, built once by `validate`)."""
     from inwards_cli.commands.check_arguments import CheckArguments
     from inwards_cli.commands.init_project import layer_tree
-    from inwards_cli.commands.loading import build_config, locate_config
     from inwards_cli.commands.report_output import render
     from inwards_cli.commands.run_check import check
 
@@ -309,6 +310,5 @@ def _check_scaffold(path: Path) -> None:
     write_text(f"\ninwards check:\n{render(outcome, arguments)}")
     if outcome.report.exit_code() != 0:
         warn("the example does not pass the check; please report it as a bug of inwards.")
-    config = build_config(locate_config(path))
     write_text("\nWhat each layer may import (innermost first):\n")
     write_text("\n".join(layer_tree(config)) + "\n")

@@ -45,6 +45,7 @@ def test_init_scaffold_passes(tmp_path: Path, style: str) -> None:
     assert f"Wrote [tool.inwards] ({style}, package shop) in pyproject.toml." in done.stdout
     assert "All clear" in done.stdout
     assert "What each layer may import" in done.stdout
+    assert "<- may import: no other layer" in done.stdout  # the tree itself, innermost first
     assert done.stderr == ""
     table = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["inwards"]
     assert table["required-version"] == VERSION
