@@ -161,9 +161,7 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
                     ),
                 ),
             )
-    for warning in dead_entries(model, "modules", options.modules):
-        if model.index.is_first_party(warning.params.get("entry", "")):
-            yield warning  # a library entry names no module of the project
+    yield from dead_entries(model, "modules", options.modules, libraries=True)
     yield from dead_entries(model, "importers", options.importers)
     yield from permitted.unused(model)
 

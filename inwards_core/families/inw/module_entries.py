@@ -172,13 +172,19 @@ DEAD_ENTRY_PARAMS = {
 }
 
 
-def dead_entries(model: ProjectModel, option: str, entries: Sequence[str]) -> Iterator[Violation]:
+def dead_entries(
+    model: ProjectModel, option: str, entries: Sequence[str], *, libraries: bool = False
+) -> Iterator[Violation]:
     """A warning, in the rule's definition, for each entry matching no module (whole-project
-    runs only): a rule that checks nothing there is usually a typo or a moved package."""
+    runs only): a rule that checks nothing there is usually a typo or a moved package.
+    With `libraries`, an entry may name a library (which is no module of the project): only
+    first-party entries are warned about."""
     if not model.whole_project:
         return
     for position, entry in enumerate(entries):
         if covers_some_module(model, entry):
+            continue
+        if libraries and not model.index.is_first_party(entry):
             continue
         key = f"options.{option}[{position}]"
         shown = quoted(entry)
