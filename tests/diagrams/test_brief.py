@@ -95,6 +95,14 @@ def test_the_golden_brief_of_the_shop() -> None:
     )
 
 
+def test_the_docs_show_the_golden_brief() -> None:
+    """docs/diagrams-and-brief.md shows the shop's brief as an illustrative block, which
+    the doc snippet tests don't run: it must stay the golden file, byte for byte."""
+    docs = Path(__file__).parents[2] / "docs" / "diagrams-and-brief.md"
+    golden = GOLDEN.read_text(encoding="utf-8")
+    assert f"```markdown\n{golden}```\n" in docs.read_text(encoding="utf-8")
+
+
 def test_the_brief_goes_between_the_markers() -> None:
     block = f"{BEGIN_MARKER}\nB\n{END_MARKER}\n"
     assert with_brief("", "B\n") == block
