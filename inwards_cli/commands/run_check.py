@@ -67,11 +67,6 @@ def run_check(arguments: CheckArguments) -> int:
         from inwards_cli.workspace_root import workspace_here
 
         workspace = workspace_here()
-        if workspace is not None and arguments.explain is not None:
-            fail(
-                "--explain explains one configuration's run, and this is a uv workspace root: "
-                "run it in a member, or name a configuration with --config FILE."
-            )
         if workspace is not None:  # a uv workspace root: each member with its own config
             from inwards_cli.commands.workspace_check import run_workspace_check
 

@@ -203,6 +203,12 @@ def _run(part: _Part, arguments: CheckArguments) -> CheckOutcome | int:
 
 
 def _refuse(arguments: CheckArguments, workspace: Workspace) -> None:
+    """The options that follow one configuration, refused at a workspace root (exit 2)."""
+    if arguments.explain is not None:
+        fail(
+            "--explain explains one configuration's run, and this is a uv workspace root: "
+            "run it in a member, or name a configuration with --config FILE."
+        )
     where = _from_here(workspace.config)
     if arguments.watch:
         fail(

@@ -276,6 +276,8 @@ def test_watch_and_one_baseline_are_refused_at_a_root(workspace: Path) -> None:
     assert run.stderr.startswith("--watch follows one configuration, and pyproject.toml is a")
     run = check(workspace, "--baseline", "x.json")
     assert run.code == 2 and "--baseline names one baseline" in run.stderr
+    run = check(workspace, "--explain", "INW001")
+    assert run.code == 2 and "--explain explains one configuration's run" in run.stderr
 
 
 # -- baselines -------------------------------------------------------------------------
