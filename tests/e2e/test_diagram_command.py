@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import EXAMPLES, run_inwards, write_tree
+from tests.e2e.helpers import EXAMPLES, REPO, run_inwards, write_tree
 
 SHOP = EXAMPLES / "shop"
 HAS_RENDERER = importlib.util.find_spec("mermaidx") is not None
@@ -24,6 +24,9 @@ def test_the_shop_as_mermaid() -> None:
     assert "  bootstrap --> outbound & inbound" in lines
     assert lines[-1] == "  application --> domain"
     assert run_inwards("diagram", cwd=SHOP).stdout == run.stdout  # same tree, same bytes
+    # docs/diagrams-and-brief.md shows it (an illustrative block the doc tests don't run).
+    docs = (REPO / "docs" / "diagrams-and-brief.md").read_text(encoding="utf-8")
+    assert f"```mermaid\n{run.stdout}```\n" in docs
 
 
 def test_the_shop_as_plantuml() -> None:
