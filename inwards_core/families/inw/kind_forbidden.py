@@ -45,6 +45,7 @@ from inwards_core.families.inw.module_entries import (
     dead_entries,
     first_cover,
     first_match,
+    import_cover,
     module_list,
     pattern_of,
 )
@@ -180,9 +181,7 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
     def forbidden_entry(name: str, first_party: bool = True) -> str | None:
         if first_match(name, allowed_targets) is not None:
             return None
-        # A library is one node for import-linter: an entry covers what is imported from it.
-        whole = as_packages or not first_party
-        return first_cover(name, options.forbidden, as_packages=whole)
+        return import_cover(name, first_party, options.forbidden, as_packages=as_packages)
 
     def follows(edge: ImportEdge) -> bool:
         return not any(

@@ -40,6 +40,7 @@ from inwards_core.families.inw.module_entries import (
     covers,
     dead_entries,
     first_cover,
+    import_cover,
     module_list,
 )
 
@@ -131,9 +132,9 @@ def check(model: ProjectModel, options: ProtectedOptions) -> Iterator[Violation]
         if first_cover(info.name, options.importers, as_packages=as_packages) is not None:
             continue
         for edge in model.import_edges(info):
-            # A library is one node for import-linter: an entry covers what is imported from it.
-            whole = as_packages or not edge.first_party
-            entry = first_cover(edge.target, options.modules, as_packages=whole)
+            entry = import_cover(
+                edge.target, edge.first_party, options.modules, as_packages=as_packages
+            )
             if entry is None or covers(entry, info.name, as_package=as_packages):
                 continue  # code inside a protected entry may import it
             if permitted.permits(edge):

@@ -93,6 +93,14 @@ def first_cover(name: str, entries: Sequence[str], *, as_packages: bool = True) 
     return None
 
 
+def import_cover(
+    target: str, first_party: bool, entries: Sequence[str], *, as_packages: bool = True
+) -> str | None:
+    """The first entry that covers the imported `target`, or None. A library is one node for
+    import-linter: an entry covers whatever is imported from it, whatever `as_packages`."""
+    return first_cover(target, entries, as_packages=as_packages or not first_party)
+
+
 def covers_some_module(model: ProjectModel, entry: str) -> bool:
     pattern = pattern_of(entry)
     return any(pattern.matches(name) for name in model.index.modules)
