@@ -55,11 +55,8 @@ def with_shadow_table(data: bytes, base: ShadowBase, *, code: str, to: str) -> b
 
 def shadow_header(base: ShadowBase, code: str, to: str) -> str:
     """The comment a shadow copy starts with, `to` being the root it is written into."""
-    if base.root == "core":
-        source = f"the core definition shipped with {base.distribution} {base.version}".rstrip()
-    else:
-        source = f"the {base.root} definition {base.path}"
-    scope = "in this project" if to == "project" else "for you, in every project"
+    source = copied_from(base.root, base.distribution, base.version, base.path)
+    scope = written_for(to)
     return (
         f"# Shadow copy of {code}, made by `inwards rules shadow {code} --to {to}`\n"
         f"# from {source}.\n"
@@ -67,6 +64,18 @@ def shadow_header(base: ShadowBase, code: str, to: str) -> str:
         f"# The [shadow] table at the end records what it was copied from: `inwards status`\n"
         f"# says when that changes, and `inwards rules explain {code}` compares the two.\n"
     )
+
+
+def copied_from(root: str, distribution: str, version: str, path: str) -> str:
+    """The definition a shadow copy or an overlay is written over, as its header names it."""
+    if root == "core":
+        return f"the core definition shipped with {distribution} {version}".rstrip()
+    return f"the {root} definition {path}"
+
+
+def written_for(to: str) -> str:
+    """Whom a file written into root `to` changes the rule for, as its header says."""
+    return "in this project" if to == "project" else "for you, in every project"
 
 
 def _without_header(text: str) -> str:

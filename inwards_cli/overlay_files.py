@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 import tomlkit
 
+from inwards_cli.definition_files import copied_from, written_for
 from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.definitions import OVERLAY_ONLY_KEYS
 from inwards_core.rules.overlays import touched_fields
@@ -176,11 +177,8 @@ def _nested(settings: Sequence[Setting]) -> dict[str, Any]:
 
 def overlay_header(code: str, base: BaseRecord, to: str) -> list[str]:
     """The comment lines an overlay starts with, `to` being the root it is written into."""
-    if base.root == "core":
-        source = f"the core definition shipped with {base.distribution} {base.version}".rstrip()
-    else:
-        source = f"the {base.root} definition {base.path}"
-    scope = "in this project" if to == "project" else "for you, in every project"
+    source = copied_from(base.root, base.distribution, base.version, base.path)
+    scope = written_for(to)
     return [
         f"Overlay of {code}, made by `inwards rules shadow {code} --to {to} --overlay`",
         f"over {source}.",
