@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from inwards_core.config.values import Config, Layer
+from inwards_core.diagrams.writing import layer_ranks
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.selection import ActiveRule
 
@@ -52,20 +53,13 @@ def architecture_brief(config: Config, active: Sequence[ActiveRule]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _ranks(config: Config) -> list[list[Layer]]:
-    grouped: dict[int, list[Layer]] = {}
-    for layer in config.layers:
-        grouped.setdefault(layer.rank, []).append(layer)
-    return [grouped[rank] for rank in sorted(grouped)]
-
-
 def _code(items: Iterable[str]) -> str:
     return ", ".join(f"`{item}`" for item in items)
 
 
 def _layer_lines(config: Config, on: dict[str, ActiveRule]) -> list[str]:
     out = ["Layers, innermost first:", ""]
-    ranks = _ranks(config)
+    ranks = layer_ranks(config)
     for number, group in enumerate(ranks, start=1):
         inner = [layer.name for rank in ranks[: number - 1] for layer in rank]
         may = f"may import {', '.join(inner)}" if inner else "imports no other layer"
@@ -108,7 +102,7 @@ def _deny_entry_lines(rule: ActiveRule | None, group: Sequence[Layer]) -> list[s
 
 
 def _sibling_lines(config: Config) -> list[str]:
-    groups = [group for group in _ranks(config) if len(group) > 1]
+    groups = [group for group in layer_ranks(config) if len(group) > 1]
     if not groups:
         return []
     out = ["", "Siblings share a ring and may not import each other:"]

@@ -58,11 +58,16 @@ Box = tuple[str, tuple[str, ...]]  # a name and the module prefixes it stands fo
 Arrows = tuple[tuple[str, tuple[str, ...]], ...]  # a name and the names it points to
 
 
-def _layer_graph(config: Config) -> tuple[tuple[Box, ...], Arrows]:
-    ranks: dict[int, list[Layer]] = {}
+def layer_ranks(config: Config) -> list[list[Layer]]:
+    """The layers grouped by rank, innermost first (a group of several: siblings)."""
+    grouped: dict[int, list[Layer]] = {}
     for layer in config.layers:
-        ranks.setdefault(layer.rank, []).append(layer)
-    outermost_first = [ranks[rank] for rank in sorted(ranks, reverse=True)]
+        grouped.setdefault(layer.rank, []).append(layer)
+    return [grouped[rank] for rank in sorted(grouped)]
+
+
+def _layer_graph(config: Config) -> tuple[tuple[Box, ...], Arrows]:
+    outermost_first = layer_ranks(config)[::-1]
     boxes = tuple((layer.name, layer.modules) for group in outermost_first for layer in group)
     arrows = tuple(
         (layer.name, tuple(inner.name for inner in inward))
