@@ -18,14 +18,15 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_core.families.inw.chain_routes import Chain as Chain  # the kinds take it here
 from inwards_core.families.inw.chain_routes import (
+    MAX_OTHER_ROUTES,
     ChainSearch,
     Route,
     make_route,
     path_to,
     with_other_routes,
 )
+from inwards_core.families.inw.chain_routes import Chain as Chain  # the kinds take it here
 from inwards_core.families.inw.chain_routes import readable as readable
 from inwards_core.families.inw.module_entries import checked_in, covers
 
@@ -205,6 +206,15 @@ def chain_params(chain: Chain) -> dict[str, str]:
             LIST_LIMIT,
         ),
     }
+
+
+# The paragraph of each chain-following kind's "What it does" about a pair's other routes.
+OTHER_ROUTES_DOCS = f"""
+When more routes lead from one to the other, the finding lists them too (up to \
+{MAX_OTHER_ROUTES}), each
+found as import-linter finds its routes: the shortest one left once the imports that start,
+link and end the routes already listed are taken away.
+"""
 
 
 # The guidance parameters of a chain's route that `chain_params` adds (`direct_params` too).

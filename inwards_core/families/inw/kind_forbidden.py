@@ -29,6 +29,7 @@ from inwards_core.families.inw.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.import_chains import (
+    OTHER_ROUTES_DOCS,
     ROUTE_PARAMS,
     Chain,
     chain_violation,
@@ -71,11 +72,9 @@ chain to a library ends at the first-party module that imports it. The message a
 the other imports of the chain's route, as import-linter prints them: every other import
 from the entry into the chain's first module in the middle, and every other import from its
 last module in the middle into the forbidden entry (module, file and line).
-
-When more routes lead from one to the other, the finding lists them too (up to 10), each
-found as import-linter finds its routes: the shortest one left once the imports that start,
-link and end the routes already listed are taken away.
-
+"""
+    + OTHER_ROUTES_DOCS
+    + """
 With `as-packages = false` (import-linter's `as_packages = false`) each entry of `modules`,
 and each entry of `forbidden` that names code of this project, stands for the module it
 names only, not the modules below it: a chain then starts at that module and may go through

@@ -33,6 +33,7 @@ from inwards_core.families.inw.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.import_chains import (
+    OTHER_ROUTES_DOCS,
     ROUTE_PARAMS,
     Chain,
     chain_violation,
@@ -65,11 +66,9 @@ import, with every step (module, file and line). The message also lists the othe
 the chain's route, as import-linter prints them: every other import from the unit into the
 chain's first module in the middle, and every other import from its last module in the
 middle into the other unit (module, file and line).
-
-When more routes lead from one to the other, the finding lists them too (up to 10), each
-found as import-linter finds its routes: the shortest one left once the imports that start,
-link and end the routes already listed are taken away.
-
+"""
+    + OTHER_ROUTES_DOCS
+    + """
 `allow` lists the imports the rule lets through, as `"importer -> imported"` with module
 prefixes or selectors on both sides (`"shop.contexts.billing.api -> shop.contexts.orders.events"`).
 An allowed import is not reported and no chain goes through it; an entry that lets no import

@@ -35,6 +35,7 @@ from inwards_core.families.inw.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.import_chains import (
+    OTHER_ROUTES_DOCS,
     ROUTE_PARAMS,
     Chain,
     chain_violation,
@@ -94,11 +95,9 @@ every step (module, file and line). The message also lists the other imports of 
 route, as import-linter prints them: every other import from the layer into the chain's
 first module in the middle, and every other import from its last module in the middle into
 the layer it reaches (module, file and line).
-
-When more routes lead from one to the other, the finding lists them too (up to 10), each
-found as import-linter finds its routes: the shortest one left once the imports that start,
-link and end the routes already listed are taken away.
-
+"""
+    + OTHER_ROUTES_DOCS
+    + """
 `allow` lists the imports the rule lets through, as `"importer -> imported"` with module
 prefixes or selectors on both sides (`"shop.*.domain.events -> shop.*.adapters.clock"`): they
 are not reported and no chain goes through them. An entry that lets no import through is
