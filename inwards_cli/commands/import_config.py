@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from inwards_core.migration.importlinter_convert import Conversion, Definition
 
 RULES_DIRECTORY = Path(".inwards") / "rules"
-_CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")
 _ONE_LINE = 70  # a longer list of options is written one item a line
 
 
@@ -52,10 +51,14 @@ def import_config_command(
     """Convert import-linter contracts: one project rule per contract (IL001, ...), turned
     on alone in a new [tool.inwards] table, so `inwards check` gives lint-imports' verdicts."""
     from inwards_core.migration.importlinter_convert import convert
-    from inwards_core.migration.importlinter_read import ReadProblem, read_importlinter
+    from inwards_core.migration.importlinter_read import (
+        SEARCH_ORDER,
+        ReadProblem,
+        read_importlinter,
+    )
 
     project = (file.parent if file is not None else Path.cwd()).resolve()
-    names = _CONFIG_FILES if file is None else (file.name,)
+    names = SEARCH_ORDER if file is None else (file.name,)
     texts = _read_texts(project, names)
     config = read_importlinter(texts, named=None if file is None else file.name)
     if isinstance(config, ReadProblem):
