@@ -119,14 +119,11 @@ def _styles_text() -> str:
         lines.append(f"{preset.name}: {preset.summary}")
         lines.append(f"    layers: {preset.layers}")
         lines.append(f"    also writes: {preset.extras}")
-        for need in preset.needs:
-            lines.append(f"    (writes {need} only once inwards has it)")
     lines.append("auto: guesses the layers from the names of the packages that exist, picks")
     lines.append("    the closest of the styles above, and writes only with --write")
-    if not any(preset.needs for preset in PRESETS.values()):
-        lines.append("")
-        lines.append("Every style writes all of the above today: contexts, shapes, templates and")
-        lines.append("the opt-in rules it names all exist in this version.")
+    lines.append("")
+    lines.append("Every style writes all of the above today: contexts, shapes, templates and")
+    lines.append("the opt-in rules it names all exist in this version.")
     return "\n".join(lines) + "\n"
 
 

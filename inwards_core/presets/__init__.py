@@ -38,8 +38,7 @@ __all__ = [
 @attrs.frozen
 class Preset:
     """One architecture style. `layers` and `extras` say in words what the table holds;
-    `not_enforced` is the gap the written comment names; `needs` lists features the preset
-    would use that inwards doesn't have yet (empty: everything is written today)."""
+    `not_enforced` is the gap the written comment names."""
 
     __repr__ = value_repr
 
@@ -49,7 +48,6 @@ class Preset:
     extras: str
     not_enforced: str
     build: Callable[[PresetTarget], dict[str, Any]] = attrs.field(repr=False)
-    needs: tuple[str, ...] = ()
     # Where the scaffold puts the package: `src/<package>`, or the project directory itself.
     scaffold_root: str = "src"
 
