@@ -136,10 +136,6 @@ def conflict_lines(conflicts: Sequence[OverlayConflict]) -> list[str]:
     return lines
 
 
-def _origin_json(origin: Origin) -> dict[str, str]:
-    return {"root": origin.root.value, "path": origin.path, "sha256": origin.sha256}
-
-
 def overlay_document(code: str, definition: RuleDefinition, rule_set: RuleSet) -> dict[str, Any]:
     """The `overlayChain`, `fields` and `conflicts` of `rules explain --json` (empty for a
     whole definition)."""
@@ -160,12 +156,12 @@ def overlay_document(code: str, definition: RuleDefinition, rule_set: RuleSet) -
                 "path": base.path,
                 "sha256": base.sha256,
             }
-        chain.append(_origin_json(origin) | {"base": recorded})
+        chain.append(origin.data() | {"base": recorded})
     document["overlayChain"] = chain
     fields: dict[str, Any] = {}
     for key, _value in merged_fields(definition.table):
         origin, how = setter(definition, key)
-        fields[key] = _origin_json(origin) | {"how": how}
+        fields[key] = origin.data() | {"how": how}
     document["fields"] = fields
     document["conflicts"] = [
         {

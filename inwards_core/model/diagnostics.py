@@ -96,10 +96,7 @@ def diagnostics_document(
             document["ruleSet"]["overlays"] = [
                 {
                     "code": item.code,
-                    "chain": [
-                        {"root": o.root.value, "path": o.path, "sha256": o.sha256}
-                        for o in item.chain
-                    ],
+                    "chain": [o.data() for o in item.chain],
                     "conflicts": item.conflicts,
                 }
                 for item in report.overlays

@@ -80,6 +80,10 @@ class Origin:
     path: str
     sha256: str
 
+    def data(self) -> dict[str, str]:
+        """Root, path and sha256, as every JSON and SARIF document names a definition file."""
+        return {"root": self.root.value, "path": self.path, "sha256": self.sha256}
+
 
 @attrs.frozen
 class UserDefinitionInEffect:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from inwards_core.model.findings import Finding, Origin, Report
+from inwards_core.model.findings import Finding, Report
 from inwards_core.rules.rule_set import ResolvedRule
 
 # GitHub code scanning truncates rule descriptions longer than this.
@@ -124,33 +124,18 @@ def rule_properties(rule: ResolvedRule) -> dict[str, Any]:
     definition = rule.definition
     properties: dict[str, Any] = {
         "checkKind": rule.kind.id,
-        "definition": {
-            "root": definition.origin.root.value,
-            "path": definition.origin.path,
-            "sha256": definition.origin.sha256,
-        },
+        "definition": definition.origin.data(),
         "tags": ["architecture"],
     }
     if definition.family:
         properties["family"] = f"{definition.family} {definition.family_version}".strip()
     if rule.shadowed:
-        properties["shadows"] = [
-            {"root": d.origin.root.value, "path": d.origin.path, "sha256": d.origin.sha256}
-            for d in rule.shadowed
-        ]
+        properties["shadows"] = [d.origin.data() for d in rule.shadowed]
     if definition.overlay is not None:
-        properties["overlayChain"] = [origin_properties(link) for link in definition.overlay.chain]
+        properties["overlayChain"] = [link.data() for link in definition.overlay.chain]
     if definition.guidance_origin is not None:
-        properties["guidanceFrom"] = {
-            "root": definition.guidance_origin.root.value,
-            "path": definition.guidance_origin.path,
-            "sha256": definition.guidance_origin.sha256,
-        }
+        properties["guidanceFrom"] = definition.guidance_origin.data()
     return properties
-
-
-def origin_properties(origin: Origin) -> dict[str, str]:
-    return {"root": origin.root.value, "path": origin.path, "sha256": origin.sha256}
 
 
 # -- results ----------------------------------------------------------------------------
@@ -207,7 +192,7 @@ def run_properties(report: Report) -> dict[str, Any]:
         properties["overlays"] = [
             {
                 "code": item.code,
-                "chain": [origin_properties(link) for link in item.chain],
+                "chain": [link.data() for link in item.chain],
                 "conflicts": item.conflicts,
             }
             for item in report.overlays

@@ -51,11 +51,7 @@ def origin_data(definition: RuleDefinition) -> dict[str, Any]:
     """Where a definition comes from: root, path, sha256, for core definitions the family
     (its code prefix), distribution and version that ship it, and for an org definition of
     a rule pack the pack's distribution and version."""
-    data: dict[str, Any] = {
-        "root": definition.origin.root.value,
-        "path": definition.origin.path,
-        "sha256": definition.origin.sha256,
-    }
+    data: dict[str, Any] = definition.origin.data()
     if definition.origin.root is RootKind.CORE:
         data["family"] = family_prefix(definition)
         data["distribution"] = definition.family
@@ -70,10 +66,7 @@ def overlay_chain(definition: RuleDefinition) -> list[dict[str, str]]:
     """The files an overlay in force merges, lowest root first; empty for a whole file."""
     if definition.overlay is None:
         return []
-    return [
-        {"root": link.root.value, "path": link.path, "sha256": link.sha256}
-        for link in definition.overlay.chain
-    ]
+    return [link.data() for link in definition.overlay.chain]
 
 
 def rules_document(rule_set: RuleSet, active: tuple[ActiveRule, ...]) -> dict[str, Any]:
