@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
@@ -149,8 +150,9 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
     roots = {p for entry in options.packages for p in expand(model, entry)}
     skipped = {p for entry in options.skip_descendants for p in expand(model, entry)}
     packages = packages_to_depth(model, roots, options.depth, skipped)
+    names = sorted(model.index.modules)
     for package in packages:
-        steps = _steps(model, package)
+        steps = _steps(model, package, names)
         for cycle in _cycles(steps):
             chain: Chain = tuple(
                 steps[(cycle[i], cycle[(i + 1) % len(cycle)])] for i in range(len(cycle))
@@ -185,14 +187,21 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
     yield from dead_entries(model, "skip-descendants", options.skip_descendants)
 
 
-def _steps(model: ProjectModel, package: str) -> dict[tuple[str, str], ImportEdge]:
+def _steps(
+    model: ProjectModel, package: str, names: Sequence[str]
+) -> dict[tuple[str, str], ImportEdge]:
     """For each dependency between two children, the import that stands for it: the
-    first one in module-name and source order."""
+    first one in module-name and source order. `names`: every module name, sorted, where
+    the modules below `package` stand together (one slice per package, with `depth`
+    checking many packages)."""
     steps: dict[tuple[str, str], ImportEdge] = {}
-    for name in sorted(model.index.modules):
+    for position in range(bisect.bisect_left(names, package + "."), len(names)):
+        name = names[position]
         source = _child(package, name)
+        if source is None:
+            break  # past the names below `package`
         info = model.index.modules[name]
-        if source is None or info.file not in model.facts:
+        if info.file not in model.facts:
             continue
         for edge in model.import_edges(info):
             target = _child(package, edge.target) if edge.first_party else None
