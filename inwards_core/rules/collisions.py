@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import attrs
 
+from inwards_core.config.load import ON_COLLISION_VALUES
 from inwards_core.model.findings import Origin, RootKind, Severity
 from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 
-ON_COLLISION_POLICIES = ("warn", "error", "ignore")
+ON_COLLISION_POLICIES = ON_COLLISION_VALUES  # what `[tool.inwards] on-collision` accepts
 
 # The reasons, in the order they are reported; each is the definition key it is about.
 COLLISION_REASONS = ("check", "severity", "default", "name")

@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from inwards_core.arguments import shown
+from inwards_core.config.load import USER_RULES_VALUES
 from inwards_core.model.findings import ROOTS_ASCENDING, RootKind
 from inwards_core.ports import RootReport, RuleDocument
 from inwards_core.rules.collisions import (
@@ -40,7 +41,7 @@ thousand TOML files that are no definitions); the rest are counted in one more. 
 listing adapter caps what it could not read the same way."""
 
 ROOT_PRECEDENCE = {root: rank for rank, root in enumerate(ROOTS_ASCENDING)}
-USER_RULES_POLICIES = ("on", "guidance-only", "off")
+USER_RULES_POLICIES = USER_RULES_VALUES  # what `[tool.inwards] user-rules` accepts
 
 # code -> root -> the one usable definition of that code in that root.
 Candidates = dict[str, dict[RootKind, RuleDefinition]]
