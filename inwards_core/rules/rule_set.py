@@ -127,22 +127,13 @@ class RuleSet:
                     )
                 )
             elif rule.origin.root is RootKind.USER:
-                effect = f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new"
-                found.append(UserDefinitionInEffect(rule.code, rule.origin.path, effect))
+                found.append(_in_effect(rule))
         return tuple(found)
 
     def org_in_effect(self) -> tuple[UserDefinitionInEffect, ...]:
         """The organisation root's definitions in force (a new rule or a shadow), named as
         `user_in_effect` names the user's: they too change a run from outside the project."""
-        return tuple(
-            UserDefinitionInEffect(
-                rule.code,
-                rule.origin.path,
-                f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new",
-            )
-            for rule in self.rules
-            if rule.origin.root is RootKind.ORG
-        )
+        return tuple(_in_effect(rule) for rule in self.rules if rule.origin.root is RootKind.ORG)
 
     def fingerprint(self, inwards_version: str) -> str:
         """Active definitions' bytes and the parsed tables actually used (a table may come
@@ -167,3 +158,9 @@ class RuleSet:
                     links = "".join(f"\0{link.sha256}" for link in merged.overlay.chain)
                     digest.update(f"\0overlay{links}".encode())
         return digest.hexdigest()
+
+
+def _in_effect(rule: ResolvedRule) -> UserDefinitionInEffect:
+    """A definition from outside the project in force: a shadow of the root below it, or new."""
+    effect = f"shadows {rule.shadowed[0].origin.root.value}" if rule.shadowed else "new"
+    return UserDefinitionInEffect(rule.code, rule.origin.path, effect)
