@@ -15,14 +15,17 @@ walked with the user root's bounded walker (`rule_roots.read_root`).
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import attrs
 
 from inwards_cli.adapters.rule_roots import read_root
-from inwards_core.adapters.entry_points import EntryPoint, installed_entry_points
+from inwards_core.adapters.entry_points import (
+    EntryPoint,
+    inside_project,
+    installed_entry_points,
+)
 from inwards_core.model.findings import RootKind
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import (
@@ -115,18 +118,13 @@ def _locate(point: EntryPoint, project_dir: Path | None) -> OrgSource | ListingP
             _pack_label(point), f"names {top}, which is not an installed package."
         )
     directory = Path(locations[0], *inner)
-    if project_dir is not None and _inside(directory, project_dir):
+    if project_dir is not None and inside_project(str(directory), project_dir):
         return ListingProblem(
             _pack_label(point),
             f"lies in {directory}, inside the checked project; only installed packs are read.",
         )
     pack = RulePack(point.name, point.project_name(), point.version, str(directory))
     return OrgSource(directory, pack)
-
-
-def _inside(path: Path, directory: Path) -> bool:
-    real, top = os.path.realpath(path), os.path.realpath(directory)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def read_org_root(org: OrgRoot) -> tuple[RootReport, tuple[RuleDocument, ...]]:
@@ -156,7 +154,7 @@ def read_org_root(org: OrgRoot) -> tuple[RootReport, tuple[RuleDocument, ...]]:
         documents += [
             attrs.evolve(
                 document,
-                family=source.pack.distribution if source.pack is not None else ORG_DIR_FAMILY,
+                family=prefix,
                 family_version=source.pack.version if source.pack is not None else "",
                 relative=f"{prefix}/{document.root_relative}",
             )

@@ -169,6 +169,16 @@ def installed_paths(project_dir: Path | None = None) -> list[str]:
     return kept
 
 
+def inside_project(path: str, project_dir: Path) -> bool:
+    """Whether `path` lies inside the checked project and is not installed code: a
+    site-packages of this interpreter is installed code wherever it is (a virtualenv inside
+    the project, as uv makes), as for `installed_paths`."""
+    real = _real(path)
+    if any(_inside(real, folder) for folder in _site_directories()):
+        return False
+    return _inside(real, _real(str(project_dir)))
+
+
 # Families to leave out of a run, comma-separated (the command line adds --disable-plugin).
 DISABLE_VARIABLE = "INWARDS_DISABLE_PLUGINS"
 

@@ -15,6 +15,7 @@ from inwards_cli.adapters.org_rules import (
     read_org_root,
 )
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot
+from inwards_core.adapters import entry_points as entry_points_module
 from inwards_core.adapters.entry_points import EntryPoint, entry_points
 from inwards_core.api import load_rules
 from inwards_core.families.inw import family
@@ -101,6 +102,18 @@ def test_a_pack_inside_the_checked_project_is_refused(site: Path) -> None:
     org = org_root({}, site.parent, [point])
     assert org.sources == ()
     assert "inside the checked project" in org.problems[0].message
+
+
+def test_a_pack_in_a_virtualenv_inside_the_project_is_installed(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # uv makes `.venv` inside the project: its site-packages is installed code, as for
+    # families (`installed_paths`), so a pack there is read, not refused.
+    monkeypatch.setattr(entry_points_module, "_site_directories", lambda: {str(site.resolve())})
+    point = make_pack(site, "acme_rules", "1.0", {})
+    org = org_root({}, site.parent, [point])
+    assert org.problems == ()
+    assert [source.directory for source in org.sources] == [site / "acme_rules" / "definitions"]
 
 
 def test_the_env_directory_is_one_absolute_folder(tmp_path: Path) -> None:
