@@ -100,17 +100,13 @@ class Explanation:
             "schema": WHY_SCHEMA,
             "code": self.code,
             "name": self.name,
-            "inForce": None if self.in_force is None else _origin(self.in_force),
+            "inForce": None if self.in_force is None else self.in_force.data(),
             "enabled": self.enabled,
             "decidedBy": self.decided_by,
             "severity": self.severity,
             "reasons": [_reason(reason) for reason in self.reasons],
             "findings": [_finding(found) for found in self.findings],
         }
-
-
-def _origin(origin: Origin) -> dict[str, Any]:
-    return {"root": origin.root.value, "path": origin.path, "sha256": origin.sha256}
 
 
 def _reason(reason: Reason) -> dict[str, Any]:
@@ -129,8 +125,8 @@ def _finding(found: ExplainedFinding) -> dict[str, Any]:
         "line": finding.span.line,
         "severity": finding.severity.value,
         "message": finding.message,
-        "definition": _origin(found.definition),
-        "overlayChain": [_origin(origin) for origin in found.chain],
+        "definition": found.definition.data(),
+        "overlayChain": [origin.data() for origin in found.chain],
     }
 
 
