@@ -15,6 +15,7 @@ from inwards_cli.adapters.parallel import parse_in_processes
 from inwards_cli.adapters.rule_roots import LocalRuleSources, UserRoot, user_rules_directory
 from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
+from inwards_core.engine import Ports
 from inwards_core.extraction.facts_reading import ParseMany, extractor_key
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
@@ -40,6 +41,10 @@ class Adapters:
     grammars: GrammarBinaries
     parse_many: ParseMany
     memo: DiskRunMemo | None = None  # with the files' stamps: a whole-project `check`
+
+    @property
+    def ports(self) -> Ports:
+        return Ports(self.files, self.cache, self.grammars, self.parse_many, self.memo)
 
 
 def bootstrap(

@@ -39,7 +39,7 @@ from inwards_core.api import (
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, Baseline, BaselineError
 from inwards_core.config.load import read_rule_settings
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.engine import check_project
+from inwards_core.engine import RunOptions, check_project
 from inwards_core.model.findings import NotChecked, Report
 from inwards_core.model.value_repr import value_repr
 from inwards_core.plugins import PluginHost
@@ -96,15 +96,7 @@ def check_directory(
     for line in rule_warnings(resolved):
         warnings.warn(line, InwardsWarning, stacklevel=3)
     adapters = bootstrap(project_dir)
-    report = check_project(
-        prepared.config,
-        prepared.rules,
-        files=adapters.files,
-        cache=adapters.cache,
-        grammars=adapters.grammars,
-        paths=named,
-        parse_many=adapters.parse_many,
-    )
+    report = check_project(prepared.config, prepared.rules, adapters.ports, RunOptions(named))
     report = finish_report(report, outside, project_dir, resolved.rule_set, accepted)
     record_rules(resolved, digests=True)
     for line in getattr(adapters.cache, "warnings", ()):

@@ -21,7 +21,7 @@ from inwards_core.arguments import path_sequence, require_mapping, require_str, 
 from inwards_core.config.load import build_config, read_rule_settings
 from inwards_core.config.positions import TomlPositions
 from inwards_core.config.values import Config, ConfigError, ConfigProblem, SourcePositions
-from inwards_core.engine import check_project
+from inwards_core.engine import Ports, RunOptions, check_project
 from inwards_core.extraction.facts_reading import ParseMany, parse_serially
 from inwards_core.model.findings import Report
 from inwards_core.model.value_repr import value_repr
@@ -173,15 +173,9 @@ def check(
     _require_project_files(files)
     paths = path_sequence("paths", paths)
     prepared = prepare(config, rule_set or load_rules())
+    ports = Ports(files, cache or NullExtractionCache(), grammars or StandardGrammars(), parse_many)
     return check_project(
-        prepared.config,
-        prepared.rules,
-        files=files,
-        cache=cache or NullExtractionCache(),
-        grammars=grammars or StandardGrammars(),
-        paths=paths,
-        parse_many=parse_many,
-        full_parse=full_parse,
+        prepared.config, prepared.rules, ports, RunOptions(paths=paths, full_parse=full_parse)
     )
 
 

@@ -174,15 +174,7 @@ def check_table(project_dir: Path, text: str, table: Mapping[str, Any]) -> Repor
     resolved = resolve_rule_roots(loaded, config, isolated=False, use_cache=False)
     prepared = prepare(config, resolved.rule_set)
     adapters = bootstrap(project_dir, no_cache=True)
-    return check_project(
-        prepared.config,
-        prepared.rules,
-        files=adapters.files,
-        cache=adapters.cache,
-        grammars=adapters.grammars,
-        paths=None,
-        parse_many=adapters.parse_many,
-    )
+    return check_project(prepared.config, prepared.rules, adapters.ports)
 
 
 def findings_per_rule(report: Report) -> list[str]:

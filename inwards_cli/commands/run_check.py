@@ -36,7 +36,7 @@ from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import Prepared, prepare
 from inwards_core.baseline import BaselineError
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.engine import check_project, files_to_check
+from inwards_core.engine import RunOptions, check_project, files_to_check
 from inwards_core.model.findings import Report
 from inwards_core.reporting.escaping import safe_line
 from inwards_core.rules.rule_set import RuleSet
@@ -323,20 +323,14 @@ def _run_engine(
     project_dir: Path,
 ) -> Report:
     try:
-        return check_project(
-            prepared.config,
-            prepared.rules,
-            files=adapters.files,
-            cache=adapters.cache,
-            grammars=adapters.grammars,
-            paths=named,
-            parse_many=adapters.parse_many,
+        options = RunOptions(
+            named,
             full_parse=arguments.full_parse,
             verify_cache=arguments.verify_cache,
             source_lines=shows_frames(arguments),
-            memo=adapters.memo,
             trace_rule=arguments.explain,
         )
+        return check_project(prepared.config, prepared.rules, adapters.ports, options)
     except CachedFactsDiffer as differ:
         from inwards_cli.commands.cache_verification import fail_verification
 

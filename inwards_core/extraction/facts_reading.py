@@ -25,7 +25,7 @@ from inwards_core.ports import (
 from inwards_core.verification import CachedFactsDiffer, CacheMismatch, facts_difference
 
 if TYPE_CHECKING:
-    from inwards_core.model.content_facts import ContentFacts
+    pass
 
 
 @attrs.frozen
@@ -79,62 +79,6 @@ def extractor_key(
         return "|".join((EXTRACTOR_ID, CONTENT_ID, *grammars.grammar_ids))
     mode = ("checked" if check_syntax else "imports-only") + ("+names" if names else "")
     return "|".join((EXTRACTOR_ID, mode, *grammars.grammar_ids))
-
-
-def more_reader(
-    files: ProjectFiles,
-    cache: ExtractionCache,
-    grammars: GrammarBinaries,
-    parse_many: ParseMany,
-    check_syntax: bool,
-    verify: bool,
-    *,
-    names: bool = False,
-    content: bool = False,
-) -> Callable[[ModuleInfo], ModuleFacts | None]:
-    """Reads one more module's facts, as the run read the others, when a kind asks
-    (`ProjectModel.extended_at` reads the `__init__` of packages no layer owns; with
-    `names`, `ProjectModel.top_names` reads a module again with its top-level names; with
-    `content`, `ProjectModel.content` reads its content facts)."""
-
-    def read_more(info: ModuleInfo) -> ModuleFacts | None:
-        more, _ = read_facts(
-            [info],
-            files,
-            cache,
-            grammars,
-            parse_many,
-            check_syntax,
-            verify=verify,
-            names=names,
-            content=content,
-        )
-        return more.get(info.file)
-
-    return read_more
-
-
-def contents_reader(
-    read: Callable[[Sequence[ModuleInfo]], Mapping[str, ModuleFacts]],
-) -> Callable[[Sequence[ModuleInfo]], Mapping[str, ContentFacts]]:
-    """`ProjectModel.read_contents` from a batch read of facts with `content=True`."""
-
-    def read_contents(infos: Sequence[ModuleInfo]) -> Mapping[str, ContentFacts]:
-        return {
-            file: facts.content for file, facts in read(infos).items() if facts.content is not None
-        }
-
-    return read_contents
-
-
-def names_reader(
-    read: Callable[[ModuleInfo], ModuleFacts | None],
-) -> Callable[[ModuleInfo], tuple[str, ...] | None]:
-    def read_names(info: ModuleInfo) -> tuple[str, ...] | None:
-        facts = read(info)
-        return None if facts is None else facts.names
-
-    return read_names
 
 
 def read_facts(

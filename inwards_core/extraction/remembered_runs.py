@@ -31,7 +31,6 @@ __all__ = [
     "remember",
     "run_inputs",
     "source_digests",
-    "watched",
 ]
 
 SOURCE_SUFFIXES = (".py", ".pyi")  # the files a module's facts are read from
@@ -134,23 +133,6 @@ def memorable(
         if problem is not None and problem.kind is FileProblemKind.LIMIT:
             return False
     return True
-
-
-def watched(
-    read: Callable[[ModuleInfo], ModuleFacts | None],
-    digests: Mapping[str, str],
-    spoilt: list[str],
-) -> Callable[[ModuleInfo], ModuleFacts | None]:
-    """`read` (a kind asking for one more module), noting in `spoilt` what would make the
-    run not worth remembering."""
-
-    def read_watched(info: ModuleInfo) -> ModuleFacts | None:
-        facts = read(info)
-        if facts is None or not memorable((info,), {info.file: facts}, digests):
-            spoilt.append(info.file)
-        return facts
-
-    return read_watched
 
 
 def remember(memo: RunMemo, inputs: str, report: Report, *, held: Report | None) -> None:

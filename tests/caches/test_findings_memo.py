@@ -23,7 +23,7 @@ from inwards_core.adapters.caches import DictExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
-from inwards_core.engine import check_project
+from inwards_core.engine import Ports, RunOptions, check_project
 from inwards_core.model.findings import (
     Finding,
     Fix,
@@ -311,12 +311,8 @@ def _check(memo: RunMemo, files: InMemoryProjectFiles, *, verify: bool = False) 
     return check_project(
         prepared.config,
         prepared.rules,
-        files=files,
-        cache=DictExtractionCache(),
-        grammars=StandardGrammars(),
-        memo=memo,
-        verify_cache=verify,
-        source_lines=True,
+        Ports(files, DictExtractionCache(), StandardGrammars(), memo=memo),
+        RunOptions(verify_cache=verify, source_lines=True),
     )
 
 

@@ -1,5 +1,5 @@
 """Verifying what a cache holds: how a difference is worded, the engine's verifying read
-(`check_project(verify_cache=True)`), and the rule-set fingerprint over the tables used."""
+(`check_project` with `RunOptions(verify_cache=True)`), and the rule-set fingerprint over the tables used."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from inwards_core.adapters.caches import DictExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
-from inwards_core.engine import check_project
+from inwards_core.engine import Ports, RunOptions, check_project
 from inwards_core.extraction.facts_reading import extractor_key
 from inwards_core.model.facts import (
     FileProblem,
@@ -184,10 +184,8 @@ def _run(cache: DictExtractionCache, *, verify: bool) -> Any:
     return check_project(
         prepared.config,
         prepared.rules,
-        files=InMemoryProjectFiles(SOURCES),
-        cache=cache,
-        grammars=StandardGrammars(),
-        verify_cache=verify,
+        Ports(InMemoryProjectFiles(SOURCES), cache, StandardGrammars()),
+        RunOptions(verify_cache=verify),
     )
 
 

@@ -10,7 +10,7 @@ from inwards_core.adapters.caches import NullExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
-from inwards_core.engine import check_project
+from inwards_core.engine import Ports, RunOptions, check_project
 from inwards_core.model.findings import Span
 from inwards_core.model.source_lines import source_line
 from inwards_core.reporting import frames
@@ -48,11 +48,8 @@ def _check(files: CountingFiles, paths: list[str] | None) -> tuple[str, ...]:
     report = check_project(
         prepared.config,
         prepared.rules,
-        files=files,
-        cache=NullExtractionCache(),
-        grammars=StandardGrammars(),
-        paths=paths,
-        source_lines=True,
+        Ports(files, NullExtractionCache(), StandardGrammars()),
+        RunOptions(paths, source_lines=True),
     )
     return tuple(line.text for line in report.source_lines)
 
@@ -75,9 +72,7 @@ def test_no_source_lines_unless_asked() -> None:
     report = check_project(
         prepared.config,
         prepared.rules,
-        files=InMemoryProjectFiles(FILES),
-        cache=NullExtractionCache(),
-        grammars=StandardGrammars(),
+        Ports(InMemoryProjectFiles(FILES), NullExtractionCache(), StandardGrammars()),
     )
     assert report.findings and report.source_lines == ()
 

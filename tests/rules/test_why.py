@@ -14,7 +14,7 @@ from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
 from inwards_core.baseline import Baseline
 from inwards_core.baseline.matching import apply_baseline
-from inwards_core.engine import check_project
+from inwards_core.engine import Ports, RunOptions, check_project
 from inwards_core.model.findings import BaselineEntry, Report
 from inwards_core.rules.why import REASONS, Explanation, WhyContext, explain_rule, unknown_code
 
@@ -54,11 +54,8 @@ def run(
     report = check_project(
         prepared.config,
         prepared.rules,
-        files=InMemoryProjectFiles(dict(sources)),
-        cache=NullExtractionCache(),
-        grammars=StandardGrammars(),
-        paths=paths,
-        trace_rule=code if trace else None,
+        Ports(InMemoryProjectFiles(dict(sources)), NullExtractionCache(), StandardGrammars()),
+        RunOptions(paths, trace_rule=code if trace else None),
     )
     context = WhyContext(paths=None if paths is None else tuple(paths))
     return report, explain_rule(code, rule_set, prepared.rules, report, prepared.config, context)
