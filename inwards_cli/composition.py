@@ -1,10 +1,11 @@
-"""The disk composition of a check, shared by `inwards check` and `inwards_core.check_path`.
+"""The disk composition of a check, shared by `inwards check` and `inwards_core.Session`.
 
 Every step here raises a typed exception instead of printing and exiting: the command
 (`inwards_cli/commands/run_check.py`) turns them into messages and exit statuses, and a
-script calling `inwards_core.check_path` catches them. `check_directory` is registered under
-the entry-point group `inwards.composition` (pyproject.toml), which is how the core finds it
-without importing this package (see docs/architecture.md, "The library entry point").
+script calling `inwards_core.Session.open` or `check_path` catches them. `open_directory` is
+registered under the entry-point group `inwards.composition` (pyproject.toml), which is how
+the core finds it without importing this package (see docs/architecture.md, "The library
+entry point").
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import attrs
 
 from inwards_cli.adapters.atomic import failure_reason
 from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
-from inwards_cli.adapters.rule_roots import LocalRuleSources
+from inwards_cli.adapters.rule_roots import PROJECT_RULES_DIR, LocalRuleSources
 from inwards_cli.bootstrap import CACHE_DIR, bootstrap, cache_disabled, rule_sources
 from inwards_cli.config_file import LoadedConfig, find_config, read_config
 from inwards_core.adapters.entry_points import (
@@ -39,7 +40,6 @@ from inwards_core.api import (
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, Baseline, BaselineError
 from inwards_core.config.load import read_rule_settings
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.engine import RunOptions, check_project
 from inwards_core.model.findings import NotChecked, Report
 from inwards_core.model.value_repr import value_repr
 from inwards_core.plugins import PluginHost
@@ -49,6 +49,7 @@ from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.overlays_in_effect import overlays_in_effect
 from inwards_core.rules.rule_set import RuleSet
+from inwards_core.session import SessionSetup
 from inwards_core.version import inwards_version
 
 if TYPE_CHECKING:
@@ -56,24 +57,21 @@ if TYPE_CHECKING:
     from inwards_core.verification import CacheMismatch
 
 
-def check_directory(
-    directory: str,
-    *,
-    paths: Sequence[str] | None = None,
-    isolated: bool = False,
-    baseline: bool = True,
-) -> Report:
-    """Check the project holding `directory` as `inwards check` run there does: the
-    configuration found at or above it, the core, user (unless `isolated`) and project rule
-    roots, the baseline next to the configuration (unless `baseline` is False), the
-    extraction cache in `.inwards/cache/` and the worker processes. `paths` are relative
-    to `directory` (or absolute); None checks the whole project.
+def open_directory(
+    directory: str, *, isolated: bool = False, baseline: bool = True
+) -> SessionSetup:
+    """The setup of a `Session` on the project holding `directory`, as `inwards check` run
+    there reads it: the configuration found at or above it, the core, user (unless
+    `isolated`) and project rule roots, the baseline next to the configuration (unless
+    `baseline` is False), the extraction cache in `.inwards/cache/` and the worker
+    processes. The session's paths are relative to the project directory (or absolute).
 
     Raises `ConfigNotFoundError` when no configuration is found, `ConfigError` for a
     configuration or project rule that can't be used, `BaselineError` for a baseline that
     can't be read or parsed, `FamilyLoadError` for a family that fails to load, and
-    `FileNotFoundError` / `NotADirectoryError` for a directory or path that isn't there.
-    Rule-root warnings (what the command prints as `warning:` lines) are `InwardsWarning`s."""
+    `NotADirectoryError` for a directory that isn't there (a named path that isn't there is
+    `FileNotFoundError` when a check names it). Rule-root warnings (what the command prints
+    as `warning:` lines) are `InwardsWarning`s."""
     start = Path(directory)
     if not start.is_dir():
         # Looking above a directory that isn't there would check some other project.
@@ -83,10 +81,6 @@ def check_directory(
         raise ConfigNotFoundError(str(start.absolute()))
     loaded = read_config(found)
     project_dir = loaded.project_dir
-    named: list[str] | None = None
-    outside: list[str] = []
-    if paths is not None:
-        named, outside = split_paths(tuple(start / path for path in paths), project_dir)
     config = build_whole_config(loaded, isolated=isolated)
     accepted = None
     if baseline:
@@ -94,24 +88,69 @@ def check_directory(
     resolved = resolve_rule_roots(loaded, config, isolated=isolated)
     prepared = prepare(config, resolved.rule_set)
     for line in rule_warnings(resolved):
-        warnings.warn(line, InwardsWarning, stacklevel=3)
+        warnings.warn(line, InwardsWarning, stacklevel=4)
     adapters = bootstrap(project_dir)
-    report = check_project(prepared.config, prepared.rules, adapters.ports, RunOptions(named))
-    report = finish_report(report, outside, project_dir, resolved.rule_set, accepted)
     record_rules(resolved, digests=True)
-    for line in getattr(adapters.cache, "warnings", ()):
-        warnings.warn(line, InwardsWarning, stacklevel=3)
-    return report
+
+    def finish(report: Report, outside: Sequence[str]) -> Report:
+        for line in adapters.cache.warnings:
+            warnings.warn(line, InwardsWarning, stacklevel=4)
+        return finish_report(report, outside, project_dir, resolved.rule_set, accepted)
+
+    def locate(paths: Sequence[str], *, existing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        named = tuple(project_dir / path for path in paths)
+        inside, outside = split_paths(named, project_dir, existing=existing)
+        return tuple(inside), tuple(outside)
+
+    def reload() -> SessionSetup:
+        return open_directory(directory, isolated=isolated, baseline=baseline)
+
+    return SessionSetup(
+        prepared.config,
+        prepared.rule_set,
+        prepared.rules,
+        adapters.ports,
+        finish=finish,
+        locate=locate,
+        reloads_on=setup_inputs(loaded, baseline=baseline),
+        reload=reload,
+    )
 
 
-def split_paths(paths: Sequence[Path], project_dir: Path) -> tuple[list[str], list[str]]:
+def setup_inputs(loaded: LoadedConfig, *, baseline: bool) -> Callable[[str], bool]:
+    """Whether a path (POSIX, relative to the project directory) is an input of the
+    session's setup: the configuration, a project rule definition, the baseline."""
+    config = loaded.path.resolve()
+    project_dir = loaded.project_dir.resolve()
+    try:
+        config_name = config.relative_to(project_dir).as_posix()
+    except ValueError:
+        config_name = ""
+    rules = PROJECT_RULES_DIR.as_posix() + "/"
+
+    def is_input(path: str) -> bool:
+        return (
+            path == config_name
+            or path.startswith(rules)
+            or (baseline and path == BASELINE_FILE_NAME)
+        )
+
+    return is_input
+
+
+def split_paths(
+    paths: Sequence[Path], project_dir: Path, *, existing: bool = True
+) -> tuple[list[str], list[str]]:
     """Paths -> POSIX paths relative to the project directory; and the paths outside it.
-    Raises `FileNotFoundError` (or another `OSError`) for a path that can't be examined."""
+    With `existing`, raises `FileNotFoundError` (or another `OSError`) for a path that can't
+    be examined; without, a path that is not there (deleted, not written yet) is placed by
+    its name."""
     inside: list[str] = []
     outside: list[str] = []
     base = project_dir.resolve()
     for path in paths:
-        os.stat(path)
+        if existing:
+            os.stat(path)
         try:
             inside.append(path.resolve().relative_to(base).as_posix())
         except ValueError:

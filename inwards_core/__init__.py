@@ -91,13 +91,22 @@ if TYPE_CHECKING:
     from inwards_core.ports import RootReport, RootState, RuleDocument, RuleSources
     from inwards_core.rules.definitions import RuleDefinition
     from inwards_core.rules.kind_docs import Example, KindDocs
-    from inwards_core.rules.kinds import CheckKind, Family, NoOptions, ReadScope, Scope, Violation
+    from inwards_core.rules.kinds import (
+        CheckKind,
+        Family,
+        NoOptions,
+        Reach,
+        ReadScope,
+        Scope,
+        Violation,
+    )
     from inwards_core.rules.module_names import ModuleNames, is_test_module
     from inwards_core.rules.options import OptionsError, option, option_name
     from inwards_core.rules.project import ImportEdge, ProjectModel
     from inwards_core.rules.resolver import resolve
     from inwards_core.rules.rule_set import RuleSet
     from inwards_core.rules.selection import ActiveRule
+    from inwards_core.session import Session, SessionSetup
     from inwards_core.version import inwards_distribution, inwards_version
 
 # The public API, imported on first use: `import inwards_core.version` (or any small
@@ -160,6 +169,9 @@ _HOMES = {
     "CheckKind": "inwards_core.rules.kinds",
     "Family": "inwards_core.rules.kinds",
     "ReadScope": "inwards_core.rules.kinds",
+    "Reach": "inwards_core.rules.kinds",
+    "Session": "inwards_core.session",
+    "SessionSetup": "inwards_core.session",
     "Scope": "inwards_core.rules.kinds",
     "Violation": "inwards_core.rules.kinds",
     "OptionsError": "inwards_core.rules.options",
@@ -268,6 +280,7 @@ __all__ = [
     "Prepared",
     "ProjectModel",
     "PublicEntry",
+    "Reach",
     "ReadScope",
     "Report",
     "RootKind",
@@ -278,6 +291,8 @@ __all__ = [
     "RuleSet",
     "RuleSources",
     "Scope",
+    "Session",
+    "SessionSetup",
     "Severity",
     "Shape",
     "Span",

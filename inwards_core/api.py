@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -32,6 +32,9 @@ from inwards_core.rules.kinds import Family
 from inwards_core.rules.resolver import resolve
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, select, validate_rule_settings
+
+if TYPE_CHECKING:
+    from inwards_core.session import DirectoryOpener
 
 
 def load_config(
@@ -230,7 +233,8 @@ def _families(argument: str, families: object) -> tuple[Family, ...]:
 
 COMPOSITION_GROUP = "inwards.composition"
 """The entry-point group under which a distribution registers the disk composition that
-`check_path` uses (the `inwards` distribution registers `inwards_cli.composition`)."""
+`Session.open` and `check_path` use: a `DirectoryOpener` (the `inwards-lint` distribution
+registers `inwards_cli.composition:open_directory`)."""
 
 
 class ConfigNotFoundError(ConfigError):
@@ -257,20 +261,6 @@ class InwardsWarning(UserWarning):
     """A warning of a check that is no finding (`warnings.warn`): a rule root or a user
     definition that can't be used, a cache that can't be written. The command line prints
     these as `warning:` lines on standard error."""
-
-
-class DirectoryChecker(Protocol):
-    """What a composition registered under `COMPOSITION_GROUP` provides: the check of the
-    project holding `directory`, with the disk adapters (see `check_path`)."""
-
-    def __call__(
-        self,
-        directory: str,
-        *,
-        paths: Sequence[str] | None,
-        isolated: bool,
-        baseline: bool,
-    ) -> Report: ...
 
 
 def check_path(
@@ -305,14 +295,19 @@ def check_path(
     for name, flag in (("isolated", isolated), ("baseline", baseline)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, not {type_name(flag)}: {shown(flag)}")
-    checker = directory_checker()
-    return checker(os.fspath(directory), paths=named, isolated=isolated, baseline=baseline)
+    from inwards_core.session import Session
+
+    start = os.path.abspath(os.fspath(directory))
+    with Session.open(directory, isolated=isolated, baseline=baseline) as session:
+        absolute = None if named is None else [os.path.join(start, path) for path in named]
+        return session.check(absolute)
 
 
-def directory_checker(points: Sequence[EntryPoint] | None = None) -> DirectoryChecker:
-    """The composition `check_path` calls: the first entry point of `COMPOSITION_GROUP` in
-    the installed environment, in `sys.path` order (so a test double installed ahead of
-    inwards takes its place). The core never imports the command line's package."""
+def directory_opener(points: Sequence[EntryPoint] | None = None) -> DirectoryOpener:
+    """The composition `Session.open` (and so `check_path`) calls: the first entry point of
+    `COMPOSITION_GROUP` in the installed environment, in `sys.path` order (so a test double
+    installed ahead of inwards takes its place). The core never imports the command line's
+    package."""
     found = installed_entry_points(group=COMPOSITION_GROUP) if points is None else points
     if not found:
         raise LookupError(
@@ -327,7 +322,7 @@ def directory_checker(points: Sequence[EntryPoint] | None = None) -> DirectoryCh
             f"the entry point {found[0].name!r} of {COMPOSITION_GROUP!r} "
             f"({found[0].target}) is not callable"
         )
-    return cast(DirectoryChecker, loaded)
+    return cast("DirectoryOpener", loaded)
 
 
 def _fspaths(paths: object) -> object:

@@ -241,6 +241,29 @@ def check_project(
         if recalled.held is not None and not options.verify_cache:
             return attrs.evolve(recalled.held, duration_ms=round((clock() - started) * 1000, 1))
     memo_state = MemoState(None if recalled is None else recalled.digests)
+    report = run_once(config, rules, ports, options, tree, documents, memo_state)
+    report = attrs.evolve(report, duration_ms=round((clock() - started) * 1000, 1))
+    if ports.memo is not None and recalled is not None and memo_state.worth_keeping:
+        remember(
+            ports.memo,
+            recalled.inputs,
+            report,
+            held=recalled.held if options.verify_cache else None,
+        )
+    return report
+
+
+def run_once(
+    config: Config,
+    rules: Sequence[ActiveRule],
+    ports: Ports,
+    options: RunOptions,
+    tree: Tree,
+    documents: Documents | None,
+    memo_state: MemoState,
+) -> Report:
+    """The phases after the listing, once: plan, read, build the model, run the kinds, let
+    the suppressions decide, report (its duration is the caller's to set)."""
     if tree.listing.problems:
         memo_state.spoil("a part of the tree could not be listed")
     enabled = enabled_rules(rules)
@@ -267,8 +290,8 @@ def check_project(
         documents=documents,
         skipped=skipped,
         listing=tree.listing,
-        frames=_bytes_of(kept or {}, ports.files) if options.source_lines else None,
-        duration_ms=round((clock() - started) * 1000, 1),
+        frames=bytes_reader(kept or {}, ports.files) if options.source_lines else None,
+        duration_ms=0.0,
     )
     if options.trace_rule is not None:
         from inwards_core.rules.trace import traced  # only `check --explain` asks
@@ -282,13 +305,6 @@ def check_project(
             options.paths,
             unreadable,
             verdicts,
-        )
-    if ports.memo is not None and recalled is not None and memo_state.worth_keeping:
-        remember(
-            ports.memo,
-            recalled.inputs,
-            report,
-            held=recalled.held if options.verify_cache else None,
         )
     return report
 
@@ -380,7 +396,9 @@ def build_model(
         document_matches=documents.matches if documents is not None else {},
     )
     if plan.needs.content:
-        model.read_content_of(plan.needs.content_wanted(model, _bytes_of({}, reader.ports.files)))
+        model.read_content_of(
+            plan.needs.content_wanted(model, bytes_reader({}, reader.ports.files))
+        )
     return model
 
 
@@ -579,7 +597,7 @@ def _source_lines(
     return finding_lines(findings, read)
 
 
-def _bytes_of(kept: Mapping[str, bytes], files: ProjectFiles) -> Callable[[str], bytes | None]:
+def bytes_reader(kept: Mapping[str, bytes], files: ProjectFiles) -> Callable[[str], bytes | None]:
     def read(file: str) -> bytes | None:
         if file in kept:
             return kept[file]

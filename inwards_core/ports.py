@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -80,6 +81,15 @@ class ProjectFiles(Protocol):
         """The bytes of one listed file. Raises OSError when it can't be read."""
         ...
 
+    def digest(self, path: str) -> str:
+        """The sha256 hex of one listed file's bytes, raising OSError as `read_bytes` does.
+        An adapter may know it without reading the file (from its stat, see `RunMemo`)."""
+        return hashlib.sha256(self.read_bytes(path)).hexdigest()
+
+    # What went wrong on the way that is no finding (stamps that could not be saved), as
+    # `warning:` lines: a plain attribute, which an adapter appends to as it goes.
+    warnings: Sequence[str] = ()
+
 
 # -- ExtractionCache ---------------------------------------------------------------------
 
@@ -97,9 +107,17 @@ class CacheKey:
 
 
 class ExtractionCache(Protocol):
-    """Facts by content key. A cache that keeps nothing (`--no-cache`) may say so with a
-    true `keeps_nothing` attribute: the engine then skips the sha256 of every file read,
-    which only its keys need."""
+    """Facts by content key."""
+
+    @property
+    def keeps_nothing(self) -> bool:
+        """True for a cache that keeps nothing (`--no-cache`): the engine then skips the
+        sha256 of every file read, which only its keys need."""
+        return False
+
+    # What went wrong on the way that is no finding (an entry that could not be written),
+    # as `warning:` lines: a plain attribute, which an adapter appends to as it goes.
+    warnings: Sequence[str] = ()
 
     def get(self, key: CacheKey) -> ModuleFacts | None:
         """The facts stored under `key`; None on a miss. A corrupt entry is a miss."""
@@ -121,9 +139,8 @@ class RunMemo(Protocol):
     adapter adds what the engine can't see (inwards' code, the configuration, the rule
     set, the options). A damaged entry, or one made for other inputs, is a miss.
 
-    A `ProjectFiles` adapter used with a memo may offer `digest(path) -> str` (the sha256
-    hex of the file's bytes, raising OSError as `read_bytes` does) to answer without
-    reading the file (`remembered_runs.source_digests`); without it each file is read."""
+    A `ProjectFiles` adapter used with a memo may answer `digest(path)` without reading the
+    file (`remembered_runs.source_digests`); by default each file is read."""
 
     def recall(self, inputs: str) -> Report | None:
         """The report kept for `inputs`; None on a miss."""
@@ -140,6 +157,10 @@ class RunMemo(Protocol):
     def entry_name(self) -> str:
         """How `--verify-cache` names the entry when it differs from a fresh run."""
         ...
+
+    # What went wrong on the way that is no finding (a memo that could not be saved), as
+    # `warning:` lines: a plain attribute, which an adapter appends to as it goes.
+    warnings: Sequence[str] = ()
 
 
 # -- GrammarBinaries ---------------------------------------------------------------------

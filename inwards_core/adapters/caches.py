@@ -17,7 +17,9 @@ __all__ = ["DictExtractionCache", "NullExtractionCache"]
 class NullExtractionCache(ExtractionCache):
     """Remembers nothing: every `get` is a miss."""
 
-    keeps_nothing = True  # no digest is worth computing for a key (see ExtractionCache)
+    @property
+    def keeps_nothing(self) -> bool:
+        return True  # no digest is worth computing for a key (see ExtractionCache)
 
     def get(self, key: CacheKey) -> ModuleFacts | None:
         return None

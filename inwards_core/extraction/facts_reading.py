@@ -110,7 +110,7 @@ def read_facts(
     from_cache: dict[str, ModuleFacts] = {}  # to verify: file -> what the cache holds
     known = {} if verify or kept is not None or digests is None else digests
     # A cache that keeps nothing needs no keys; a check of changes (`changed`) still does.
-    keyed = not getattr(cache, "keeps_nothing", False) or changed is not None
+    keyed = not cache.keeps_nothing or changed is not None
     for info in selected:
         digest = known.get(info.file)
         if digest is not None:

@@ -13,7 +13,7 @@ bytes were no longer those of its digest (edited while the run went on).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from inwards_core.index.naming import ModuleInfo
@@ -44,14 +44,11 @@ def source_digests(listing: ProjectListing, files: ProjectFiles) -> dict[str, st
     """The digest of every source file listed (an adapter's `digest(path)` may know it from
     the file's stat, see `RunMemo`); `UNREADABLE` for one that can't be read (a run that reads it
     meets the error again, and is not remembered)."""
-    digest_of: Callable[[str], str] = getattr(files, "digest", None) or (
-        lambda file: hashlib.sha256(files.read_bytes(file)).hexdigest()
-    )
     digests: dict[str, str] = {}
     for file in listing.files:
         if file.endswith(SOURCE_SUFFIXES):
             try:
-                digests[file] = digest_of(file)
+                digests[file] = files.digest(file)
             except OSError:
                 digests[file] = UNREADABLE
     return digests

@@ -29,6 +29,26 @@ class Scope(enum.Enum):
     REVIEW = "review"  # runs after suppressions, on their verdicts (suppression comments)
 
 
+class Reach(enum.Enum):
+    """What a kind's findings depend on, besides the configuration and the module index
+    (which a warm `Session` rebuilds, with every kind's findings, when they change). After
+    a file changes, the session runs again only the kinds its change reaches:
+
+    - `FILE`: the findings on a checked file depend on that file's facts alone, so the
+      kind runs again over the changed files only (its check, given a model whose
+      `checked` holds those files, yields exactly their findings);
+    - `IMPORT_GRAPH`: they depend on every read file's imports (and on what a package's
+      `__init__` does to `__path__` or `sys.modules`), so the kind runs again over the
+      whole project when a change touches those, and not after an edit that leaves them
+      as they were.
+
+    A kind that declares no reach (`CheckKind.reach` None) runs again whole after any
+    change."""
+
+    FILE = "file"
+    IMPORT_GRAPH = "import-graph"
+
+
 @attrs.frozen
 class Violation:
     """What a check kind found, before the rule's identity and guidance are attached.
@@ -144,7 +164,8 @@ class CheckKind:
     - `options_type` is an attrs class whose fields are the kind's options (`NoOptions` for
       none; `inwards_core.rules.options.option` declares one with its metadata).
     - `check` yields the `Violation`s; `scope`, `reads` and `version` tell the engine when
-      to run it, what to read for it and when its derived results go stale.
+      to run it, what to read for it and when its derived results go stale; `reach` tells
+      a warm session which changes make it run again.
     - `guidance_params` names every key of `Violation.params` the kind fills, with what it
       holds (shown on the kind's page). A definition's guidance may use these and
       `COMMON_GUIDANCE_PARAMS` as `{name}`; any other field is a definition error.
@@ -162,6 +183,8 @@ class CheckKind:
     version: str = "1"
     # What the rule needs read, from its options; None: the layered modules only.
     reads: ReadsFunction | None = None
+    # What its findings depend on, for a warm session (see `Reach`); None: anything.
+    reach: Reach | None = None
     # Whether the configuration gives the kind anything to judge (contexts, cycles, shapes);
     # a whole-project kind without is left out of the note on what a PATHS run skipped.
     applies: Callable[[Config], bool] | None = attrs.field(default=None, eq=False)

@@ -15,7 +15,7 @@ import pytest
 
 import inwards_core
 from inwards_core.adapters.entry_points import EntryPoint
-from inwards_core.api import COMPOSITION_GROUP, directory_checker
+from inwards_core.api import COMPOSITION_GROUP, directory_opener
 from tests.e2e.helpers import NO_USER_CONFIG, run_inwards, write_tree
 
 LAYERS = """
@@ -194,25 +194,28 @@ def test_the_composition_is_found_through_its_entry_point(
             "fake_composition.py": (
                 "import inwards_core\n"
                 "calls = []\n"
-                "def check(directory, *, paths, isolated, baseline):\n"
-                "    calls.append((directory, paths, isolated, baseline))\n"
-                "    return inwards_core.Report(findings=(), files_checked=0)\n"
+                "def open_here(directory, *, isolated, baseline):\n"
+                "    calls.append((directory, isolated, baseline))\n"
+                "    return inwards_core.SessionSetup.of_sources(\n"
+                "        {'a.py': 'import os\\n'},\n"
+                "        pyproject='[tool.inwards]\\nlayers = [{ name = \"a\", modules = [\"a\"] }]\\n',\n"
+                "    )\n"
             ),
             "fake_composition-1.0.dist-info/entry_points.txt": (
-                f"[{COMPOSITION_GROUP}]\nlocal = fake_composition:check\n"
+                f"[{COMPOSITION_GROUP}]\nlocal = fake_composition:open_here\n"
             ),
         },
     )
     monkeypatch.setattr(sys, "path", [str(site), *sys.path])
-    report = inwards_core.check_path(tmp_path, paths=["a.py"], isolated=True, baseline=False)
-    assert report.files_checked == 0
-    assert sys.modules["fake_composition"].calls == [(str(tmp_path), ("a.py",), True, False)]
+    report = inwards_core.check_path(tmp_path, isolated=True, baseline=False)
+    assert report.files_checked == 1  # the in-memory project of the double
+    assert sys.modules["fake_composition"].calls == [(str(tmp_path), True, False)]
     monkeypatch.delitem(sys.modules, "fake_composition")
 
 
 def test_without_a_composition_installed() -> None:
     with pytest.raises(LookupError, match=r"inwards\.composition"):
-        directory_checker([])
+        directory_opener([])
     point = EntryPoint("local", "inwards_core.version:VERSION", "nobody", "1")
     with pytest.raises(TypeError, match="not callable"):
-        directory_checker([point])
+        directory_opener([point])

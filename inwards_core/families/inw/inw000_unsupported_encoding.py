@@ -11,6 +11,7 @@ from inwards_core import (
     KindDocs,
     NoOptions,
     ProjectModel,
+    Reach,
     Violation,
 )
 
@@ -83,6 +84,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.unsupported-encoding",
+    reach=Reach.FILE,
     summary="A file whose declared encoding or bytes can hide imports.",
     options_type=NoOptions,
     check=check,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
+from inwards_core import CheckKind, Example, KindDocs, ProjectModel, Reach, Violation, quoted
 from inwards_core.families.inw.layering import (
     ScopedOptions,
     breach,
@@ -133,6 +133,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.layer-dependency",
+    reach=Reach.FILE,
     summary="An import from a layer into an outer or sibling layer.",
     options_type=ScopedOptions,
     check=check,

@@ -13,6 +13,7 @@ from inwards_core import (
     ImportEdge,
     KindDocs,
     ProjectModel,
+    Reach,
     Scope,
     Violation,
     quoted,
@@ -231,6 +232,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.import-cycles",
+    reach=Reach.IMPORT_GRAPH,
     summary="Modules or contexts that import each other in a cycle.",
     options_type=ScopedOptions,
     check=check,

@@ -15,6 +15,7 @@ from inwards_core import (
     ModuleFacts,
     ModuleInfo,
     ProjectModel,
+    Reach,
     ReadScope,
     Span,
     Violation,
@@ -340,6 +341,7 @@ def _denied_to_layer(
 
 KIND = CheckKind(
     id="inw.pure-domain",
+    reach=Reach.FILE,
     summary="A layer imports a library it may not use.",
     options_type=PureDomainOptions,
     check=check,

@@ -12,6 +12,7 @@ from inwards_core import (
     ModuleFacts,
     ModuleInfo,
     ProjectModel,
+    Reach,
     Severity,
     Span,
     Violation,
@@ -238,6 +239,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.unassigned-module",
+    reach=Reach.IMPORT_GRAPH,
     summary="Code that no layer owns, and layer entries that own nothing.",
     options_type=ScopedOptions,
     check=check,

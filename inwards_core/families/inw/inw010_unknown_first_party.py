@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inwards_core import LIST_LIMIT, CheckKind, Example, KindDocs, ProjectModel, Violation, quoted
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Example,
+    KindDocs,
+    ProjectModel,
+    Reach,
+    Violation,
+    quoted,
+)
 from inwards_core.families.inw.layering import ScopedOptions, layered_files, outward_layer
 
 DOCS = KindDocs(
@@ -151,6 +160,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.unknown-first-party",
+    reach=Reach.IMPORT_GRAPH,
     summary="An import of a module of this project that doesn't exist.",
     options_type=ScopedOptions,
     check=check,

@@ -12,6 +12,7 @@ from inwards_core import (
     Example,
     KindDocs,
     ProjectModel,
+    Reach,
     Violation,
     quoted,
 )
@@ -180,6 +181,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.dynamic-import",
+    reach=Reach.FILE,
     summary="A dynamic import that reaches an outer layer, or whose target can't be read.",
     options_type=DynamicImportOptions,
     check=check,

@@ -11,6 +11,7 @@ from inwards_core import (
     KindDocs,
     NoOptions,
     ProjectModel,
+    Reach,
     Violation,
 )
 
@@ -120,6 +121,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.syntax-error",
+    reach=Reach.FILE,
     summary="A file that doesn't parse.",
     options_type=NoOptions,
     check=check,

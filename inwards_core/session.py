@@ -1,0 +1,635 @@
+"""The engine as an object with a lifetime: a `Session` opened once on a project keeps the
+configuration, the rule set, the listed tree, the module index, every read file's facts and
+each kind's findings warm, and answers "with these unsaved contents, what now?" for the
+whole project or some files. What changed decides what is redone (`Reach`).
+
+`inwards check` is a session used once; `check --watch`, the daemon, the language server
+and the MCP server keep one. Nothing in a session writes to the project: `contents` live
+for one call, and the facts read from them never reach the extraction cache.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Protocol
+
+import attrs
+
+from inwards_core.adapters.caches import DictExtractionCache
+from inwards_core.adapters.grammars import StandardGrammars
+from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
+from inwards_core.config.values import Config
+from inwards_core.engine import (
+    FactsReader,
+    MemoState,
+    Ports,
+    ReadPlan,
+    RunOptions,
+    Tree,
+    apply_verdicts,
+    assemble_report,
+    build_model,
+    bytes_reader,
+    check_project,
+    documents_wanted,
+    enabled_rules,
+    list_tree,
+    options_of_rules_off,
+    plan_reads,
+    read_first_pass,
+    run_once,
+    run_rule,
+    skips,
+)
+from inwards_core.extraction.facts_reading import read_facts
+from inwards_core.extraction.remembered_runs import SOURCE_SUFFIXES
+from inwards_core.index.modules import ModuleInfo
+from inwards_core.model.findings import Finding, NotChecked, Report
+from inwards_core.model.value_repr import value_repr
+from inwards_core.ports import CacheKey, ExtractionCache, ProjectFiles, ProjectListing
+from inwards_core.rules.kinds import Reach
+from inwards_core.rules.project import ProjectModel
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.selection import ActiveRule
+
+if TYPE_CHECKING:
+    from inwards_core.extraction.documents import Documents
+    from inwards_core.model.facts import ModuleFacts
+
+
+def _nothing() -> None:
+    return None
+
+
+def _never(path: str) -> bool:
+    return False
+
+
+def _as_given(paths: Sequence[str], *, existing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return tuple(path.removeprefix("./") for path in paths), ()
+
+
+def _note_outside(report: Report, outside: Sequence[str]) -> Report:
+    if not outside:
+        return report
+    notes = tuple(
+        NotChecked(path, f"{path} is outside the project, so it was not checked.")
+        for path in outside
+    )
+    return attrs.evolve(report, not_checked=report.not_checked + notes)
+
+
+class _Locate(Protocol):
+    def __call__(
+        self, paths: Sequence[str], *, existing: bool
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]: ...
+
+
+@attrs.frozen
+class SessionSetup:
+    """What a session is built from, as a composition assembles it.
+
+    - `config`, `rule_set` and `rules` (the rule set with `[tool.inwards.rules]` applied,
+      `inwards_core.prepare`), and the `ports` runs reach the outside through;
+    - `finish`: the composition's last step on every report, given the named paths
+      outside the project (noted as not checked, the rule set it was checked with, the
+      baseline applied);
+    - `locate`: the paths a caller names (relative to the project, or absolute) as POSIX
+      paths relative to the project, and those outside it; with `existing`, a path that is
+      not there is an error (`FileNotFoundError`);
+    - `reloads_on`: whether a changed path (relative to the project) is an input of the
+      setup itself (`pyproject.toml`, a rule definition, the baseline), after which
+      `reload` builds the setup afresh (None: it can't be);
+    - `close`: stops what the ports started (worker processes)."""
+
+    __repr__ = value_repr
+
+    config: Config
+    rule_set: RuleSet
+    rules: tuple[ActiveRule, ...]
+    ports: Ports
+    finish: Callable[[Report, Sequence[str]], Report] = attrs.field(default=_note_outside, eq=False)
+    locate: _Locate = attrs.field(default=_as_given, eq=False)
+    reloads_on: Callable[[str], bool] = attrs.field(default=_never, eq=False)
+    reload: Callable[[], SessionSetup] | None = attrs.field(default=None, eq=False)
+    close: Callable[[], None] = attrs.field(default=_nothing, eq=False)
+
+    @classmethod
+    def of_sources(cls, sources: Mapping[str, str | bytes], *, pyproject: str) -> SessionSetup:
+        """An in-memory project: `sources` maps POSIX paths to contents, `pyproject` is the
+        text of its pyproject.toml; the core rules of the installed families, no cache."""
+        from inwards_core.adapters.in_memory import InMemoryProjectFiles
+        from inwards_core.api import load_config_text, load_rules, prepare
+
+        files = InMemoryProjectFiles(
+            require_mapping("sources", sources, "paths to contents"), argument="sources"
+        )
+        text = require_str("pyproject", pyproject, "the text of pyproject.toml")
+
+        def build() -> SessionSetup:
+            prepared = prepare(load_config_text(text), load_rules())
+            ports = Ports(files, DictExtractionCache(), StandardGrammars())
+            return cls(prepared.config, prepared.rule_set, prepared.rules, ports, reload=build)
+
+        return build()
+
+
+class DirectoryOpener(Protocol):
+    """What a composition registered under `inwards_core.api.COMPOSITION_GROUP` provides:
+    the setup of a session on the project holding `directory`, with the disk adapters."""
+
+    def __call__(self, directory: str, *, isolated: bool, baseline: bool) -> SessionSetup: ...
+
+
+class _CallCache(ExtractionCache):
+    """The extraction cache of one call with unsaved contents: entries are read from the
+    session's cache and put here, to be forgotten with the call (facts of text that is
+    not on disk must never stand for the file)."""
+
+    def __init__(self, inner: ExtractionCache) -> None:
+        self._inner = inner
+        self._held: dict[CacheKey, ModuleFacts] = {}
+
+    def get(self, key: CacheKey) -> ModuleFacts | None:
+        return self._held.get(key) or self._inner.get(key)
+
+    def put(self, key: CacheKey, facts: ModuleFacts) -> None:
+        self._held[key] = facts
+
+    def flush(self, *, prune: bool) -> None:
+        return None
+
+
+class _OverlaidFiles(ProjectFiles):
+    """The project's files with some contents given instead of what is on disk (an
+    editor's buffer, an agent's proposed write); a given file that is not on disk is
+    listed too."""
+
+    def __init__(self, inner: ProjectFiles, contents: Mapping[str, bytes]) -> None:
+        self._inner = inner
+        self._contents = contents
+
+    def listing(self, under: str) -> ProjectListing:
+        listing = self._inner.listing(under)
+        prefix = f"{under.strip('/')}/" if under.strip("/") not in ("", ".") else ""
+        new = [
+            path
+            for path in self._contents
+            if path.startswith(prefix) and path not in set(listing.files)
+        ]
+        if not new:
+            return listing
+        directories = set(listing.directories)
+        for path in new:
+            parts = path.split("/")[:-1]
+            directories.update("/".join(parts[: end + 1]) for end in range(len(parts)))
+        return attrs.evolve(
+            listing,
+            files=tuple(sorted((*listing.files, *new))),
+            directories=tuple(sorted(directories)),
+        )
+
+    def read_bytes(self, path: str) -> bytes:
+        if path in self._contents:
+            return self._contents[path]
+        return self._inner.read_bytes(path)
+
+
+@attrs.define
+class _Warm:
+    """What a whole-project run made, kept for the next: the tree and its plan, the
+    documents, every planned file's facts as on disk (and the planned files by path, those
+    that could not be read), the warnings of options of rules that are off, and each rule's
+    findings: by checked file for the kinds of `Reach.FILE` (findings outside the checked
+    files under ""), whole for those of `Reach.IMPORT_GRAPH`."""
+
+    check_syntax: bool
+    tree: Tree
+    plan: ReadPlan
+    documents: Documents | None
+    facts: dict[str, ModuleFacts]
+    checked: dict[str, ModuleInfo]
+    unreadable: dict[str, NotChecked]
+    off: list[Finding]
+    by_file: dict[str, dict[str, list[Finding]]] = attrs.field(factory=dict)
+    whole: dict[str, list[Finding]] = attrs.field(factory=dict)
+
+
+@attrs.define
+class _Changes:
+    """What changed since the warm results were made: files whose facts on disk changed
+    (`on_disk`) and whether the import graph did (`graph`); files whose given contents
+    differ from the disk for this call (`for_call`) and whether that changes the graph
+    (`call_graph`)."""
+
+    on_disk: set[str] = attrs.field(factory=set)
+    graph: bool = False
+    for_call: set[str] = attrs.field(factory=set)
+    call_graph: bool = False
+
+
+def _graph_part(facts: ModuleFacts) -> tuple[object, ...]:
+    """What the import-graph kinds read of a file's facts."""
+    return (
+        facts.imports,
+        facts.dynamic_imports,
+        facts.problem,
+        facts.extends_path,
+        facts.registers,
+    )
+
+
+def _buckets(
+    findings: Iterable[Finding], files: set[str], *, others: bool = True
+) -> dict[str, list[Finding]]:
+    """Findings by the checked file they are on; with `others`, those on any other file
+    (the configuration, a definition) under ""."""
+    buckets: dict[str, list[Finding]] = {file: [] for file in files}
+    for finding in findings:
+        if finding.file in files:
+            buckets[finding.file].append(finding)
+        elif others:
+            buckets.setdefault("", []).append(finding)
+    return buckets
+
+
+class Session:
+    """A warm engine on one project (see the module's docstring). Open one with
+    `Session.open(directory)` (the disk, as `inwards check` reads it) or
+    `Session.in_memory(sources, pyproject=...)`; use it as a context manager, or `close()`
+    it to stop its workers. Not for use from several threads at once."""
+
+    def __init__(
+        self, setup: SessionSetup, *, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        if not isinstance(setup, SessionSetup):
+            raise TypeError(f"setup must be a SessionSetup, not {type_name(setup)}")
+        self._setup = setup
+        self._clock = clock
+        self._warm: _Warm | None = None
+        self._tree: Tree | None = None
+        self._pending: set[str] = set()  # files changed since the last call
+        self._stale: set[str] = set()  # files whose findings came from given contents
+        self._stale_whole: set[str] = set()  # rules whose whole findings did
+        self._used = False  # the first whole-project run may be the memo's
+        self._closed = False
+
+    # -- opening and closing ----------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        directory: str | os.PathLike[str] = ".",
+        *,
+        isolated: bool = False,
+        baseline: bool = True,
+    ) -> Session:
+        """A session on the project holding `directory`, as `inwards check` run there
+        reads it: the configuration found at or above it, the core, user (unless
+        `isolated`) and project rule roots, the baseline beside the configuration (unless
+        `baseline` is False), the extraction cache and the worker processes. Raises what
+        `inwards_core.check_path` raises."""
+        from inwards_core.api import directory_opener
+
+        opener = directory_opener()
+        return cls(opener(os.fspath(directory), isolated=isolated, baseline=baseline))
+
+    @classmethod
+    def in_memory(cls, sources: Mapping[str, str | bytes], *, pyproject: str) -> Session:
+        """A session on an in-memory project (see `SessionSetup.of_sources`)."""
+        return cls(SessionSetup.of_sources(sources, pyproject=pyproject))
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._setup.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def config(self) -> Config:
+        return self._setup.config
+
+    @property
+    def rule_set(self) -> RuleSet:
+        return self._setup.rule_set
+
+    @property
+    def rules(self) -> tuple[ActiveRule, ...]:
+        return self._setup.rules
+
+    # -- what changed -----------------------------------------------------------------
+
+    def changed(self, paths: Iterable[str]) -> None:
+        """Files changed on disk (relative to the project, or absolute): the next call reads
+        them again and runs again what their change reaches. A change of the setup's own
+        inputs (`pyproject.toml`, a rule definition, the baseline) reloads it."""
+        given = path_sequence("paths", list(paths) if not isinstance(paths, str) else paths)
+        inside, _ = self._setup.locate(given or (), existing=False)
+        if any(self._setup.reloads_on(path) for path in inside):
+            self.reload()
+            return
+        self._pending.update(inside)
+
+    def reload(self) -> None:
+        """Build the setup afresh (configuration, rule roots, baseline) and forget every
+        warm result."""
+        if self._setup.reload is not None:
+            fresh = self._setup.reload()
+            self._setup.close()
+            self._setup = fresh
+        self._warm = None
+        self._tree = None
+        self._pending.clear()
+        self._stale.clear()
+        self._stale_whole.clear()
+
+    # -- checking ---------------------------------------------------------------------
+
+    def check(
+        self,
+        paths: Sequence[str] | None = None,
+        contents: Mapping[str, str | bytes] | None = None,
+        *,
+        full_parse: bool = False,
+        source_lines: bool = False,
+        verify_cache: bool = False,
+        trace_rule: str | None = None,
+    ) -> Report:
+        """Check the whole project (`paths` None) or the named files and directories, with
+        `contents` (path -> text) standing for what is on disk for this call only, and
+        return the report: the one `inwards_core.check_path` returns for the same tree.
+        `paths` and the keys of `contents` are relative to the project, or absolute.
+        `full_parse`, `source_lines`, `verify_cache` and `trace_rule` are `RunOptions`'."""
+        if self._closed:
+            raise RuntimeError("this session is closed")
+        started = self._clock()
+        named: tuple[str, ...] | None = None
+        outside: tuple[str, ...] = ()
+        if paths is not None:
+            named, outside = self._setup.locate(path_sequence("paths", paths) or (), existing=True)
+        given = self._contents(contents)
+        options = RunOptions(
+            named,
+            full_parse=full_parse,
+            verify_cache=verify_cache,
+            source_lines=source_lines,
+            trace_rule=trace_rule,
+        )
+        report = self._run(options, given)
+        report = attrs.evolve(report, duration_ms=round((self._clock() - started) * 1000, 1))
+        return self._setup.finish(report, outside)
+
+    def _contents(self, contents: Mapping[str, str | bytes] | None) -> dict[str, bytes]:
+        if contents is None:
+            return {}
+        mapping = require_mapping("contents", contents, "paths to contents")
+        inside, outside = self._setup.locate(
+            path_sequence("contents", list(mapping)) or (), existing=False
+        )
+        if outside:
+            raise ValueError(f"contents names a file outside the project: {shown(outside[0])}")
+        given: dict[str, bytes] = {}
+        for path, text in zip(inside, mapping.values(), strict=True):
+            if isinstance(text, str):
+                given[path] = text.encode("utf-8", "surrogatepass")
+            elif isinstance(text, bytes):
+                given[path] = text
+            else:
+                raise TypeError(
+                    f"contents[{shown(path)}] must be str or bytes, not {type_name(text)}"
+                )
+        return given
+
+    def _run(self, options: RunOptions, given: dict[str, bytes]) -> Report:
+        setup = self._setup
+        if options.verify_cache or options.trace_rule is not None:
+            self._forget_warm()  # a run that proves or explains reads everything afresh
+            return check_project(setup.config, setup.rules, setup.ports, options)
+        first, self._used = not self._used, True
+        if first and options.whole_project and not given and setup.ports.memo is not None:
+            # The first whole-project run is the memo's, when it holds this tree.
+            return check_project(setup.config, setup.rules, setup.ports, options)
+        self._settle_pending()
+        if self._tree is None:
+            self._tree = list_tree(setup.config, setup.ports.files)
+        if any(path not in self._tree.listing.files for path in given):
+            return self._cold(options, given)  # a file not on disk yet: its own listing
+        if options.whole_project:
+            return self._whole(options, given)
+        ports = self._ports_for(given)
+        return run_once(
+            setup.config, setup.rules, ports, options, self._tree, None, MemoState(None)
+        )
+
+    def _forget_warm(self) -> None:
+        self._warm = None
+        self._tree = None
+        self._pending.clear()
+        self._stale.clear()
+        self._stale_whole.clear()
+
+    def _settle_pending(self) -> None:
+        """A changed path that is not a listed source file, or no longer reads (a new
+        file, a deleted one, a directory, a diagram), or that the warm run could not read:
+        the tree is listed again and every result made afresh."""
+        if not self._pending or self._tree is None:
+            return
+        listed = set(self._tree.listing.files)
+        unreadable = self._warm.unreadable if self._warm is not None else frozenset()
+        for path in self._pending:
+            if (
+                path not in listed
+                or not path.endswith(SOURCE_SUFFIXES)
+                or path in unreadable
+                or not self._readable(path)
+            ):
+                self._forget_warm()
+                return
+
+    def _readable(self, path: str) -> bool:
+        try:
+            self._setup.ports.files.read_bytes(path)
+        except OSError:
+            return False
+        return True
+
+    def _ports_for(self, given: Mapping[str, bytes]) -> Ports:
+        """The ports of one call: with given contents, files that read them and a cache
+        that forgets what they made; never the memo (it remembers whole trees on disk)."""
+        ports = attrs.evolve(self._setup.ports, memo=None)
+        if not given:
+            return ports
+        return attrs.evolve(
+            ports, files=_OverlaidFiles(ports.files, given), cache=_CallCache(ports.cache)
+        )
+
+    def _cold(self, options: RunOptions, given: Mapping[str, bytes]) -> Report:
+        setup = self._setup
+        ports = self._ports_for(given)
+        tree = list_tree(setup.config, ports.files)
+        documents = documents_wanted(setup.config, setup.rules, ports.files, tree.listing, options)
+        return run_once(setup.config, setup.rules, ports, options, tree, documents, MemoState(None))
+
+    # -- the warm whole-project run -----------------------------------------------------
+
+    def _whole(self, options: RunOptions, given: Mapping[str, bytes]) -> Report:
+        warm = self._warm
+        if warm is None or warm.check_syntax != options.check_syntax:
+            warm = self._warm = self._warm_up(options)
+            self._pending.clear()
+            self._stale.clear()
+            self._stale_whole.clear()
+        return self._incremental(warm, options, given)
+
+    def _warm_up(self, options: RunOptions) -> _Warm:
+        """Every planned file's facts read (through the cache) and every rule run once."""
+        setup = self._setup
+        ports = self._ports_for({})
+        tree = self._tree if self._tree is not None else list_tree(setup.config, ports.files)
+        documents = documents_wanted(setup.config, setup.rules, ports.files, tree.listing, options)
+        enabled = enabled_rules(setup.rules)
+        plan = plan_reads(setup.config, tree, enabled, None)
+        facts, unreadable = read_first_pass(plan, ports, options, MemoState(None))
+        ports.cache.flush(prune=True)  # every planned file was read through it
+        return _Warm(
+            options.check_syntax,
+            tree,
+            plan,
+            documents,
+            facts,
+            {info.file: info for info in plan.selected if info.file in facts},
+            {problem.path: problem for problem in unreadable},
+            options_of_rules_off(setup.config, setup.rules),
+        )
+
+    def _incremental(self, warm: _Warm, options: RunOptions, given: Mapping[str, bytes]) -> Report:
+        setup = self._setup
+        disk_ports = self._ports_for({})
+        changes = _Changes()
+        self._read_pending(warm, options, disk_ports, changes)
+        facts: dict[str, ModuleFacts] = warm.facts
+        if given:
+            facts = dict(warm.facts)
+            overlaid = self._ports_for(given)
+            infos = [warm.checked[path] for path in sorted(given) if path in warm.checked]
+            fresh, _ = read_facts(
+                infos,
+                overlaid.files,
+                overlaid.cache,
+                overlaid.grammars,
+                overlaid.parse_many,
+                options.check_syntax,
+            )
+            for file, found in fresh.items():
+                if found != facts[file]:
+                    changes.for_call.add(file)
+                    changes.call_graph |= _graph_part(found) != _graph_part(facts[file])
+                facts[file] = found
+        ports = self._ports_for(given)
+        reader = FactsReader(ports, options, MemoState(None))
+        model = build_model(
+            setup.config, warm.tree, warm.plan, facts, reader, warm.documents, options
+        )
+        findings = self._findings(warm, model, changes)
+        verdicts = apply_verdicts(model, setup.rules, [*findings, *warm.off])
+        disk_ports.cache.flush(prune=False)
+        return assemble_report(
+            model,
+            warm.plan,
+            verdicts,
+            problems=(*warm.unreadable.values(), *reader.content_gaps),
+            documents=warm.documents,
+            skipped=(),
+            listing=warm.tree.listing,
+            frames=bytes_reader({}, ports.files) if options.source_lines else None,
+            duration_ms=0.0,
+        )
+
+    def _read_pending(
+        self, warm: _Warm, options: RunOptions, ports: Ports, changes: _Changes
+    ) -> None:
+        """The facts of the files changed on disk, read again into the warm state."""
+        pending, self._pending = self._pending, set()
+        infos = [warm.checked[path] for path in sorted(pending) if path in warm.checked]
+        # A listed file no rule reads up front may still be read on demand (a package's
+        # `__init__` for `extended_at`): what follows the graph runs again.
+        changes.graph |= any(path not in warm.checked for path in pending)
+        if not infos:
+            return
+        fresh, unreadable = read_facts(
+            infos,
+            ports.files,
+            ports.cache,
+            ports.grammars,
+            ports.parse_many,
+            options.check_syntax,
+        )
+        for file, found in fresh.items():
+            if found != warm.facts[file]:
+                changes.on_disk.add(file)
+                changes.graph |= _graph_part(found) != _graph_part(warm.facts[file])
+                warm.facts[file] = found
+        if unreadable:  # gone between the change and now: listed afresh next call
+            self._pending.update(problem.path for problem in unreadable)
+
+    def _findings(self, warm: _Warm, model: ProjectModel, changes: _Changes) -> list[Finding]:
+        """Every enabled rule's findings on this call's model: the kinds a change reaches
+        run again (over the changed files, or whole), the others' stand."""
+        file_reruns = sorted(changes.on_disk | self._stale | changes.for_call)
+        restricted = None
+        if file_reruns:
+            infos = tuple(warm.checked[file] for file in file_reruns if file in warm.checked)
+            restricted = attrs.evolve(model, checked=infos, _shared={})
+        graph_rerun = changes.graph or changes.call_graph
+        keep_file = set(file_reruns) - changes.for_call
+        stale_whole: set[str] = set()
+        found: list[Finding] = []
+        for rule in enabled_rules(self._setup.rules):
+            if skips(rule, model) is not None:
+                continue
+            code = rule.code
+            reach = rule.rule.kind.reach
+            if reach is Reach.FILE and code in warm.by_file:
+                buckets = warm.by_file[code]
+                if restricted is not None:
+                    fresh = _buckets(run_rule(restricted, rule), set(file_reruns), others=False)
+                    call = dict(buckets)
+                    call.update(fresh)
+                    buckets.update({file: fresh[file] for file in keep_file})
+                    buckets = call
+                found += [finding for bucket in buckets.values() for finding in bucket]
+            elif reach is Reach.IMPORT_GRAPH and code in warm.whole:
+                if graph_rerun or code in self._stale_whole:
+                    result = run_rule(model, rule)
+                    if changes.call_graph:
+                        stale_whole.add(code)
+                    else:
+                        warm.whole[code] = result
+                    found += result
+                else:
+                    found += warm.whole[code]
+            else:
+                result = run_rule(model, rule)
+                if reach is Reach.FILE:
+                    warm.by_file[code] = _buckets(result, set(warm.checked))
+                elif reach is Reach.IMPORT_GRAPH:
+                    warm.whole[code] = result
+                    if changes.call_graph:
+                        stale_whole.add(code)
+                found += result
+        self._stale = set(changes.for_call)
+        self._stale_whole = stale_whole
+        return found

@@ -1,0 +1,219 @@
+"""`inwards_core.Session`: a warm session gives the report a fresh whole run gives on the same
+tree, after every change it is told of and with unsaved contents, while redoing only what a
+change reaches. The differential tests edit a real project on disk at random (imports that
+break a layer or close a cycle, body edits, shifted lines, syntax errors, suppression
+comments, new and deleted modules) and compare each report with `check_path`'s."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import attrs
+import pytest
+
+import inwards_core
+from inwards_core import Report, Session
+from tests.e2e.helpers import write_tree
+
+LAYERS = ("domain", "application", "adapters")
+PYPROJECT = """\
+[project]
+name = "shop"
+
+[tool.inwards]
+cycles = ["modules"]
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "application", modules = ["shop.application"] },
+  { name = "adapters", modules = ["shop.adapters"] },
+]
+"""
+
+
+def _project(root: Path, modules_per_layer: int = 4) -> list[str]:
+    files: dict[str, str] = {"pyproject.toml": PYPROJECT, "shop/__init__.py": ""}
+    for layer in LAYERS:
+        files[f"shop/{layer}/__init__.py"] = ""
+        for index in range(modules_per_layer):
+            inner = LAYERS[: LAYERS.index(layer) + 1]
+            target = f"shop.{inner[index % len(inner)]}.m{(index + 1) % modules_per_layer}"
+            files[f"shop/{layer}/m{index}.py"] = (
+                f"import json\nfrom {target} import value\n\n\ndef value() -> int:\n    return 1\n"
+            )
+    write_tree(root, files)
+    return sorted(path for path in files if path.endswith(".py") and "__init__" not in path)
+
+
+def _timeless(report: Report) -> Report:
+    return attrs.evolve(report, duration_ms=0.0)
+
+
+def _fresh(root: Path) -> Report:
+    return _timeless(inwards_core.check_path(root, isolated=True))
+
+
+def _edit(rng: random.Random, text: str, module: str) -> str:
+    layer = rng.choice(LAYERS)
+    other = f"shop.{layer}.m{rng.randrange(4)}"
+    choices = [
+        f"from {other} import value as v{rng.randrange(99)}\n" + text,  # maybe breaks a layer
+        text + f"\nX = {rng.randrange(1000)}\n",  # a body edit: imports as they were
+        "\n" + text,  # every line shifts
+        "\n".join(line for line in text.splitlines() if not line.startswith("from ")) + "\n",
+        text + "\ndef broken(:\n",  # a syntax error
+        f"from {other} import value  # inwards: ignore[INW001] reason=\"legacy\"\n" + text,
+        f"import {module}\n" + text,  # imports itself
+    ]
+    return rng.choice(choices)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_after_every_change_a_warm_session_gives_the_fresh_report(
+    tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    modules = _project(tmp_path)
+    with Session.open(tmp_path, isolated=True) as session:
+        assert _timeless(session.check()) == _fresh(tmp_path)
+        for _ in range(12):
+            changed: list[str] = []
+            for _ in range(rng.choice((1, 1, 2))):
+                roll = rng.random()
+                if roll < 0.08 and len(modules) > 3:  # a module goes
+                    gone = modules.pop(rng.randrange(len(modules)))
+                    (tmp_path / gone).unlink()
+                    changed.append(gone)
+                elif roll < 0.16:  # a module comes
+                    layer = rng.choice(LAYERS)
+                    new = f"shop/{layer}/n{rng.randrange(1000)}.py"
+                    (tmp_path / new).write_text("from shop.domain.m0 import value\n")
+                    if new not in modules:
+                        modules.append(new)
+                    changed.append(new)
+                else:
+                    path = rng.choice(modules)
+                    module = path[:-3].replace("/", ".")
+                    text = (tmp_path / path).read_text()
+                    (tmp_path / path).write_text(_edit(rng, text, module))
+                    changed.append(path)
+            session.changed(changed)
+            assert _timeless(session.check()) == _fresh(tmp_path), changed
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_contents_stand_for_the_disk_for_one_call(tmp_path: Path, seed: int) -> None:
+    """A report with unsaved contents is the report of the tree with those contents
+    written; the next call without them is the disk's again, and nothing was written."""
+    rng = random.Random(100 + seed)
+    modules = _project(tmp_path)
+    with Session.open(tmp_path, isolated=True) as session:
+        on_disk = _timeless(session.check())
+        for _ in range(8):
+            path = rng.choice(modules)
+            original = (tmp_path / path).read_text()
+            edited = _edit(rng, original, path[:-3].replace("/", "."))
+            (tmp_path / path).write_text(edited)
+            expected = _fresh(tmp_path)
+            expected_named = _timeless(inwards_core.check_path(tmp_path, paths=[path], isolated=True))
+            (tmp_path / path).write_text(original)
+            assert _timeless(session.check(contents={path: edited})) == expected
+            assert _timeless(session.check([path], contents={path: edited})) == expected_named
+            assert _timeless(session.check()) == on_disk
+        assert all((tmp_path / path).read_text().startswith("import json") for path in modules)
+
+
+def test_contents_of_a_file_not_on_disk_yet(tmp_path: Path) -> None:
+    _project(tmp_path)
+    new = "shop/domain/planned.py"
+    with Session.open(tmp_path, isolated=True) as session:
+        before = _timeless(session.check())
+        report = session.check(contents={new: "from shop.adapters.m0 import value\n"})
+        assert [(f.code, f.file) for f in report.findings if f.file == new] == [("INW001", new)]
+        assert not (tmp_path / new).exists()
+        assert _timeless(session.check()) == before
+
+
+def test_a_fresh_session_equals_check_path_and_absolute_paths_work(tmp_path: Path) -> None:
+    _project(tmp_path)
+    (tmp_path / "shop/domain/m0.py").write_text("from shop.adapters.m1 import value\n")
+    with Session.open(tmp_path, isolated=True) as session:
+        assert _timeless(session.check()) == _fresh(tmp_path)
+        named = session.check([str(tmp_path / "shop/domain/m0.py")])
+        assert _timeless(named) == _timeless(
+            inwards_core.check_path(tmp_path, paths=["shop/domain/m0.py"], isolated=True)
+        )
+        assert [f.code for f in named.findings] == ["INW001"]
+
+
+def test_a_changed_configuration_reloads_the_session(tmp_path: Path) -> None:
+    _project(tmp_path)
+    (tmp_path / "shop/domain/m0.py").write_text("from shop.adapters.m1 import value\n")
+    with Session.open(tmp_path, isolated=True) as session:
+        assert "INW001" in [f.code for f in session.check().findings]
+        pyproject = (tmp_path / "pyproject.toml").read_text()
+        (tmp_path / "pyproject.toml").write_text(
+            pyproject + '\n[tool.inwards.rules]\nignore = ["INW001"]\n'
+        )
+        session.changed(["pyproject.toml"])
+        assert "INW001" not in [f.code for f in session.check().findings]
+        assert _timeless(session.check()) == _fresh(tmp_path)
+
+
+def test_an_edit_runs_again_only_what_it_reaches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit re-reads one file and runs the per-file kinds over it alone; the
+    import-graph kinds keep their findings until an import changes (a body edit leaves
+    them be)."""
+    _project(tmp_path)
+    import inwards_core.session as session_module
+
+    runs: list[tuple[str, int]] = []
+    real = session_module.run_rule
+
+    def counting(model: inwards_core.ProjectModel, rule: inwards_core.ActiveRule) -> object:
+        runs.append((rule.code, len(model.checked)))
+        return real(model, rule)
+
+    monkeypatch.setattr(session_module, "run_rule", counting)
+    path = "shop/application/m1.py"
+    with Session.open(tmp_path, isolated=True) as session:
+        session.check()
+        runs.clear()
+        text = (tmp_path / path).read_text()
+        (tmp_path / path).write_text(text + "\nX = 1\n")
+        session.changed([path])
+        session.check()
+        by_code = dict(runs)
+        assert "INW004" not in by_code and "INW006" not in by_code  # the graph stood
+        assert by_code["INW001"] == 1  # over the one changed file
+        runs.clear()
+        (tmp_path / path).write_text("from shop.adapters.m0 import value\n" + text)
+        session.changed([path])
+        report = session.check()
+        by_code = dict(runs)
+        assert by_code["INW001"] == 1  # over the one changed file
+        assert by_code["INW004"] > 1  # the import graph changed: whole
+        assert "INW001" in [f.code for f in report.findings]
+
+
+def test_in_memory_session_and_bad_arguments() -> None:
+    session = Session.in_memory(
+        {"shop/domain/a.py": "from shop.adapters import db\n", "shop/adapters/db.py": ""},
+        pyproject=(
+            "[tool.inwards]\nlayers = [\n"
+            '  { name = "domain", modules = ["shop.domain"] },\n'
+            '  { name = "adapters", modules = ["shop.adapters"] },\n]\n'
+        ),
+    )
+    with session:
+        assert [f.code for f in session.check().findings] == ["INW001"]
+        fixed = session.check(contents={"shop/domain/a.py": "import json\n"})
+        assert fixed.findings == ()
+        with pytest.raises(TypeError, match="contents"):
+            session.check(contents={"shop/domain/a.py": 3})  # type: ignore[dict-item]
+        with pytest.raises(TypeError, match="paths"):
+            session.check("shop/domain/a.py")
+    with pytest.raises(RuntimeError, match="closed"):
+        session.check()
