@@ -37,7 +37,7 @@ from inwards_core.read_plan import (
     normalise_root,
 )
 from inwards_core.rules.kinds import Scope, Violation
-from inwards_core.rules.project import ProjectModel
+from inwards_core.rules.project import PerFileMemo, ProjectModel
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.violations import to_finding
 from inwards_core.suppression_verdicts import RuleFacts, SuppressionOutcome, apply_suppressions
@@ -377,9 +377,10 @@ def build_model(
     reader: FactsReader,
     documents: Documents | None,
     options: RunOptions,
+    memo: PerFileMemo | None = None,
 ) -> ProjectModel:
     """The model every kind reads; when a content rule runs, with the first batch of
-    content facts read."""
+    content facts read. `memo`: what earlier runs computed per file, still true."""
     model = ProjectModel(
         config,
         tree.index,
@@ -394,6 +395,7 @@ def build_model(
         read_contents=reader.contents if plan.needs.content else None,
         documents=documents.texts if documents is not None else {},
         document_matches=documents.matches if documents is not None else {},
+        memo=memo if memo is not None else PerFileMemo(),
     )
     if plan.needs.content:
         model.read_content_of(

@@ -51,7 +51,7 @@ from inwards_core.model.findings import Finding, NotChecked, Report
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import CacheKey, ExtractionCache, ProjectFiles, ProjectListing
 from inwards_core.rules.kinds import Reach
-from inwards_core.rules.project import ProjectModel
+from inwards_core.rules.project import PerFileMemo, ProjectModel
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
 
@@ -216,19 +216,25 @@ class _Warm:
     off: list[Finding]
     by_file: dict[str, dict[str, list[Finding]]] = attrs.field(factory=dict)
     whole: dict[str, list[Finding]] = attrs.field(factory=dict)
+    memo: PerFileMemo = attrs.field(factory=PerFileMemo)
 
 
 @attrs.define
 class _Changes:
     """What changed since the warm results were made: files whose facts on disk changed
-    (`on_disk`) and whether the import graph did (`graph`); files whose given contents
-    differ from the disk for this call (`for_call`) and whether that changes the graph
-    (`call_graph`)."""
+    (`on_disk`), changed files the run reads only on demand (`elsewhere`) and whether the
+    import graph changed (`graph`) or what a package's `__init__` does to `__path__` or
+    `sys.modules` (`packages`: every file's findings may change with it); files whose given
+    contents differ from the disk for this call (`for_call`), and whether that changes the
+    graph or the packages (`call_graph`, `call_packages`)."""
 
     on_disk: set[str] = attrs.field(factory=set)
+    elsewhere: set[str] = attrs.field(factory=set)  # changed, but not read up front
     graph: bool = False
+    packages: bool = False
     for_call: set[str] = attrs.field(factory=set)
     call_graph: bool = False
+    call_packages: bool = False
 
 
 def _graph_part(facts: ModuleFacts) -> tuple[object, ...]:
@@ -240,6 +246,12 @@ def _graph_part(facts: ModuleFacts) -> tuple[object, ...]:
         facts.extends_path,
         facts.registers,
     )
+
+
+def _package_part(facts: ModuleFacts) -> tuple[object, ...]:
+    """What a package's `__init__` does that other files' findings may depend on
+    (`ProjectModel.extended_at`)."""
+    return (facts.extends_path, facts.registers)
 
 
 def _buckets(
@@ -303,8 +315,11 @@ class Session:
         return cls(SessionSetup.of_sources(sources, pyproject=pyproject))
 
     def close(self) -> None:
+        """Keep what the cache learnt (a warm session writes it once, here, rather than on
+        every call) and stop the workers."""
         if not self._closed:
             self._closed = True
+            self._setup.ports.cache.flush(prune=False)
             self._setup.close()
 
     def __enter__(self) -> Session:
@@ -348,6 +363,7 @@ class Session:
         warm result."""
         if self._setup.reload is not None:
             fresh = self._setup.reload()
+            self._setup.ports.cache.flush(prune=False)
             self._setup.close()
             self._setup = fresh
         self._warm = None
@@ -537,15 +553,17 @@ class Session:
                 if found != facts[file]:
                     changes.for_call.add(file)
                     changes.call_graph |= _graph_part(found) != _graph_part(facts[file])
+                    changes.call_packages |= _package_part(found) != _package_part(facts[file])
                 facts[file] = found
         ports = self._ports_for(given)
         reader = FactsReader(ports, options, MemoState(None))
+        warm.memo.forget(changes.on_disk | changes.elsewhere | changes.for_call | self._stale)
         model = build_model(
-            setup.config, warm.tree, warm.plan, facts, reader, warm.documents, options
+            setup.config, warm.tree, warm.plan, facts, reader, warm.documents, options, warm.memo
         )
         findings = self._findings(warm, model, changes)
         verdicts = apply_verdicts(model, setup.rules, [*findings, *warm.off])
-        disk_ports.cache.flush(prune=False)
+        warm.memo.forget(changes.for_call)  # made from contents that are not on disk
         return assemble_report(
             model,
             warm.plan,
@@ -566,7 +584,9 @@ class Session:
         infos = [warm.checked[path] for path in sorted(pending) if path in warm.checked]
         # A listed file no rule reads up front may still be read on demand (a package's
         # `__init__` for `extended_at`): what follows the graph runs again.
-        changes.graph |= any(path not in warm.checked for path in pending)
+        changes.elsewhere = {path for path in pending if path not in warm.checked}
+        changes.graph |= bool(changes.elsewhere)
+        changes.packages |= bool(changes.elsewhere)
         if not infos:
             return
         fresh, unreadable = read_facts(
@@ -581,55 +601,64 @@ class Session:
             if found != warm.facts[file]:
                 changes.on_disk.add(file)
                 changes.graph |= _graph_part(found) != _graph_part(warm.facts[file])
+                changes.packages |= _package_part(found) != _package_part(warm.facts[file])
                 warm.facts[file] = found
         if unreadable:  # gone between the change and now: listed afresh next call
             self._pending.update(problem.path for problem in unreadable)
 
     def _findings(self, warm: _Warm, model: ProjectModel, changes: _Changes) -> list[Finding]:
         """Every enabled rule's findings on this call's model: the kinds a change reaches
-        run again (over the changed files, or whole), the others' stand."""
+        run again (over the changed files, or whole), the others' findings stand. What
+        given contents made is this call's alone: those files (`_stale`) and rules
+        (`_stale_whole`) run again on the next call."""
         file_reruns = sorted(changes.on_disk | self._stale | changes.for_call)
         restricted = None
         if file_reruns:
-            infos = tuple(warm.checked[file] for file in file_reruns if file in warm.checked)
+            infos = tuple(warm.checked[file] for file in file_reruns)
             restricted = attrs.evolve(model, checked=infos, _shared={})
-        graph_rerun = changes.graph or changes.call_graph
-        keep_file = set(file_reruns) - changes.for_call
+        reruns = {
+            Reach.FILE: changes.packages or changes.call_packages,
+            Reach.IMPORT_GRAPH: changes.graph or changes.call_graph,
+        }
+        by_call = changes.call_graph or changes.call_packages  # whole results of this call
         stale_whole: set[str] = set()
         found: list[Finding] = []
         for rule in enabled_rules(self._setup.rules):
             if skips(rule, model) is not None:
                 continue
-            code = rule.code
-            reach = rule.rule.kind.reach
-            if reach is Reach.FILE and code in warm.by_file:
-                buckets = warm.by_file[code]
-                if restricted is not None:
-                    fresh = _buckets(run_rule(restricted, rule), set(file_reruns), others=False)
-                    call = dict(buckets)
-                    call.update(fresh)
-                    buckets.update({file: fresh[file] for file in keep_file})
-                    buckets = call
-                found += [finding for bucket in buckets.values() for finding in bucket]
-            elif reach is Reach.IMPORT_GRAPH and code in warm.whole:
-                if graph_rerun or code in self._stale_whole:
-                    result = run_rule(model, rule)
-                    if changes.call_graph:
-                        stale_whole.add(code)
-                    else:
-                        warm.whole[code] = result
-                    found += result
-                else:
-                    found += warm.whole[code]
+            code, reach = rule.code, rule.rule.kind.reach
+            whole_again = reach is None or reruns[reach] or code in self._stale_whole
+            if reach is Reach.FILE and code in warm.by_file and not whole_again:
+                found += self._file_findings(warm.by_file[code], restricted, rule, changes)
+            elif reach is Reach.IMPORT_GRAPH and code in warm.whole and not whole_again:
+                found += warm.whole[code]
             else:
                 result = run_rule(model, rule)
                 if reach is Reach.FILE:
                     warm.by_file[code] = _buckets(result, set(warm.checked))
                 elif reach is Reach.IMPORT_GRAPH:
                     warm.whole[code] = result
-                    if changes.call_graph:
-                        stale_whole.add(code)
+                if reach is not None and by_call:
+                    stale_whole.add(code)
                 found += result
         self._stale = set(changes.for_call)
         self._stale_whole = stale_whole
         return found
+
+    def _file_findings(
+        self,
+        buckets: dict[str, list[Finding]],
+        restricted: ProjectModel | None,
+        rule: ActiveRule,
+        changes: _Changes,
+    ) -> list[Finding]:
+        """A per-file rule's findings: run again over the changed files alone, the
+        others' kept. The changed files' new findings are kept too, but for files whose
+        contents were given for this call."""
+        if restricted is not None:
+            rerun = {info.file for info in restricted.checked}
+            fresh = _buckets(run_rule(restricted, rule), rerun, others=False)
+            for file in rerun - changes.for_call:
+                buckets[file] = fresh[file]
+            buckets = {**buckets, **fresh}
+        return [finding for bucket in buckets.values() for finding in bucket]

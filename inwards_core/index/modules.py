@@ -51,6 +51,7 @@ class ModuleIndex:
         "_members",
         "_modules",
         "_tree",
+        "_unassigned",
         "classify",
         "config",
         "exists",
@@ -96,6 +97,7 @@ class ModuleIndex:
         self._closest: ClosestNames | None = None
         self._dead: DeadConfiguration | None = None
         self._members: PackageMembers | None = None
+        self._unassigned: tuple[ModuleInfo, ...] | None = None
         # A module's info (with the layer that owns it) is built when asked for: a check of
         # one file asks for a few, a whole-project run for all of them once (`modules`).
         self._infos: dict[str, ModuleInfo] = {}
@@ -198,9 +200,11 @@ class ModuleIndex:
     def unassigned_packages(self) -> tuple[ModuleInfo, ...]:
         """The highest modules and packages that no layer owns, that are not ignored, and
         that hold no layer-owned module (see `coverage.unassigned_packages`)."""
-        from inwards_core.index.coverage import unassigned_packages
+        if self._unassigned is None:  # an index lives as long as its tree: a session's runs
+            from inwards_core.index.coverage import unassigned_packages
 
-        return unassigned_packages(self.modules, self.is_ignored)
+            self._unassigned = unassigned_packages(self.modules, self.is_ignored)
+        return self._unassigned
 
     def packages(self) -> tuple[str, ...]:
         """Every package of the project (a directory with an `__init__.py(i)`, or one of

@@ -34,9 +34,11 @@ class Reach(enum.Enum):
     (which a warm `Session` rebuilds, with every kind's findings, when they change). After
     a file changes, the session runs again only the kinds its change reaches:
 
-    - `FILE`: the findings on a checked file depend on that file's facts alone, so the
-      kind runs again over the changed files only (its check, given a model whose
-      `checked` holds those files, yields exactly their findings);
+    - `FILE`: the findings on a checked file depend on that file's facts alone, and its
+      findings on any other file (the configuration) on no file's, so the kind runs again
+      over the changed files only (its check, given a model whose `checked` holds those
+      files, yields exactly their findings); what a package's `__init__` does to
+      `__path__` or `sys.modules` (`ProjectModel.extended_at`) counts as every file's;
     - `IMPORT_GRAPH`: they depend on every read file's imports (and on what a package's
       `__init__` does to `__path__` or `sys.modules`), so the kind runs again over the
       whole project when a change touches those, and not after an edit that leaves them

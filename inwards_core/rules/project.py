@@ -59,6 +59,34 @@ class ImportEdge:
         return self.statement_line or self.span.line
 
 
+@attrs.define
+class PerFileMemo:
+    """What a model computes once per file, keyed by the file it was computed from: each
+    file's resolved imports and import edges, the dotted prefixes of what it imports, the
+    facts of packages read for `extended_at`, top-level names and content facts read on
+    demand. Each depends on that one file's facts (and the module index), so a warm session
+    keeps it between runs and forgets the files that changed."""
+
+    resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(factory=dict)
+    edges: dict[str, tuple[ImportEdge, ...]] = attrs.field(factory=dict)
+    prefixes: dict[str, frozenset[str]] = attrs.field(factory=dict)
+    more: dict[str, ModuleFacts | None] = attrs.field(factory=dict)
+    names: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    content: dict[str, ContentFacts | None] = attrs.field(factory=dict)
+
+    def forget(self, files: Iterable[str]) -> None:
+        for file in files:
+            for table in (
+                self.resolved,
+                self.edges,
+                self.prefixes,
+                self.more,
+                self.names,
+                self.content,
+            ):
+                table.pop(file, None)
+
+
 @attrs.frozen
 class ProjectModel:
     """`facts` maps a file (POSIX, relative to the project dir) to its facts; it holds
@@ -99,38 +127,15 @@ class ProjectModel:
     documents: Mapping[str, str] = attrs.field(factory=dict, kw_only=True)
     document_matches: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, kw_only=True)
 
-    # Per-file resolved import targets, shared by every kind (filled on first use).
-    _resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(
-        factory=dict, eq=False, repr=False, alias="_resolved"
+    # What is computed once per file and kept (see `PerFileMemo`); a warm session hands
+    # the next run what the files that did not change made.
+    memo: PerFileMemo = attrs.field(
+        factory=lambda: PerFileMemo(), eq=False, repr=False, kw_only=True
     )
-    # Per-file import edges, shared by the import-graph kinds (filled on first use).
-    _edges: dict[str, tuple[ImportEdge, ...]] = attrs.field(
-        factory=dict, eq=False, repr=False, alias="_edges"
-    )
-
-    # Facts of packages read for `extended_at` (filled on first use).
-    _more: dict[str, ModuleFacts | None] = attrs.field(
-        factory=dict, eq=False, repr=False, alias="_more"
-    )
-
-    # Top-level names read for `top_names`, and what `shared` computed (filled on first use).
-    _names: dict[str, tuple[str, ...]] = attrs.field(
-        factory=dict, eq=False, repr=False, alias="_names"
-    )
+    # What `shared` computed over the whole model, this run only.
     _shared: dict[Callable[[ProjectModel], Any], Any] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_shared"
     )
-    # Every dotted prefix of what each file imports (`imports_any`), by file.
-    _prefixes: dict[str, frozenset[str]] = attrs.field(
-        factory=dict, eq=False, repr=False, alias="_prefixes"
-    )
-    # Content facts read so far (None: unreadable), by file.
-    _content: dict[str, ContentFacts | None] = attrs.field(
-        factory=dict, eq=False, repr=False, alias="_content"
-    )
-
-    def facts_of(self, info: ModuleInfo) -> ModuleFacts:
-        return self.facts[info.file]
 
     def shared(self, compute: Callable[[ProjectModel], _Shared]) -> _Shared:
         """What `compute` makes of this model, computed once per run: kinds that need the
@@ -151,9 +156,9 @@ class ProjectModel:
             return None
         if self.read_names is None:
             return facts.names
-        found = self._names.get(info.file)
+        found = self.memo.names.get(info.file)
         if found is None:
-            found = self._names[info.file] = self.read_names(info) or ()
+            found = self.memo.names[info.file] = self.read_names(info) or ()
         return found
 
     def imports_any(self, info: ModuleInfo, modules: Iterable[str]) -> bool:
@@ -161,9 +166,9 @@ class ProjectModel:
         covers `from sqlalchemy.orm import Session`), statically or by a dynamic import
         whose target can be read; a module this run did not read is read on demand.
         Computed once per module, for every kind that narrows by imports."""
-        prefixes = self._prefixes.get(info.file)
+        prefixes = self.memo.prefixes.get(info.file)
         if prefixes is None:
-            prefixes = self._prefixes[info.file] = self._imported_prefixes(info)
+            prefixes = self.memo.prefixes[info.file] = self._imported_prefixes(info)
         return any(module in prefixes for module in modules)
 
     def _imported_prefixes(self, info: ModuleInfo) -> frozenset[str]:
@@ -187,27 +192,27 @@ class ProjectModel:
         (`ReadScope.content`); None when the file could not be read or no content rule
         runs. The engine reads those of the modules the rules judge in one batch; any other
         is read here on first need, through the cache."""
-        if info.file in self._content:
-            return self._content[info.file]
+        if info.file in self.memo.content:
+            return self.memo.content[info.file]
         self.read_content_of((info,))
-        return self._content.get(info.file)
+        return self.memo.content.get(info.file)
 
     def content_held(self, info: ModuleInfo) -> ContentFacts | None:
         """The module's content facts if this run has read them already (in the first
         batch, which `ReadScope.content_imports` and `content_words` narrow, or on demand),
         without reading any: a kind that judges only what its narrowing let through asks
         this, and `content` for the modules it follows."""
-        return self._content.get(info.file)
+        return self.memo.content.get(info.file)
 
     def read_content_of(self, infos: Sequence[ModuleInfo]) -> None:
         """Reads the content facts of these modules in one batch (parsed in parallel
         where the caller allows), for `content` to answer from."""
-        wanted = [info for info in infos if info.file not in self._content]
+        wanted = [info for info in infos if info.file not in self.memo.content]
         if not wanted:
             return
         found = self.read_contents(wanted) if self.read_contents is not None else {}
         for info in wanted:
-            self._content[info.file] = found.get(info.file)
+            self.memo.content[info.file] = found.get(info.file)
 
     def extended_at(self, name: str) -> str | None:
         """What keeps the files from telling whether `name` exists: the package where it
@@ -238,24 +243,24 @@ class ProjectModel:
         facts = self.facts.get(info.file)
         if facts is not None or self.read_more is None:
             return facts
-        if info.file not in self._more:
-            self._more[info.file] = self.read_more(info)
-        return self._more[info.file]
+        if info.file not in self.memo.more:
+            self.memo.more[info.file] = self.read_more(info)
+        return self.memo.more[info.file]
 
     def resolved_imports(self, info: ModuleInfo) -> tuple[tuple[ImportFact, str | None], ...]:
         """Each static import of the file with the module or name it reaches
         (`ModuleIndex.resolve_target`), computed once per run."""
-        found = self._resolved.get(info.file)
+        found = self.memo.resolved.get(info.file)
         if found is None:
             resolve = self.index.resolve_target
             found = tuple((fact, resolve(fact)) for fact in self.facts[info.file].imports)
-            self._resolved[info.file] = found
+            self.memo.resolved[info.file] = found
         return found
 
     def import_edges(self, info: ModuleInfo) -> tuple[ImportEdge, ...]:
         """Every import of a read file (static, and dynamic with a readable target), in
         source order, computed once per run; () for a file that was not read."""
-        found = self._edges.get(info.file)
+        found = self.memo.edges.get(info.file)
         if found is not None:
             return found
         facts = self.facts.get(info.file)
@@ -294,5 +299,5 @@ class ProjectModel:
                     )
                 )
         found = tuple(sorted(edges, key=lambda edge: edge.span))
-        self._edges[info.file] = found
+        self.memo.edges[info.file] = found
         return found

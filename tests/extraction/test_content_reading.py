@@ -181,7 +181,7 @@ def test_only_the_modules_importing_the_packages_are_read_in_the_first_batch() -
     batches: list[list[str]] = []
 
     def counting(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
-        batches.append(sorted(f for f, c in model._content.items() if c is not None))
+        batches.append(sorted(f for f, c in model.memo.content.items() if c is not None))
         return iter(())
 
     kind = attrs.evolve(families[-1].kinds[0], check=counting)
@@ -296,7 +296,7 @@ def test_a_kind_that_reads_its_own_batch_gets_no_first_batch() -> None:
     batches: list[list[str]] = []
 
     def own(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
-        batches.append(sorted(f for f, c in model._content.items() if c is not None))
+        batches.append(sorted(f for f, c in model.memo.content.items() if c is not None))
         api = model.index.module("shop.app.api")
         assert api is not None
         model.read_content_of([api])

@@ -239,7 +239,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.unassigned-module",
-    reach=Reach.IMPORT_GRAPH,
+    reach=Reach.FILE,
     summary="Code that no layer owns, and layer entries that own nothing.",
     options_type=ScopedOptions,
     check=check,

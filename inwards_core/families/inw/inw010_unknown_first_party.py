@@ -160,7 +160,7 @@ def examples() -> tuple[Example, ...]:
 
 KIND = CheckKind(
     id="inw.unknown-first-party",
-    reach=Reach.IMPORT_GRAPH,
+    reach=Reach.FILE,
     summary="An import of a module of this project that doesn't exist.",
     options_type=ScopedOptions,
     check=check,
