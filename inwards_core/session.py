@@ -255,10 +255,10 @@ def _package_part(facts: ModuleFacts) -> tuple[object, ...]:
 
 
 def _buckets(
-    findings: Iterable[Finding], files: set[str], *, others: bool = True
+    findings: Iterable[Finding], files: Iterable[str], *, others: bool = True
 ) -> dict[str, list[Finding]]:
-    """Findings by the checked file they are on; with `others`, those on any other file
-    (the configuration, a definition) under ""."""
+    """Findings by the checked file they are on, in the order of `files`; with `others`,
+    those on any other file (the configuration, a definition) under ""."""
     buckets: dict[str, list[Finding]] = {file: [] for file in files}
     for finding in findings:
         if finding.file in files:
@@ -503,12 +503,16 @@ class Session:
 
     def _whole(self, options: RunOptions, given: Mapping[str, bytes]) -> Report:
         warm = self._warm
-        if warm is None or warm.check_syntax != options.check_syntax:
-            warm = self._warm = self._warm_up(options)
-            self._pending.clear()
-            self._stale.clear()
-            self._stale_whole.clear()
-        return self._incremental(warm, options, given)
+        if warm is not None and warm.check_syntax == options.check_syntax:
+            return self._incremental(warm, options, given)
+        warm = self._warm = self._warm_up(options)
+        self._pending.clear()
+        self._stale.clear()
+        self._stale_whole.clear()
+        report = self._incremental(warm, options, given)
+        # Every file this run needs went through the cache: what it did not use is stale.
+        self._setup.ports.cache.flush(prune=not given)
+        return report
 
     def _warm_up(self, options: RunOptions) -> _Warm:
         """Every planned file's facts read (through the cache) and every rule run once."""
@@ -519,7 +523,6 @@ class Session:
         enabled = enabled_rules(setup.rules)
         plan = plan_reads(setup.config, tree, enabled, None)
         facts, unreadable = read_first_pass(plan, ports, options, MemoState(None))
-        ports.cache.flush(prune=True)  # every planned file was read through it
         return _Warm(
             options.check_syntax,
             tree,
@@ -635,7 +638,7 @@ class Session:
             else:
                 result = run_rule(model, rule)
                 if reach is Reach.FILE:
-                    warm.by_file[code] = _buckets(result, set(warm.checked))
+                    warm.by_file[code] = _buckets(result, warm.checked)
                 elif reach is Reach.IMPORT_GRAPH:
                     warm.whole[code] = result
                 if reach is not None and by_call:
@@ -657,7 +660,7 @@ class Session:
         contents were given for this call."""
         if restricted is not None:
             rerun = {info.file for info in restricted.checked}
-            fresh = _buckets(run_rule(restricted, rule), rerun, others=False)
+            fresh = _buckets(run_rule(restricted, rule), sorted(rerun), others=False)
             for file in rerun - changes.for_call:
                 buckets[file] = fresh[file]
             buckets = {**buckets, **fresh}

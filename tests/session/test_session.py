@@ -53,6 +53,19 @@ def _fresh(root: Path) -> Report:
     return _timeless(inwards_core.check_path(root, isolated=True))
 
 
+def _engine(root: Path) -> Report:
+    """The phases run once by `check_project` on the disk composition: what a session's
+    warm runs must equal."""
+    from inwards_cli.composition import open_directory
+    from inwards_core.engine import RunOptions, check_project
+
+    setup = open_directory(str(root), isolated=True)
+    ports = attrs.evolve(setup.ports, memo=None)
+    return _timeless(
+        setup.finish(check_project(setup.config, setup.rules, ports, RunOptions()), ())
+    )
+
+
 def _edit(rng: random.Random, text: str, module: str) -> str:
     layer = rng.choice(LAYERS)
     other = f"shop.{layer}.m{rng.randrange(4)}"
@@ -105,6 +118,7 @@ def test_after_every_change_a_warm_session_gives_the_fresh_report(
                     changed.append(path)
             session.changed(changed)
             assert _timeless(session.check()) == _fresh(tmp_path), changed
+        assert _timeless(session.check()) == _engine(tmp_path)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -146,7 +160,7 @@ def test_a_fresh_session_equals_check_path_and_absolute_paths_work(tmp_path: Pat
     _project(tmp_path)
     (tmp_path / "shop/domain/m0.py").write_text("from shop.adapters.m1 import value\n")
     with Session.open(tmp_path, isolated=True) as session:
-        assert _timeless(session.check()) == _fresh(tmp_path)
+        assert _timeless(session.check()) == _fresh(tmp_path) == _engine(tmp_path)
         named = session.check([str(tmp_path / "shop/domain/m0.py")])
         assert _timeless(named) == _timeless(
             inwards_core.check_path(tmp_path, paths=["shop/domain/m0.py"], isolated=True)
