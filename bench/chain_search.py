@@ -19,8 +19,8 @@ from pathlib import Path
 
 _CHILD = """
 import os, sys, time
-import inwards_core.families.inw.import_chains as chains
-import inwards_core.families.inw.kind_layers as layers
+import inwards_core.families.inw.generic.import_chains as chains
+import inwards_core.families.inw.generic.kind_layers as layers
 spent = [0.0]
 search = chains.shortest_chains
 def timed(*args, **kwargs):

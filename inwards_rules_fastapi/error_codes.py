@@ -22,28 +22,17 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
-from inwards_rules_fastapi.graph_names import (
-    REEXPORT_HOPS,
-    ImportedNames,
-    imported_names,
-    split_module,
-)
+from inwards_rules_fastapi.function_sites import Site, function_site, qualify
+from inwards_rules_fastapi.graph_names import split_module
+from inwards_rules_fastapi.http_errors import HTTP_EXCEPTIONS
+from inwards_rules_fastapi.own_codes import own_codes
 
-HTTP_EXCEPTIONS = frozenset(
-    (
-        "fastapi.HTTPException",
-        "fastapi.exceptions.HTTPException",
-        "starlette.exceptions.HTTPException",
-    )
-)
 _DEPENDS = frozenset(
     f"fastapi.{where}{name}"
     for where in ("", "params.", "param_functions.")
     for name in ("Depends", "Security")
 )
 _DEPENDENCY_ITEM = re.compile(r"([A-Za-z_][\w.]*)\(([A-Za-z_][\w.]*)\)")
-_RESPONSE_MODULES = ("fastapi.responses.", "starlette.responses.")
-_RESPONSE_NAMES = frozenset(("fastapi.Response",))
 
 
 @attrs.frozen
@@ -56,12 +45,6 @@ class Origin:
     via: str
     returned: bool = False
     handled: str = ""
-
-
-@attrs.frozen
-class _Site:
-    info: ModuleInfo
-    function: FunctionFact
 
 
 def produced_codes(
@@ -81,15 +64,15 @@ def produced_codes(
 
     found: dict[int, Origin] = {}
     seen: set[tuple[str, str]] = {(info.name, function.qualname)}
-    queue: list[tuple[_Site, int, str]] = [(_Site(info, function), 0, "")]
+    queue: list[tuple[Site, int, str]] = [(Site(info, function), 0, "")]
     for where, written in shared if max_depth > 0 else ():
-        target = _function(model, qualify(model, where, written))
+        target = function_site(model, qualify(model, where, written))
         if target is not None and (target.info.name, target.function.qualname) not in seen:
             seen.add((target.info.name, target.function.qualname))
             queue.append((target, 1, written))
     while queue:
         site, depth, via = queue.pop(0)
-        for code, returned in _own_codes(model, site):
+        for code, returned in own_codes(model, site):
             found.setdefault(code, Origin(via, returned))
         for raised in _raised_exceptions(model, site) if handled else ():
             mapped = mapped_codes(model, raised, handled or {})
@@ -105,83 +88,6 @@ def produced_codes(
     return found
 
 
-def qualify(model: ProjectModel, info: ModuleInfo, dotted: str) -> str:
-    """The canonical name `dotted` stands for in `info` ("" when unknown)."""
-    table = model.shared(_name_tables)
-    names = table.get(info.file)
-    if names is None:
-        facts = model.content(info)
-        local: frozenset[str] = frozenset()
-        if facts is not None:
-            local = frozenset(
-                [b.name for b in facts.bindings]
-                + [f.qualname for f in facts.functions if "." not in f.qualname]
-                + [c.qualname for c in facts.classes if "." not in c.qualname]
-            )
-        names = table[info.file] = (imported_names(model, info), local)
-    return names[0].qualify(dotted, names[1]) or ""
-
-
-def _name_tables(model: ProjectModel) -> dict[str, tuple[ImportedNames, frozenset[str]]]:
-    return {}
-
-
-def top_function(model: ProjectModel, canonical: str) -> tuple[ModuleInfo, FunctionFact] | None:
-    """The project's top-level function `canonical` names and its module, re-exports
-    followed; None when there is none."""
-    site = _function(model, canonical)
-    return None if site is None else (site.info, site.function)
-
-
-def _function(model: ProjectModel, canonical: str) -> _Site | None:
-    """The project's top-level function `canonical` names, re-exports followed."""
-    name = canonical
-    for _ in range(REEXPORT_HOPS + 1):
-        found = split_module(model, name)
-        if found is None or not found[1] or "." in found[1]:
-            return None
-        info, last = found
-        facts = model.content(info)
-        if facts is None or not facts.parsed:
-            return None
-        for function in facts.functions:
-            if function.qualname == last:
-                return _Site(info, function)
-        target = imported_names(model, info).imported.get(last)
-        if target is None or target == name:
-            return None
-        name = target
-    return None
-
-
-def _own_codes(model: ProjectModel, site: _Site) -> list[tuple[int, bool]]:
-    from inwards_rules_fastapi.http_errors import raised_code, subclass_code
-    from inwards_rules_fastapi.openapi_entries import keyword, status_code
-
-    codes: list[tuple[int, bool]] = []
-    for call in site.function.calls:
-        if call.nested or not call.callee:
-            continue
-        name = qualify(model, site.info, call.callee)
-        if call.raised and name in HTTP_EXCEPTIONS:
-            code = raised_code(call)
-            if code is not None and code >= 400:
-                codes.append((code, False))
-        elif call.raised and name:
-            derived, fixed = subclass_code(model, name)
-            code = (raised_code(call) or fixed) if derived else None
-            if code is not None and code >= 400:
-                codes.append((code, False))
-        elif _is_response(name):
-            text = keyword(call, "status_code")
-            if text is None and len(call.positional) > 1:
-                text = call.positional[1]
-            code = status_code(text or "")
-            if code is not None and code >= 400:
-                codes.append((code, True))
-    return codes
-
-
 def listed_dependencies(model: ProjectModel, info: ModuleInfo, text: str) -> list[str]:
     """The dependencies a `dependencies=[...]` value (as content facts write a list) names
     with `Depends(f)` / `Security(f)` of FastAPI's, as written in module `info`."""
@@ -195,12 +101,7 @@ def listed_dependencies(model: ProjectModel, info: ModuleInfo, text: str) -> lis
     return found
 
 
-def response_codes(model: ProjectModel, info: ModuleInfo, function: FunctionFact) -> list[int]:
-    """The error codes of the responses `function` (of module `info`) builds."""
-    return [code for code, returned in _own_codes(model, _Site(info, function)) if returned]
-
-
-def _raised_exceptions(model: ProjectModel, site: _Site) -> list[str]:
+def _raised_exceptions(model: ProjectModel, site: Site) -> list[str]:
     """The canonical names of what the function raises, FastAPI's HTTP errors aside."""
     names: list[str] = []
     for call in site.function.calls:
@@ -211,13 +112,7 @@ def _raised_exceptions(model: ProjectModel, site: _Site) -> list[str]:
     return names
 
 
-def _is_response(name: str) -> bool:
-    if name in _RESPONSE_NAMES:
-        return True
-    return name.startswith(_RESPONSE_MODULES) and name.endswith("Response")
-
-
-def _callees(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
+def _callees(model: ProjectModel, site: Site) -> list[tuple[str, Site]]:
     """The project's functions `site` calls or depends on: (name as written, the site)."""
     written: list[str] = []
     for call in site.function.calls:
@@ -227,22 +122,22 @@ def _callees(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
         target = _dependency(model, site.info, call)
         if target:
             written.append(target)
-    found: list[tuple[str, _Site]] = []
+    found: list[tuple[str, Site]] = []
     for name in dict.fromkeys(written):
         canonical = qualify(model, site.info, name)
         if not canonical or canonical in HTTP_EXCEPTIONS:
             continue
-        callee = _function(model, canonical)
+        callee = function_site(model, canonical)
         if callee is not None:
             found.append((name, callee))
     return found + _alias_dependencies(model, site)
 
 
-def _alias_dependencies(model: ProjectModel, site: _Site) -> list[tuple[str, _Site]]:
+def _alias_dependencies(model: ProjectModel, site: Site) -> list[tuple[str, Site]]:
     """The dependencies of parameters annotated with a module-level alias
     (`CurrentUser = Annotated[User, Depends(get_current_user)]`): the `Depends` calls
     written from the alias's line up to the next top-level statement of its module."""
-    found: list[tuple[str, _Site]] = []
+    found: list[tuple[str, Site]] = []
     for name in dict.fromkeys(n for p in site.function.params for n in p.annotation):
         where = split_module(model, qualify(model, site.info, name))
         if where is None or not where[1] or "." in where[1]:
@@ -263,7 +158,7 @@ def _alias_dependencies(model: ProjectModel, site: _Site) -> list[tuple[str, _Si
             for call in facts.calls:
                 if binding.span.line <= call.span.line < end:
                     target = _dependency(model, info, call)
-                    callee = _function(model, qualify(model, info, target)) if target else None
+                    callee = function_site(model, qualify(model, info, target)) if target else None
                     if callee is not None:
                         found.append((target, callee))
     return found

@@ -50,7 +50,8 @@ def _handler_tables(
 
 
 def _read_handlers(model: ProjectModel, app: Node) -> tuple[dict[str, tuple[int, ...]], bool]:
-    from inwards_rules_fastapi.error_codes import qualify, response_codes
+    from inwards_rules_fastapi.function_sites import qualify
+    from inwards_rules_fastapi.own_codes import response_codes
 
     info = model.index.module(app.module)
     facts = None if info is None else model.content(info)
@@ -77,7 +78,7 @@ def _pairs(
     module_calls: tuple[CallFact, ...],
 ) -> list[tuple[str, tuple[ModuleInfo, FunctionFact]]]:
     """(the exception as written, the handler and its module) for each registration."""
-    from inwards_rules_fastapi.error_codes import qualify, top_function
+    from inwards_rules_fastapi.function_sites import qualify, top_function
 
     receiver = app.name.rpartition(".")[2]
     inside = app.factory + ".<locals>." if app.factory else ""
@@ -105,7 +106,7 @@ def _pairs(
 
 
 def _keeps_code(model: ProjectModel, info: ModuleInfo, handler: FunctionFact) -> bool:
-    from inwards_rules_fastapi.error_codes import qualify
+    from inwards_rules_fastapi.function_sites import qualify
     from inwards_rules_fastapi.openapi_entries import keyword
 
     for call in handler.calls:
@@ -132,7 +133,7 @@ def mapped_codes(
 ) -> tuple[str, tuple[int, ...]] | None:
     """(the handled class, its codes) for a raised exception's canonical name: its own
     handler's, or that of the nearest base class of the project that has one."""
-    from inwards_rules_fastapi.error_codes import qualify
+    from inwards_rules_fastapi.function_sites import qualify
 
     name = exception
     for _ in range(_BASE_HOPS):

@@ -78,7 +78,7 @@ def reads(options: EndpointMetadataOptions) -> ReadScope:
 
 
 def check(model: ProjectModel, options: EndpointMetadataOptions) -> Iterator[Violation]:
-    from inwards_rules_fastapi.graph import project_graph
+    from inwards_rules_fastapi.graph_reading import project_graph
     from inwards_rules_fastapi.openapi_entries import endpoint_of, in_schema, served_by
 
     graph = project_graph(model)

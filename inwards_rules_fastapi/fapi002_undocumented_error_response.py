@@ -78,7 +78,7 @@ def reads(options: UndocumentedErrorResponseOptions) -> ReadScope:
 
 def check(model: ProjectModel, options: UndocumentedErrorResponseOptions) -> Iterator[Violation]:
     from inwards_rules_fastapi.error_codes import produced_codes
-    from inwards_rules_fastapi.graph import project_graph
+    from inwards_rules_fastapi.graph_reading import project_graph
     from inwards_rules_fastapi.openapi_entries import endpoint_of, in_schema, served_by
 
     graph = project_graph(model)

@@ -94,7 +94,7 @@ _EMPTY = dict.fromkeys(GUIDANCE_PARAMS, "")
 
 
 def check(model: ProjectModel, options: RouterWiringOptions) -> Iterator[Violation]:
-    from inwards_rules_fastapi.graph import project_graph
+    from inwards_rules_fastapi.graph_reading import project_graph
 
     graph = project_graph(model)
     yield from _unmounted(graph, options)

@@ -43,7 +43,7 @@ GUIDANCE_PARAMS = {
 
 
 def check(model: ProjectModel, options: RouteShadowingOptions) -> Iterator[Violation]:
-    from inwards_rules_fastapi.graph import project_graph
+    from inwards_rules_fastapi.graph_reading import project_graph
 
     graph = project_graph(model)
     reported: set[tuple[str, int, int]] = set()

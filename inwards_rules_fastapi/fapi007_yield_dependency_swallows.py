@@ -198,7 +198,7 @@ def _dependencies(model: ProjectModel, options: YieldDependencySwallowsOptions) 
     order of their modules and lines."""
     from inwards_rules_fastapi.callee_names import Names, find_definition
     from inwards_rules_fastapi.dependency_calls import dependency_argument, dependency_calls
-    from inwards_rules_fastapi.graph import fastapi_modules
+    from inwards_rules_fastapi.graph_reading import fastapi_modules
 
     targets: set[str] = set()
     infos = fastapi_modules(model)  # `Depends` comes from FastAPI: only they can write it

@@ -186,7 +186,7 @@ with none of them is not seen.
 def check(model: ProjectModel, options: DependsCalledOptions) -> Iterator[Violation]:
     from inwards_rules_fastapi.callee_names import Names
     from inwards_rules_fastapi.dependency_calls import dependency_calls
-    from inwards_rules_fastapi.graph import fastapi_modules
+    from inwards_rules_fastapi.graph_reading import fastapi_modules
 
     infos = [info for info in fastapi_modules(model) if options.applies_to(info.name)]
     model.read_content_of(infos)

@@ -1,7 +1,7 @@
 """The project's FastAPI structure, shared by the FAPI rules: apps, routers, the path
 operations declared on them and the `include_router` / `mount` calls that wire them.
 
-Built once per run (`project_graph(model)`, through `ProjectModel.shared`) from the content
+Built once per run (`graph_reading.project_graph(model)`, through `ProjectModel.shared`) from the content
 facts (`inwards_core.ContentFacts`) of every checked module that imports `fastapi`, across
 files, without importing the project. What it holds:
 
@@ -56,14 +56,10 @@ import attrs
 
 from inwards_core import (
     CallFact,
-    ContentFacts,
     FunctionFact,
-    ModuleInfo,
-    ProjectModel,
     Span,
     is_test_module,
 )
-from inwards_rules_fastapi.graph_names import ImportedNames, imported_names
 
 APP_CLASSES = frozenset({"fastapi.FastAPI", "fastapi.applications.FastAPI"})
 ROUTER_CLASSES = frozenset({"fastapi.APIRouter", "fastapi.routing.APIRouter"})
@@ -243,49 +239,3 @@ def _known_or_placeholder(prefix: str | None, unknowns: list[int]) -> str:
 
 def _order(node: Node, file: str, span: Span) -> tuple[bool, str, int, int]:
     return (file != node.file, file, span.line, span.column)
-
-
-def project_graph(model: ProjectModel) -> Graph:
-    """The graph of the project, built once per run (pass this function to
-    `model.shared`)."""
-    return model.shared(_build)
-
-
-def fastapi_modules(model: ProjectModel) -> list[ModuleInfo]:
-    """The checked modules that import `fastapi` (or something below it)."""
-    found: list[ModuleInfo] = []
-    for info in model.checked:
-        facts = model.facts.get(info.file)
-        if facts is not None and any(
-            fact.module is not None and (fact.module + ".").startswith("fastapi.")
-            for fact in facts.imports
-        ):
-            found.append(info)
-    return found
-
-
-@attrs.frozen
-class _Module:
-    info: ModuleInfo
-    facts: ContentFacts
-    names: ImportedNames
-    local: frozenset[str]
-
-
-def _build(model: ProjectModel) -> Graph:
-    infos = fastapi_modules(model)
-    model.read_content_of(infos)
-    modules: list[_Module] = []
-    for info in infos:
-        facts = model.content(info)
-        if facts is None or not facts.parsed:
-            continue
-        local = frozenset(
-            [b.name for b in facts.bindings]
-            + [f.qualname for f in facts.functions if "." not in f.qualname]
-            + [c.qualname for c in facts.classes if "." not in c.qualname]
-        )
-        modules.append(_Module(info, facts, imported_names(model, info), local))
-    from inwards_rules_fastapi.graph_reading import GraphReader
-
-    return GraphReader(model, modules).read()

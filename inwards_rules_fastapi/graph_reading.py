@@ -1,13 +1,15 @@
-"""How `graph.project_graph` reads the content facts into nodes, operations, inclusions
-and exception handlers (see `graph`'s docstring for what each is)."""
+"""The project graph of `graph`, built once per run (`project_graph`): the modules that
+import `fastapi`, their content facts read into nodes, operations, inclusions and exception
+handlers (see `graph`'s docstring for what each is)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
+import attrs
+
+from inwards_core import CallFact, ContentFacts, FunctionFact, ModuleInfo, ProjectModel
 from inwards_rules_fastapi.graph import (
     ADD_ROUTE_CALLS,
     APP_CLASSES,
@@ -27,10 +29,15 @@ from inwards_rules_fastapi.graph_names import (
     split_module,
 )
 
-if TYPE_CHECKING:
-    from inwards_rules_fastapi.graph import _Module
-
 _LOCALS = ".<locals>."
+
+
+@attrs.frozen
+class _Module:
+    info: ModuleInfo
+    facts: ContentFacts
+    names: ImportedNames
+    local: frozenset[str]
 
 
 def _enclosing(qualname: str) -> str:
@@ -345,3 +352,39 @@ def _keywords(call: CallFact | None) -> dict[str, str]:
     if call is None:
         return {}
     return dict(zip(call.keywords, call.keyword_values, strict=False))
+
+
+def project_graph(model: ProjectModel) -> Graph:
+    """The graph of the project, built once per run (pass this function to
+    `model.shared`)."""
+    return model.shared(_build)
+
+
+def fastapi_modules(model: ProjectModel) -> list[ModuleInfo]:
+    """The checked modules that import `fastapi` (or something below it)."""
+    found: list[ModuleInfo] = []
+    for info in model.checked:
+        facts = model.facts.get(info.file)
+        if facts is not None and any(
+            fact.module is not None and (fact.module + ".").startswith("fastapi.")
+            for fact in facts.imports
+        ):
+            found.append(info)
+    return found
+
+
+def _build(model: ProjectModel) -> Graph:
+    infos = fastapi_modules(model)
+    model.read_content_of(infos)
+    modules: list[_Module] = []
+    for info in infos:
+        facts = model.content(info)
+        if facts is None or not facts.parsed:
+            continue
+        local = frozenset(
+            [b.name for b in facts.bindings]
+            + [f.qualname for f in facts.functions if "." not in f.qualname]
+            + [c.qualname for c in facts.classes if "." not in c.qualname]
+        )
+        modules.append(_Module(info, facts, imported_names(model, info), local))
+    return GraphReader(model, modules).read()

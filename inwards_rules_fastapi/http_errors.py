@@ -1,5 +1,6 @@
-"""The project's own subclasses of `HTTPException` for FAPI002: `raise ItemNotFound()`
-where `class ItemNotFound(HTTPException)` passes its code to `super().__init__(404, ...)`.
+"""FastAPI's and Starlette's `HTTPException` (`HTTP_EXCEPTIONS`) and the project's own
+subclasses of it, for FAPI002: `raise ItemNotFound()` where `class
+ItemNotFound(HTTPException)` passes its code to `super().__init__(404, ...)`.
 
 A class counts when its first base, followed through the project a few hops, is FastAPI's
 or Starlette's `HTTPException`; its code is the one the raise passes (`status_code=` or the
@@ -10,9 +11,18 @@ first positional argument), else the one the nearest `__init__` on the way passe
 from __future__ import annotations
 
 from inwards_core import CallFact, ContentFacts, ProjectModel
+from inwards_rules_fastapi.function_sites import qualify
 from inwards_rules_fastapi.graph_names import split_module
 
 _BASE_HOPS = 6
+
+HTTP_EXCEPTIONS = frozenset(
+    (
+        "fastapi.HTTPException",
+        "fastapi.exceptions.HTTPException",
+        "starlette.exceptions.HTTPException",
+    )
+)
 
 
 def raised_code(call: CallFact) -> int | None:
@@ -28,8 +38,6 @@ def raised_code(call: CallFact) -> int | None:
 def subclass_code(model: ProjectModel, canonical: str) -> tuple[bool, int | None]:
     """(whether `canonical` is a class of the project deriving from `HTTPException`, the
     code its `__init__` fixes, None when none does or it is unknown)."""
-    from inwards_rules_fastapi.error_codes import HTTP_EXCEPTIONS, qualify
-
     name = canonical
     code: int | None = None
     for _ in range(_BASE_HOPS):

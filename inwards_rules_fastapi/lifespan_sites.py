@@ -11,8 +11,9 @@ import attrs
 
 from inwards_core import CallFact, ContentFacts, ModuleInfo, ProjectModel, Span
 from inwards_rules_fastapi.callee_names import Names
-from inwards_rules_fastapi.graph import APP_CLASSES, ROUTER_CLASSES, Graph, Node, project_graph
+from inwards_rules_fastapi.graph import APP_CLASSES, ROUTER_CLASSES, Graph, Node
 from inwards_rules_fastapi.graph_names import REEXPORT_HOPS, imported_names, split_module
+from inwards_rules_fastapi.graph_reading import project_graph
 
 _EVENTS = {"startup": "a startup handler", "shutdown": "a shutdown handler"}
 _CONSTRUCTOR_KEYWORDS = ("on_startup", "on_shutdown")

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 import attrs
 
 from inwards_core import CallFact, FunctionFact, ModuleInfo, ProjectModel
-from inwards_rules_fastapi.graph import Graph, Inclusion, Node, Operation, Route, project_graph
+from inwards_rules_fastapi.graph import Graph, Inclusion, Node, Operation, Route
+from inwards_rules_fastapi.graph_reading import project_graph
 
 _STATUS_NAME = re.compile(r"(?:^|\.)HTTP_([1-5]\d\d)(?:_[A-Z0-9_]*)?$")
 _HTTP_STATUS = re.compile(r"(?:^|\.)HTTPStatus\.([A-Z_]+)$")
@@ -165,7 +166,7 @@ def endpoint_of(model: ProjectModel, operation: Operation) -> tuple[ModuleInfo, 
     written = written or operation.keywords.get("endpoint", "")
     if not written or written.startswith('"') or "(" in written:
         return None
-    from inwards_rules_fastapi.error_codes import qualify, top_function
+    from inwards_rules_fastapi.function_sites import qualify, top_function
 
     found = top_function(model, qualify(model, info, written))
     if found is None:

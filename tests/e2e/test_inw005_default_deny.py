@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inwards_core.families.inw.inw005_pure_domain import DEFAULT_DENY
+from inwards_core.families.inw.layering.inw005_pure_domain import DEFAULT_DENY
 from tests.e2e.helpers import REPO, run_inwards
 
 

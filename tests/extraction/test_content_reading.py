@@ -22,7 +22,7 @@ from inwards_core.adapters.caches import DictExtractionCache
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.in_memory import InMemoryProjectFiles, InMemoryRuleSources
 from inwards_core.api import check, installed_families, load_config_text, load_rules
-from inwards_core.families.inw.content_names import Names, is_test_module
+from inwards_core.families.inw.content.content_names import Names, is_test_module
 from inwards_core.model.facts import ModuleFacts
 from inwards_core.model.facts_data import facts_from_data, facts_to_data
 from inwards_core.model.findings import Span

@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 
 from inwards_core import Config, Context, PublicEntry, check_sources
-from inwards_core.families.inw.contexts import ContextMap, is_public
-from inwards_core.families.inw.cycle_graph import Graph, components, shortest_cycle
+from inwards_core.families.inw.contexts.context_map import ContextMap, is_public
+from inwards_core.families.inw.contexts.cycle_graph import Graph, components, shortest_cycle
 
 LAYERS = """\
 [tool.inwards]

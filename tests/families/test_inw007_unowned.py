@@ -8,8 +8,8 @@ import pytest
 from inwards_core import ModuleIndex, Report
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import check, load_config_text
-from inwards_core.families.inw.inw007_package_shape import judges_listed
-from inwards_core.families.inw.layering import ScopedOptions
+from inwards_core.families.inw.layering.layer_relations import ScopedOptions
+from inwards_core.families.inw.shapes.inw007_package_shape import judges_listed
 
 PYPROJECT = """\
 [tool.inwards]

@@ -12,8 +12,8 @@ from inwards_core import Finding
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import check, installed_families, load_config_text, load_rules
 from inwards_core.extraction.content import read_content
-from inwards_core.families.inw.endpoints import Recognisers, find_endpoints
-from inwards_core.families.inw.inw012_thin_endpoint import ThinEndpointOptions
+from inwards_core.families.inw.content.endpoints import Recognisers, find_endpoints
+from inwards_core.families.inw.content.inw012_thin_endpoint import ThinEndpointOptions
 from inwards_core.rules.options import OptionsError, parse_options
 from tests.extraction.helpers import GRAMMARS
 

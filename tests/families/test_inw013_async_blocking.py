@@ -518,8 +518,8 @@ def test_an_instance_built_in_a_module_with_no_def_class_or_decorator_is_seen() 
 
 
 def test_the_page_names_every_built_in_family_member() -> None:
-    from inwards_core.families.inw import blocking_families as families
-    from inwards_core.families.inw.inw013_async_blocking import DOCS
+    from inwards_core.families.inw.content import blocking_families as families
+    from inwards_core.families.inw.content.inw013_async_blocking import DOCS
 
     page = DOCS.what_it_does
     listed = (

@@ -11,8 +11,8 @@ from inwards_core import Finding
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import check, installed_families, load_config_text, load_rules
 from inwards_core.extraction.content import read_content
-from inwards_core.families.inw.english_words import is_plural, singular, snake_case
-from inwards_core.families.inw.orm_models import ModuleModels, read_models
+from inwards_core.families.inw.orm.english_words import is_plural, singular, snake_case
+from inwards_core.families.inw.orm.orm_models import ModuleModels, read_models
 from tests.extraction.helpers import GRAMMARS
 
 RULES = load_rules(installed_families())

@@ -20,10 +20,10 @@ from inwards_core import (
     Violation,
 )
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
-from inwards_core.families.inw import inw007_package_shape, inw008_missing_member
-from inwards_core.families.inw.layering import ScopedOptions
-from inwards_core.families.inw.shape_targets import likely_target
-from inwards_core.families.inw.shapes import member_matches, selector_matches
+from inwards_core.families.inw.layering.layer_relations import ScopedOptions
+from inwards_core.families.inw.shapes import inw007_package_shape, inw008_missing_member
+from inwards_core.families.inw.shapes.shape_rules import member_matches, selector_matches
+from inwards_core.families.inw.shapes.shape_targets import likely_target
 
 SHOP = [
     "shop/__init__.py",

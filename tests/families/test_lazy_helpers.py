@@ -14,9 +14,9 @@ _FEATURE_MODULES = (
     "inwards_core.config.template_rules",
     "inwards_core.config.feature_values",
     "inwards_core.config.toml_scanner",
-    "inwards_core.families.inw.contexts",
-    "inwards_core.families.inw.cycle_graph",
-    "inwards_core.families.inw.shapes",
+    "inwards_core.families.inw.contexts.context_map",
+    "inwards_core.families.inw.contexts.cycle_graph",
+    "inwards_core.families.inw.shapes.shape_rules",
 )
 
 _LAYERS = '[tool.inwards]\\nlayers = [{ name = "domain", modules = ["shop.domain"] }]\\n'
@@ -52,8 +52,8 @@ def test_a_project_with_them_loads_their_code() -> None:
         "inwards_core.config.shapes",
         "inwards_core.config.templates",
         "inwards_core.config.feature_values",
-        "inwards_core.families.inw.contexts",
-        "inwards_core.families.inw.cycle_graph",
-        "inwards_core.families.inw.shapes",
+        "inwards_core.families.inw.contexts.context_map",
+        "inwards_core.families.inw.contexts.cycle_graph",
+        "inwards_core.families.inw.shapes.shape_rules",
     ):
         assert name in loaded

@@ -7,7 +7,7 @@ import pytest
 from inwards_core import ConfigError, Finding
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import check, installed_families, load_config_text, load_rules
-from inwards_core.families.inw.inw005_pure_domain import DenyEntry, PureDomainOptions
+from inwards_core.families.inw.layering.inw005_pure_domain import DenyEntry, PureDomainOptions
 from inwards_core.rules.options import OptionsError, options_to_data, parse_options
 
 RULES = load_rules(installed_families())

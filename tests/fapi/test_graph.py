@@ -8,6 +8,7 @@ import textwrap
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import check, load_config_text
 from inwards_rules_fastapi import graph as graph_module
+from inwards_rules_fastapi import graph_reading
 from tests.fapi.graph_helpers import RULES
 
 FILES = {
@@ -45,21 +46,21 @@ captured: list[graph_module.Graph] = []
 
 
 def _graph() -> graph_module.Graph:
-    original = graph_module._build
+    original = graph_reading._build
 
     def spy(model):  # type: ignore[no-untyped-def]
         built = original(model)
         captured.append(built)
         return built
 
-    graph_module._build = spy
+    graph_reading._build = spy
     try:
         config = '[tool.inwards]\nlayers = [{ name = "api", modules = ["shop"] }]\n'
         config += '[tool.inwards.rules]\nextend-select = ["FAPI005"]\n'
         sources = {path: textwrap.dedent(text) for path, text in FILES.items()}
         check(load_config_text(config), InMemoryProjectFiles(sources), rule_set=RULES)
     finally:
-        graph_module._build = original
+        graph_reading._build = original
     return captured[-1]
 
 

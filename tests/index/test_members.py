@@ -107,7 +107,7 @@ def test_members_and_the_shape_kinds_helpers_load_on_first_need() -> None:
         "config = Config(file='pyproject.toml', root='.', layers=())\n"
         "idx = ModuleIndex.build(config, ProjectListing(('shop/a.py',), ()))\n"
         "late = ('inwards_core.index.members', 'inwards_core.index.hints',\n"
-        "        'inwards_core.families.inw.shape_targets')\n"
+        "        'inwards_core.families.inw.shapes.shape_targets')\n"
         "print(*(name in sys.modules for name in late))\n"
         "idx.members('shop')\n"
         "print(*(name in sys.modules for name in late[:1]))\n"

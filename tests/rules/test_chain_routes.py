@@ -5,7 +5,7 @@ finding per pair located at the chain's first import."""
 
 from __future__ import annotations
 
-from inwards_core.families.inw.import_chains import Route
+from inwards_core.families.inw.generic.import_chains import Route
 from tests.rules.test_kinds import definition, only, run
 
 FILES = {

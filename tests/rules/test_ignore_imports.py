@@ -9,7 +9,7 @@ import pytest
 from inwards_core import Finding
 from inwards_core.adapters.in_memory import InMemoryProjectFiles, InMemoryRuleSources
 from inwards_core.api import check, installed_families, load_config_text, load_rules
-from inwards_core.families.inw.ignored_imports import check_ignore_imports, side_regex
+from inwards_core.families.inw.generic.ignored_imports import check_ignore_imports, side_regex
 
 FAMILIES = installed_families()
 CONFIG = '[tool.inwards]\nlayers = [{ name = "app", modules = ["shop"] }]\n'

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inwards_core.families.inw.layer_entries import parse_entry
+from inwards_core.families.inw.generic.layer_entries import parse_entry
 from inwards_core.model.findings import Severity
 from tests.rules.test_kinds import definition, only, problems_of, run
 

@@ -1,7 +1,7 @@
 """What the configuration says about one module (`inwards explain-module`): its layer and
 the entry that won it, its context, `ignore` and `generated`, the shapes over it, and what
 it may import. Answers come from the same functions the INW kinds use (ownership of the
-index, `shapes.Shapes`, INW005's deny lists), so the explanation and `check` agree.
+index, `shape_rules.Shapes`, INW005's deny lists), so the explanation and `check` agree.
 
 It lives in the INW family because shapes and INW005's library lists are the family's."""
 
@@ -12,9 +12,9 @@ from typing import Any
 import attrs
 
 from inwards_core import Config, Context, Layer, ModuleIndex
-from inwards_core.families.inw.inw005_pure_domain import denied_entries
+from inwards_core.families.inw.layering.inw005_pure_domain import denied_entries
 from inwards_core.families.inw.module_entries import owner, pattern_of
-from inwards_core.families.inw.shapes import Shapes
+from inwards_core.families.inw.shapes.shape_rules import Shapes
 
 __all__ = ["EXPLANATION_KEYS", "ModuleExplanation", "explain_module"]
 

@@ -12,7 +12,7 @@ from inwards_core import Finding, Report
 from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import check, installed_families, load_config_text, load_rules
 from inwards_core.families.inw.diagrams.labels import module_parts
-from inwards_core.families.inw.inw017_diagram_unknown_name import closest_name
+from inwards_core.families.inw.diagrams.name_hints import closest_name
 from inwards_core.ports import ProjectListing
 
 RULES = load_rules(installed_families())

@@ -13,10 +13,10 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from inwards_core import DiagramKind, ImportEdge, ProjectModel
-from inwards_core.families.inw.contexts import ContextMap, undeclared
+from inwards_core.families.inw.contexts.context_map import ContextMap, undeclared
 from inwards_core.families.inw.diagrams.reading import parse_diagrams
 from inwards_core.families.inw.diagrams.standing import drawn
-from inwards_core.families.inw.layering import forbidden
+from inwards_core.families.inw.layering.layer_relations import forbidden
 
 Pair = tuple[str, str]
 

@@ -8,8 +8,13 @@ from collections.abc import Iterator
 
 from inwards_core import Config, ProjectModel, Span, Violation, parse_module_pattern, quoted
 from inwards_core import DiagramNode as Node
-from inwards_core.families.inw.contexts import ContextMap
+from inwards_core.families.inw.contexts.context_map import ContextMap
 from inwards_core.families.inw.diagrams.labels import module_parts
+from inwards_core.families.inw.diagrams.name_hints import (
+    closest_name,
+    known_names,
+    params,
+)
 from inwards_core.families.inw.diagrams.reading import (
     Marked,
     kind_word,
@@ -17,11 +22,6 @@ from inwards_core.families.inw.diagrams.reading import (
     parse_diagrams,
 )
 from inwards_core.families.inw.diagrams.standing import drawn
-from inwards_core.families.inw.inw017_diagram_unknown_name import (
-    closest_name,
-    known_names,
-    params,
-)
 
 # What could not be read is reported up to this many times per diagram, then counted: a
 # file that is not a diagram at all (or a hostile one) gives one problem per line.

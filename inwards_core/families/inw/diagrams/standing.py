@@ -23,7 +23,7 @@ import attrs
 from inwards_core import Diagram, ProjectModel
 from inwards_core import DiagramEdge as Edge
 from inwards_core import DiagramNode as Node
-from inwards_core.families.inw.contexts import ContextMap
+from inwards_core.families.inw.contexts.context_map import ContextMap
 from inwards_core.families.inw.diagrams.labels import module_parts
 
 MAX_NESTING = 100  # enclosing boxes followed, at most (a diagram is a tree of boxes)

@@ -1,0 +1,183 @@
+"""inw.unknown-first-party: an import of a module of this project that doesn't exist."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inwards_core import (
+    LIST_LIMIT,
+    CheckKind,
+    Example,
+    KindDocs,
+    ProjectModel,
+    Reach,
+    Violation,
+    quoted,
+)
+from inwards_core.families.inw.layering.layer_relations import (
+    ScopedOptions,
+    layered_files,
+    outward_layer,
+)
+
+DOCS = KindDocs(
+    what_it_does="""
+Reports a static import, in a layered module, whose module part names first-party code that
+isn't there: `from shop.domain.taxes import VAT` when `shop/domain` has no `taxes`, or a
+relative import that climbs above the top-level package. Only the module part is checked:
+`from shop.domain import pricing` passes when `shop/domain` is a package, whatever `pricing` is.
+
+Existence is probed on the project's files the way Python would find them: modules, packages,
+namespace packages, stubs (`.pyi`) and extension modules (`.so`, `.pyd`). Modules produced by
+a build step are declared with `generated` (by default `*_pb2`, `*_pb2_grpc`, `_version`), and
+packages that installed distributions extend with `namespace-packages`.
+In a uv workspace, the portions of a namespace package that other members provide, or that
+are installed in the workspace's `.venv`, are found there: `acme.core` imported from the
+member holding `acme.api` is not reported (see docs/workspaces.md).
+""",
+    why_is_this_bad="""
+The import fails at run time, or worse, it works only on one machine because something else
+on the path provides the module. Either way the layer rules can't judge an import whose
+target they can't find.
+""",
+    how_to_fix="""
+Correct the module name (the fix lists the closest modules that exist), create the module,
+or declare it in `generated` when a build step writes it.
+""",
+    limitations="""
+What a package's `__init__` adds at run time can't be read off the files, so these are not
+reported: a module missing from a package whose `__init__` extends or replaces `__path__`
+(`__path__ = pkgutil.extend_path(__path__, __name__)`, `__path__.append(...)`, `__path__ +=
+[...]`, as when another distribution provides `pkg.sdk`), and a name at or below one that
+the `__init__` of a package above it puts in `sys.modules` (`sys.modules["pkg.cli.run"] =
+run`, `sys.modules[__name__ + ".compat"] = compat`). Those `__init__` files are read for it
+even when no layer owns them. A regular package below such a package is still judged (its
+`__path__` is its own directory), and so is a module replacing itself
+(`sys.modules[__name__] = ...`). A name put in `sys.modules` by any other module is not
+seen: Python has it only if that module happened to run first.
+""",
+)
+
+
+def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
+    index = model.index
+    for info, layer, facts in layered_files(model, options):
+        for fact in facts.imports:
+            if fact.module is None:
+                top = quoted(info.name.split(".")[0])
+                raw_module = quoted(fact.raw_module)
+                message = (
+                    f'The relative import "{raw_module}" climbs above the top-level '
+                    f'package "{top}".'
+                )
+                yield Violation(
+                    file=info.file,
+                    module=info.name,
+                    span=fact.span,
+                    message=message,
+                    params={
+                        "imported": raw_module,
+                        "statement": fact.statement,
+                        "closest": "",
+                        "layer": quoted(layer.name),
+                        "module": quoted(info.name),
+                        "depth": str(info.name.count(".")),
+                        "top": top,
+                    },
+                    variant="climbs-above-top",
+                )
+                continue
+            probed = fact.module if fact.name is not None else (fact.target or fact.module)
+            if not index.is_first_party(probed) or index.exists(probed):
+                continue
+            if outward_layer(index, layer, probed) is not None:
+                continue  # an outward import is layer-dependency's alone
+            if model.extended_at(probed) is not None:
+                continue  # the files alone can't tell what is below it
+            missing = index.missing_part(probed)
+            if missing is None:
+                continue
+            parent, segment = missing
+            closest = index.closest_modules(probed)
+            parent, segment = quoted(parent), quoted(segment)
+            where = f'"{parent}" has no "{segment}"' if parent else f'there is no "{segment}"'
+            message = f'"{quoted(probed)}" is not a module of this project: {where}.'
+            yield Violation(
+                file=info.file,
+                module=info.name,
+                span=fact.span,
+                message=message,
+                params={
+                    "imported": quoted(probed),
+                    "statement": fact.statement,
+                    "closest": quoted(", ".join(f"`{quoted(c)}`" for c in closest), LIST_LIMIT)
+                    or "none",
+                    "layer": quoted(layer.name),
+                    "depth": "",
+                    "top": "",
+                },
+            )
+
+
+def examples() -> tuple[Example, ...]:
+    """Good and bad projects: the pages show them with their real output, the tests
+    run them."""
+    return (
+        Example(
+            title="A typo in a module name",
+            good=False,
+            files={
+                "shop/domain/__init__.py": "",
+                "shop/domain/pricing.py": "VAT = 20\n",
+                "shop/domain/order.py": "from shop.domain.pricng import VAT  # expect: INW010\n",
+                "shop/application/__init__.py": "",
+                "shop/infrastructure/__init__.py": "",
+            },
+        ),
+        Example(
+            title="A package that other distributions extend",
+            good=True,
+            files={
+                "shop/__init__.py": (
+                    "import pkgutil\n\n__path__ = pkgutil.extend_path(__path__, __name__)\n"
+                ),
+                "shop/domain/__init__.py": "",
+                "shop/domain/order.py": "from shop.sdk.money import Money\n",
+                "shop/application/__init__.py": "",
+                "shop/infrastructure/__init__.py": "",
+            },
+        ),
+        Example(
+            title="Generated modules and attributes of packages are fine",
+            good=True,
+            files={
+                "shop/domain/__init__.py": "VERSION = 1\n",
+                "shop/domain/order.py": (
+                    "from shop.domain import VERSION\nimport shop.domain.orders_pb2\n"
+                ),
+                "shop/application/__init__.py": "",
+                "shop/infrastructure/__init__.py": "",
+            },
+        ),
+    )
+
+
+KIND = CheckKind(
+    id="inw.unknown-first-party",
+    reach=Reach.FILE,
+    summary="An import of a module of this project that doesn't exist.",
+    options_type=ScopedOptions,
+    check=check,
+    guidance_params={
+        "imported": "the module the import names, which doesn't exist",
+        "statement": "the import statement, as one line",
+        "closest": "the closest existing modules, quoted and comma-separated (or `none`)",
+        "layer": "the layer of the importing module",
+        "depth": "how many packages below its top-level package the importing module sits "
+        "(for a relative import that climbs above it; empty otherwise)",
+        "top": "the top-level package of the importing module (for a relative import that "
+        "climbs above it; empty otherwise)",
+    },
+    docs=DOCS,
+    examples=examples,
+)
