@@ -44,9 +44,9 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def timed(call: Callable[[], Report]) -> tuple[float, Report]:
+def timed(call: Callable[..., Report], *args: object, **kwargs: object) -> tuple[float, Report]:
     started = time.perf_counter()
-    report = call()
+    report = call(*args, **kwargs)
     return (time.perf_counter() - started) * 1000, report
 
 
@@ -77,8 +77,10 @@ def run(project: Path, edits: int) -> dict[str, list[float]]:
             file = project / path
             original = file.read_text()
             breaking = number % 2 == 1
-            edited = (outward_import(path) or "") + original if breaking else original + (
-                f"\n\ndef edited_{number}() -> int:\n    return {number}\n"
+            edited = (
+                (outward_import(path) or "") + original
+                if breaking
+                else original + (f"\n\ndef edited_{number}() -> int:\n    return {number}\n")
             )
             file.write_text(edited)
             session.changed([path])
@@ -86,10 +88,10 @@ def run(project: Path, edits: int) -> dict[str, list[float]]:
             times["edit"].append(elapsed)
             expect(report, path, breaking)
             typed = edited + "\n# typing"
-            elapsed, report = timed(lambda: session.check([path], contents={path: typed}))
+            elapsed, report = timed(session.check, [path], contents={path: typed})
             times["keystroke"].append(elapsed)
             expect(report, path, breaking)
-            elapsed, report = timed(lambda: session.check(contents={path: typed}))
+            elapsed, report = timed(session.check, contents={path: typed})
             times["keystroke, whole project"].append(elapsed)
             expect(report, path, breaking)
             file.write_text(original)
