@@ -1,7 +1,6 @@
-"""`inwards check`: the options, declared once (`options.py`) for the typer signature
-(`command.py`) and the typer-free fast path; the run that yields a `CheckOutcome`
-(`run.py`); the report in the asked format and where it goes (`output.py`); the command
-itself (`entry.py`), which at a uv workspace root checks each configuration
-(`workspace.py`) and with --watch checks on every save (`watch.py`); and `--explain`
-(`why.py`). Each imports only the ones named before it in `entry.py`'s order: none imports
-another that imports it back."""
+"""`inwards check`, a room of its own. Its modules, each importing only those listed
+before it: `options.py` (the options, declared once, and the typer-free parser of the fast
+path), `why.py` (`--explain`), `run.py` (one check, a `CheckOutcome`), `output.py` (the
+report in the asked format, and where it goes), `watch.py` (`--watch`), `workspace.py` (a
+uv workspace root), `entry.py` (the command: `run_check`), `command.py` (the typer
+signature, built from `options.py`)."""
