@@ -1,7 +1,7 @@
 """The disk composition of a check, shared by `inwards check` and `inwards_core.Session`.
 
 Every step here raises a typed exception instead of printing and exiting: the command
-(`inwards_cli/commands/run_check.py`) turns them into messages and exit statuses, and a
+(`inwards_cli/commands/check/run.py`) turns them into messages and exit statuses, and a
 script calling `inwards_core.Session.open` or `check_path` catches them. `open_directory` is
 registered under the entry-point group `inwards.composition` (pyproject.toml), which is how
 the core finds it without importing this package (see docs/architecture.md, "The library

@@ -74,11 +74,11 @@ def _run(argv: list[str] | None) -> None:
         if verbose is not None:  # `--version`, `--version -v`: without typer, as typer would
             sys.stdout.write(version_text(verbose=verbose))
             raise SystemExit(0)
-    from inwards_cli.commands.check_arguments import fast_arguments
+    from inwards_cli.commands.check.options import fast_arguments
 
     fast = fast_arguments(args)
     if fast is not None:
-        from inwards_cli.commands.run_check import run_check
+        from inwards_cli.commands.check.entry import run_check
 
         code = run_check(fast)
         # Everything is written and the cache flushed: skip the interpreter's teardown of

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from inwards_cli.commands.baseline import baseline_command
-from inwards_cli.commands.check import check_command
+from inwards_cli.commands.check.command import check_command
 from inwards_cli.commands.context import context_command
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command

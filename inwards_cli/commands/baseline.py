@@ -9,7 +9,8 @@ import typer
 
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.reading import read_regular_file
-from inwards_cli.commands.check_arguments import CheckArguments
+from inwards_cli.commands.check.options import CheckArguments
+from inwards_cli.commands.check.run import check
 from inwards_cli.commands.console import display_from, fail, warn
 from inwards_cli.commands.options import (
     ConfigOption,
@@ -17,7 +18,6 @@ from inwards_cli.commands.options import (
     IsolatedOption,
     NoCacheOption,
 )
-from inwards_cli.commands.run_check import check
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, BaselineError
 from inwards_core.baseline.reading import parse_baseline
 from inwards_core.baseline.writing import baseline_of_report, serialise_baseline

@@ -297,10 +297,10 @@ def _minimal_pyproject(package: str) -> str:
 def _check_scaffold(path: Path, config: Config) -> None:
     """`inwards check` in this process, its text report, then the layer tree of `config`
     (the table just written, built once by `validate`)."""
-    from inwards_cli.commands.check_arguments import CheckArguments
+    from inwards_cli.commands.check.options import CheckArguments
+    from inwards_cli.commands.check.output import render
+    from inwards_cli.commands.check.run import check
     from inwards_cli.commands.init_project import layer_tree
-    from inwards_cli.commands.report_output import render
-    from inwards_cli.commands.run_check import check
 
     arguments = CheckArguments(config=path)
     outcome = check(arguments)

@@ -1,47 +1,57 @@
-"""Options several commands share, declared once so their names and help can't drift.
+"""typer's parameters of command-line options: those several commands share, and the
+builder of any option from its `OptionSpec` (`option_specs.py`, where each is declared).
 
 typer lives here and in the command modules only; the typer-free fast path of `check`
-(`check_arguments.py`, `run_check.py`) must not import this module.
+(`check/options.py`, `check/entry.py`) must not import this module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, cast
 
 import typer
 
-ConfigOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        help="The pyproject.toml to use, instead of the nearest one holding [tool.inwards].",
-        show_default=False,
-    ),
-]
-IsolatedOption = Annotated[
-    bool,
-    typer.Option(
-        "--isolated",
-        help="Leave out the user rule root ($XDG_CONFIG_HOME/inwards/rules): only the "
-        "shipped and the project's rule definitions apply, as in CI.",
-    ),
-]
-NoCacheOption = Annotated[
-    bool,
-    typer.Option(
-        "--no-cache",
-        help="Neither read nor write the extraction cache (also INWARDS_NO_CACHE=1).",
-    ),
-]
-DisablePluginOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--disable-plugin",
-        help="Run without the rule family of this plugin (its entry-point name, such as "
-        "tidy, or its distribution): its rules and kinds are absent. Repeatable, or "
-        "comma-separated; INWARDS_DISABLE_PLUGINS adds more.",
-        metavar="NAME",
-        show_default=False,
-    ),
-]
+from inwards_cli.commands.option_specs import (
+    CONFIG,
+    DISABLE_PLUGIN,
+    ISOLATED,
+    NO_CACHE,
+    OptionSpec,
+)
+
+
+def typer_option(spec: OptionSpec, parser: Callable[[str], Any] | None = None) -> Any:
+    """typer's `Option` of `spec`; `parser` reads the value of an option with choices."""
+    extra: dict[str, Any] = {}
+    if not spec.is_flag and not spec.choices:
+        extra["show_default"] = False  # its default is "not given"
+    if spec.names_a_file:
+        extra["dir_okay"] = False
+    if spec.minimum is not None:
+        extra["min"] = spec.minimum
+    if spec.metavar is not None:
+        extra["metavar"] = spec.metavar
+    if parser is not None:
+        extra["parser"] = parser
+    return typer.Option(*spec.names, help=spec.help, **extra)
+
+
+def typer_parameter(spec: OptionSpec, parser: Callable[[str], Any] | None = None) -> Any:
+    """The annotation of the parameter `spec` sets: its type, and its `typer_option`."""
+    if spec.value is None:
+        kind: Any = bool
+    elif spec.choices:
+        kind = str
+    elif spec.repeatable:
+        kind = list[spec.value] | None  # type: ignore[name-defined]
+    else:
+        kind = spec.value | None
+    return cast(Any, Annotated)[kind, typer_option(spec, parser)]
+
+
+ConfigOption = Annotated[Path | None, typer_option(CONFIG)]
+IsolatedOption = Annotated[bool, typer_option(ISOLATED)]
+NoCacheOption = Annotated[bool, typer_option(NO_CACHE)]
+DisablePluginOption = Annotated[list[str] | None, typer_option(DISABLE_PLUGIN)]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inwards_core.model.findings import Finding, Report, Severity
-from inwards_core.reporting import DisplayPath, limit, same_path
+from inwards_core.reporting import DisplayPath, ReportInput, limit, same_path
 from inwards_core.reporting.escaping import printable, safe_line
-from inwards_core.reporting.text import summary_line, trailer
+from inwards_core.reporting.text import part_lines, summary_line, trailer
 
 
 def escape_data(text: str) -> str:
@@ -86,3 +86,15 @@ def render_github(
     ]
     out += [line for line in trailer(report, shown) if line not in not_checked]
     return "\n".join(out) + "\n"
+
+
+def write_github(subject: ReportInput) -> str:
+    """The `github` format (a `Reporter`); a workspace's line per configuration in the log."""
+    paths = subject.annotation_paths
+    merged = subject.merged
+    return render_github(
+        subject.report,
+        display=paths,
+        max_diagnostics=subject.max_diagnostics,
+        breakdown=() if merged is None else part_lines(merged, paths),
+    )

@@ -17,10 +17,9 @@ import attrs
 
 from inwards_core.model.findings import Finding, NotChecked, Report, SuppressedFinding
 from inwards_core.model.value_repr import value_repr
-from inwards_core.reporting import DisplayPath, plural, same_path
-from inwards_core.reporting.text import baseline_lines
+from inwards_core.reporting import DisplayPath, same_path
 
-__all__ = ["MergedReport", "ReportPart", "merge_reports", "part_lines", "parts_document"]
+__all__ = ["MergedReport", "ReportPart", "merge_reports", "parts_document"]
 
 
 @attrs.frozen
@@ -101,7 +100,7 @@ def merge_reports(
     """The parts' reports as one, sorted as one project's would be (per-file findings by
     path and position, whole-project findings after), with `not_checked` (the members no
     configuration covers) before the parts' own. Baselines stay per part: the merged report
-    names none (see `part_lines` and `parts_document`)."""
+    names none (see `text.part_lines` and `parts_document`)."""
     moved = tuple(
         ReportPart(
             part.config,
@@ -130,30 +129,6 @@ def merge_reports(
         source_lines=tuple(line for r in reports for line in r.source_lines),
     )
     return MergedReport(merged, moved)
-
-
-def part_line(part: ReportPart, display: DisplayPath = same_path) -> str:
-    """`packages/core/pyproject.toml: 4 files, 1 error, 0 warnings`."""
-    shown = display(part.config)
-    if part.report is None:
-        return f"{shown}: not checked (configuration error, see above)"
-    report = part.report
-    counts = (
-        f"{plural(report.files_checked, 'file')}, {plural(len(report.errors), 'error')}, "
-        f"{plural(len(report.warnings), 'warning')}"
-    )
-    return f"{shown}: {counts}"
-
-
-def part_lines(merged: MergedReport, display: DisplayPath = same_path) -> list[str]:
-    """A line per configuration, and under it what its baseline accepted (the merged report
-    names no baseline of its own)."""
-    lines: list[str] = []
-    for part in merged.parts:
-        lines.append(part_line(part, display))
-        if part.report is not None:
-            lines.extend(f"  {line}" for line in baseline_lines(part.report, display))
-    return lines
 
 
 def parts_document(merged: MergedReport, display: DisplayPath = same_path) -> dict[str, Any]:

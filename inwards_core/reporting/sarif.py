@@ -34,6 +34,7 @@ import attrs
 import sarif_om as om
 
 from inwards_core.model.findings import Finding, Report, Severity, SuppressedFinding
+from inwards_core.reporting import ReportInput
 from inwards_core.reporting.sarif_content import (
     clip,
     doc_sections,
@@ -348,7 +349,37 @@ def render_sarif(
         configuration_warnings=configuration_warnings,
         information_uri=information_uri,
     )
-    data = to_json_value(log)
+    return _dumped(to_json_value(log), pretty=pretty)
+
+
+def write_sarif(subject: ReportInput) -> str:
+    """The `sarif` format (a `Reporter`). A workspace is one run with every part's results,
+    naming every baseline read; its invocation says how the whole run ended (a configuration
+    that could not be checked: not successful, exit 2)."""
+    report = subject.report
+    merged = subject.merged
+    if merged is not None:
+        baselines = [p.report.baseline_file for p in merged.parts if p.report is not None]
+        named = ", ".join(file for file in baselines if file is not None)
+        report = attrs.evolve(report, baseline_file=named or None)
+    log = sarif_log(
+        report,
+        subject.rules,
+        source_root_uri=subject.source_root_uri,
+        path_prefix=subject.path_prefix,
+        configuration_warnings=subject.rule_warnings,
+    )
+    if merged is not None:
+        (invocation,) = log.runs[0].invocations
+        invocation.exit_code = merged.exit_code()
+        invocation.execution_successful = not merged.failed and not merged.report.nothing_checked
+    return _dumped(to_json_value(log), pretty=subject.pretty)
+
+
+def _dumped(data: Any, *, pretty: bool) -> str:
+    """JSON text: keys sorted, UTF-8 (not escaped); indented when `pretty` (for people:
+    several times slower on large logs, as Python encodes indented JSON without its C
+    accelerator)."""
     if pretty:
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"

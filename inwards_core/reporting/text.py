@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from inwards_core.baseline import BASELINE_FILE_NAME
@@ -15,25 +14,35 @@ from inwards_core.model.findings import (
     Severity,
     Span,
 )
-from inwards_core.reporting import DisplayPath, Shown, limit, plural, same_path
+from inwards_core.reporting import (
+    DisplayPath,
+    FixDisplay,
+    ReportInput,
+    Shown,
+    limit,
+    plural,
+    same_path,
+)
 from inwards_core.reporting.escaping import printable, safe_line
 
 if TYPE_CHECKING:
     from inwards_core.model.source_lines import SourceLine
+    from inwards_core.reporting.merge import MergedReport, ReportPart
+
+__all__ = [
+    "FixDisplay",
+    "part_line",
+    "part_lines",
+    "render_concise",
+    "render_statistics",
+    "render_text",
+    "summary_line",
+    "write_concise",
+    "write_text",
+]
 
 
 _WHOLE_FILE = Span.start_of_file()
-
-
-class FixDisplay(enum.Enum):
-    """How much of each fix the text format shows: the summary under every finding and
-    the steps under the first finding of each rule (the default: the steps of one rule read
-    alike), the steps under every finding, or no fix at all. `concise` shows its one step
-    unless NONE."""
-
-    ONCE_PER_RULE = "once-per-rule"
-    EVERY_FINDING = "every-finding"
-    NONE = "none"
 
 
 # ANSI SGR sequences; the CLI decides when colour is wanted (a terminal, NO_COLOR, FORCE_COLOR).
@@ -274,3 +283,55 @@ def render_statistics(report: Report) -> str:
         hidden = ", ".join(f"{code} {count}" for code, count in sorted(suppressed.items()))
         lines.append(f"  suppressed inline: {hidden}")
     return "\n".join(lines) + "\n"
+
+
+def part_line(part: ReportPart, display: DisplayPath = same_path) -> str:
+    """`packages/core/pyproject.toml: 4 files, 1 error, 0 warnings`."""
+    shown = display(part.config)
+    if part.report is None:
+        return f"{shown}: not checked (configuration error, see above)"
+    report = part.report
+    counts = (
+        f"{plural(report.files_checked, 'file')}, {plural(len(report.errors), 'error')}, "
+        f"{plural(len(report.warnings), 'warning')}"
+    )
+    return f"{shown}: {counts}"
+
+
+def part_lines(merged: MergedReport, display: DisplayPath = same_path) -> list[str]:
+    """A line per configuration, and under it what its baseline accepted (the merged report
+    names no baseline of its own)."""
+    lines: list[str] = []
+    for part in merged.parts:
+        lines.append(part_line(part, display))
+        if part.report is not None:
+            lines.extend(f"  {line}" for line in baseline_lines(part.report, display))
+    return lines
+
+
+def _written(subject: ReportInput, render: Callable[..., str]) -> str:
+    merged = subject.merged
+    text = render(
+        subject.report,
+        display=subject.display,
+        max_diagnostics=subject.max_diagnostics,
+        colour=subject.colour,
+        fixes=subject.fixes,
+        quiet=subject.quiet,
+        breakdown=() if merged is None else part_lines(merged, subject.display),
+    )
+    if subject.statistics:
+        text += render_statistics(subject.report)
+    if subject.explanation_text:
+        text += "\n" + subject.explanation_text
+    return text
+
+
+def write_text(subject: ReportInput) -> str:
+    """The `text` format (a `Reporter`)."""
+    return _written(subject, render_text)
+
+
+def write_concise(subject: ReportInput) -> str:
+    """The `concise` format (a `Reporter`)."""
+    return _written(subject, render_concise)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from inwards_cli.commands.check_arguments import fast_arguments
+from inwards_cli.commands.check.options import fast_arguments
 from tests.e2e.helpers import EXAMPLES, run_inwards
 from tests.e2e.test_check_examples import PLANTED
 

@@ -1,6 +1,7 @@
-"""The fast parser of `inwards check` (check_arguments.py, no typer) and the typer signature
-(check.py) accept the same options and read a command line alike: whenever the fast parser
-takes a line, typer gives the same CheckArguments; every other line is typer's.
+"""The fast parser of `inwards check` (check/options.py, no typer) and the typer signature
+(check/command.py), both built from CHECK_OPTIONS, accept the same options and read a
+command line alike: whenever the fast parser takes a line, typer gives the same
+CheckArguments; every other line is typer's.
 
 One difference is deliberate: a symbolic link to a directory given to --output-file or
 --baseline is refused when written or read, naming the link and where it leads
@@ -16,17 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import inwards_cli.commands.check as check_module
-from inwards_cli.commands.check_arguments import (
+import inwards_cli.commands.check.command as check_module
+from inwards_cli.commands.check.options import (
     FLAGS,
     REPEATABLE,
     SHORT_OPTIONS,
     VALUE_OPTIONS,
     CheckArguments,
-    OutputFormat,
     fast_arguments,
 )
 from inwards_cli.typer_app import app
+from inwards_core.reporting.formats import FORMAT_NAMES
 
 CHECK = typer.main.get_command(app).commands["check"]  # type: ignore[attr-defined]
 OPTIONS = [p for p in CHECK.params if p.param_type_name == "option"]
@@ -70,7 +71,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 FAST_LINES = [
     [],
     ["src", "tests/test_x.py"],
-    *[["--format", value] for value in OutputFormat],
+    *[["--format", value] for value in FORMAT_NAMES],
     ["--format=sarif"],
     ["--max-diagnostics", "0"],
     ["--max-diagnostics=12"],
@@ -121,6 +122,28 @@ TYPER_LINES = [
 ]
 
 
+# A value each option of `inwards check --help` takes, by the type typer reads it as.
+SAMPLE_VALUES = {
+    "_output_format": "json",
+    "int range": "3",
+    "path": "pyproject.toml",
+    "file": "report.txt",
+    "str": "INW001",
+}
+
+
+def test_every_option_of_the_help_is_read_by_the_fast_parser_as_typer_reads_it(
+    here: Path,
+) -> None:
+    for option in OPTIONS:
+        for name in option.opts:
+            line = [name] if option.is_flag else [name, SAMPLE_VALUES[option.type.name]]
+            fast = fast_arguments(["check", *line])
+            assert fast is not None, line
+            assert fast != CheckArguments(), line  # the option was read
+            assert fast == typer_reading(line), line
+
+
 @pytest.mark.parametrize("line", FAST_LINES, ids=" ".join)
 def test_lines_the_fast_parser_takes_read_as_typer_reads_them(line: list[str], here: Path) -> None:
     fast = fast_arguments(["check", *line])
@@ -146,7 +169,7 @@ TOKENS = [
     "-q",
     "-s",
     "--max-diagnostics=2",
-    *OutputFormat,
+    *FORMAT_NAMES,
     "XML",
     "0",
     "7",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inwards_cli.commands.report_output import use_colour
+from inwards_cli.commands.check.output import use_colour
 from tests.e2e.helpers import run_inwards
 from tests.e2e.test_check_examples import PLANTED
 
@@ -102,7 +102,7 @@ def test_statistics_count_findings_per_rule(violations: Path) -> None:
 
 def test_the_short_output_option_takes_the_fast_path() -> None:
     """`-o FILE` is as common as `--output-file FILE`: it must not pay for typer."""
-    from inwards_cli.commands.check_arguments import fast_arguments
+    from inwards_cli.commands.check.options import fast_arguments
 
     parsed = fast_arguments(["check", "-o", "report.txt", "src"])
     assert parsed is not None

@@ -61,7 +61,7 @@ NOT_ON_THE_FAST_PATH = {
     "inwards_core.diagrams.plantuml": "the PlantUML reader of the diagram rules",
     "inwards_core.extraction.documents": "reading the files `diagrams` names",
     "inwards_cli.workspace": "the members of a uv workspace (only where there is one)",
-    "inwards_cli.commands.workspace_check": "the check at a uv workspace root",
+    "inwards_cli.commands.check.workspace": "the check at a uv workspace root",
     "inwards_core.reporting.merge": "merging a workspace's reports",
 }
 
@@ -90,7 +90,7 @@ def imported_modules(*args: str, cwd: Path) -> set[str]:
             name = line.rsplit("|", 1)[1].strip()
             if name != "imported package":
                 names.add(name)
-    assert "inwards_cli.commands.run_check" in names, "the importtime report was not read"
+    assert "inwards_cli.commands.check.run" in names, "the importtime report was not read"
     return names
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
-from inwards_cli.commands.watch import run_watch
+from inwards_cli.commands.check.options import CheckArguments
+from inwards_cli.commands.check.watch import run_watch
 from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable, run_inwards
 
 WAIT = 20.0  # seconds for a line the watcher should print
@@ -111,6 +111,6 @@ def test_without_watchfiles_watch_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(__import__("sys").modules, "watchfiles", None)  # import fails
     with pytest.raises(SystemExit) as stopped:
-        run_watch(CheckArguments(output_format=OutputFormat.text, watch=True))
+        run_watch(CheckArguments(output_format="text", watch=True))
     assert stopped.value.code == 2
     assert 'pip install "inwards-lint[watch]"' in capsys.readouterr().err

@@ -196,10 +196,10 @@ def test_an_internal_error_is_exit_2_and_one_line(tmp_path: Path) -> None:
     layered_project(tmp_path, {"src/shop/domain/order.py": "import os\n"})
     python = str(Path(inwards_executable()[0]).parent / "python")
     script = (
-        "import inwards_cli.commands.run_check as run_check\n"
+        "import inwards_cli.commands.check.entry as entry\n"
         "def broken(arguments):\n"
         "    raise RuntimeError('planted for the test')\n"
-        "run_check.check = broken\n"
+        "entry.check = broken\n"
         "from inwards_cli.main import main\n"
         "main(['check'])\n"
     )

@@ -142,7 +142,7 @@ def test_clean_report_is_the_summary_only() -> None:
 
 
 def test_paths_under_github_actions(tmp_path: Path) -> None:
-    from inwards_cli.commands.report_output import github_paths, sarif_source_root
+    from inwards_cli.commands.check.output import github_paths, sarif_source_root
 
     project = tmp_path / "repo" / "backend"
     project.mkdir(parents=True)

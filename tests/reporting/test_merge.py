@@ -12,13 +12,8 @@ from inwards_core.model.findings import (
     Span,
     SuppressedFinding,
 )
-from inwards_core.reporting.merge import (
-    ReportPart,
-    merge_reports,
-    part_lines,
-    parts_document,
-)
-from inwards_core.reporting.text import render_text
+from inwards_core.reporting.merge import ReportPart, merge_reports, parts_document
+from inwards_core.reporting.text import part_lines, render_text
 
 
 def finding(file: str, line: int, severity: Severity = Severity.ERROR, **extra: object) -> Finding:

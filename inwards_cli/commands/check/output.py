@@ -1,6 +1,6 @@
-"""How a finished check is written: the report in the asked format (text, concise, json,
-sarif, github), colour, paths as GitHub reads them, and where it goes (stdout or
-`--output-file`). `run_check.py` makes the `CheckOutcome`; `watch.py` renders it too."""
+"""How a finished check is written: the report in the asked format (any of `FORMATS`, one
+dispatch for one project and for a uv workspace), colour, paths as GitHub reads them, and
+where it goes (stdout or `--output-file`). `run.py` makes the `CheckOutcome`."""
 
 from __future__ import annotations
 
@@ -10,111 +10,80 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import attrs
-
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.standard_output import write_standard_output
-from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
+from inwards_cli.commands.check.options import CheckArguments
 from inwards_cli.commands.console import display_from, fail
 from inwards_core.model.findings import Report
-from inwards_core.model.value_repr import value_repr
-from inwards_core.reporting.text import (
-    FixDisplay,
-    render_concise,
-    render_statistics,
-    render_text,
-)
-from inwards_core.rules.rule_set import RuleSet
+from inwards_core.reporting import FixDisplay, ReportInput
+from inwards_core.reporting.formats import format_named, write_report
 from inwards_core.rules.selection import ActiveRule
 
 if TYPE_CHECKING:
+    from inwards_cli.commands.check.run import CheckOutcome
+    from inwards_core.reporting.merge import MergedReport
     from inwards_core.rules.why import Explanation
 
 
-@attrs.frozen
-class CheckOutcome:
-    """A finished check and what the renderers need besides the report."""
-
-    __repr__ = value_repr
-
-    report: Report
-    rules: tuple[ActiveRule, ...]
-    rule_set: RuleSet
-    project_dir: Path
-    # The warnings about rule roots and definitions printed on stderr (SARIF records them).
-    rule_warnings: tuple[str, ...] = ()
-    # Why the rule `--explain` names reported what it did (None without the option).
-    explanation: Explanation | None = None
-
-
 def render(outcome: CheckOutcome, arguments: CheckArguments) -> str:
-    """The report in the asked format. Text is coloured only for a terminal (see
-    `use_colour`); machine formats never are."""
-    report = outcome.report
-    display = display_from(outcome.project_dir)
-    limit = arguments.max_diagnostics
-    to_terminal = arguments.output_file is None and sys.stdout.isatty()
-    # The machine formats' renderers are imported only for them: a text report is what a
-    # one-file check in an editor or a hook prints, and its start-up is the budget.
-    if arguments.output_format is OutputFormat.json:
-        from inwards_core.reporting.json import render_json
-
-        if outcome.explanation is not None:
-            from inwards_cli.commands.rules_why import json_with_explanation
-
-            return json_with_explanation(outcome, display, limit, pretty=to_terminal)
-        return render_json(report, display=display, max_diagnostics=limit, pretty=to_terminal)
-    if arguments.output_format is OutputFormat.sarif:
-        return render_sarif_for(outcome, os.environ, pretty=to_terminal)
-    if arguments.output_format is OutputFormat.github:
-        from inwards_core.reporting.github import render_github
-
-        paths = github_paths(outcome.project_dir, display, os.environ)
-        return render_github(report, display=paths, max_diagnostics=limit)
-    colour = use_colour(to_terminal, os.environ)
-    fixes = fix_display(arguments)
-    if arguments.output_format is OutputFormat.concise:
-        render_findings = render_concise
-    else:
-        render_findings = render_text
-    text = render_findings(
-        report,
-        display=display,
-        max_diagnostics=limit,
-        colour=colour,
-        fixes=fixes,
-        quiet=arguments.quiet,
+    """The report of one check in the asked format."""
+    return render_report(
+        outcome.report,
+        arguments,
+        outcome.project_dir,
+        rules=outcome.rules,
+        rule_warnings=outcome.rule_warnings,
+        explanation=outcome.explanation,
     )
-    if arguments.statistics:
-        text += render_statistics(report)
-    if outcome.explanation is not None:
-        from inwards_cli.commands.rules_why import render_explanation
 
-        text += "\n" + render_explanation(outcome.explanation, display)
-    return text
+
+def render_report(
+    report: Report,
+    arguments: CheckArguments,
+    project_dir: Path,
+    *,
+    rules: tuple[ActiveRule, ...] = (),
+    rule_warnings: tuple[str, ...] = (),
+    merged: MergedReport | None = None,
+    explanation: Explanation | None = None,
+) -> str:
+    """The report in the asked format, its paths as from where the user stands (SARIF:
+    relative to `project_dir`, or to GITHUB_WORKSPACE when it holds it). Text is coloured
+    only for a terminal (see `use_colour`); machine formats never are."""
+    output = format_named(arguments.output_format)
+    display = display_from(project_dir)
+    to_terminal = arguments.output_file is None and sys.stdout.isatty()
+    source_root, prefix = sarif_source_root(project_dir, os.environ)
+    explanation_text = ""
+    if explanation is not None:
+        from inwards_cli.commands.check.why import render_explanation
+
+        explanation_text = render_explanation(explanation, display)
+    subject = ReportInput(
+        report,
+        rules=rules,
+        display=display,
+        max_diagnostics=arguments.max_diagnostics,
+        pretty=to_terminal,
+        colour=output.for_people and use_colour(to_terminal, os.environ),
+        fixes=fix_display(arguments),
+        quiet=arguments.quiet,
+        statistics=arguments.statistics,
+        rule_warnings=rule_warnings,
+        annotation_paths=github_paths(project_dir, display, os.environ),
+        source_root_uri=source_root.as_uri().rstrip("/") + "/",
+        path_prefix=prefix,
+        merged=merged,
+        explanation_text=explanation_text,
+        explanation_document=None if explanation is None else explanation.to_json(),
+    )
+    return write_report(output.name, subject)
 
 
 def fix_display(arguments: CheckArguments) -> FixDisplay:
     if arguments.no_fixes:
         return FixDisplay.NONE
     return FixDisplay.EVERY_FINDING if arguments.show_fixes else FixDisplay.ONCE_PER_RULE
-
-
-def render_sarif_for(
-    outcome: CheckOutcome, environ: Mapping[str, str], *, pretty: bool = False
-) -> str:
-    # Imported here: sarif_om is some fifty modules that no other format needs.
-    from inwards_core.reporting.sarif import render_sarif
-
-    source_root, prefix = sarif_source_root(outcome.project_dir, environ)
-    return render_sarif(
-        outcome.report,
-        outcome.rules,
-        source_root_uri=source_root.as_uri().rstrip("/") + "/",
-        path_prefix=prefix,
-        configuration_warnings=outcome.rule_warnings,
-        pretty=pretty,
-    )
 
 
 def _workspace(project_dir: Path, environ: Mapping[str, str]) -> tuple[Path, str] | None:

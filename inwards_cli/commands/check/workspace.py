@@ -7,7 +7,6 @@ nearest configuration above it. One merged report in every format, the worst exi
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -16,28 +15,14 @@ from typing import Any, TextIO
 
 import attrs
 
-from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
-from inwards_cli.commands.console import display_from, fail
-from inwards_cli.commands.report_output import (
-    CheckOutcome,
-    emit,
-    fix_display,
-    github_paths,
-    sarif_source_root,
-    use_colour,
-)
-from inwards_cli.commands.run_check import check
+from inwards_cli.commands.check.options import CheckArguments
+from inwards_cli.commands.check.output import emit, render_report
+from inwards_cli.commands.check.run import CheckOutcome, check
+from inwards_cli.commands.console import fail
 from inwards_cli.workspace import Member, Workspace, WorkspaceView, nearest_config
 from inwards_core.model.findings import NotChecked
-from inwards_core.reporting import DisplayPath
 from inwards_core.reporting.escaping import safe_line
-from inwards_core.reporting.merge import (
-    MergedReport,
-    ReportPart,
-    merge_reports,
-    part_lines,
-    parts_document,
-)
+from inwards_core.reporting.merge import ReportPart, merge_reports
 from inwards_core.rules.selection import ActiveRule
 
 __all__ = ["run_workspace_check"]
@@ -253,97 +238,15 @@ def run_workspace_check(arguments: CheckArguments, workspace: Workspace) -> int:
         return listed
     duration = sum(p.report.duration_ms for p in parts if p.report is not None)
     merged = merge_reports(parts, not_checked=not_checked, duration_ms=duration)
-    text = _render(merged, workspace, arguments, tuple(rules.values()), tuple(warnings))
+    text = render_report(
+        merged.report,
+        arguments,
+        workspace.root,
+        rules=tuple(rules.values()),
+        rule_warnings=tuple(warnings),
+        merged=merged,
+    )
     if not arguments.silent or arguments.output_file is not None:
         emit(text, arguments.output_file)
     code = merged.exit_code()
     return 0 if arguments.exit_zero and code == 1 else code
-
-
-def _render(
-    merged: MergedReport,
-    workspace: Workspace,
-    arguments: CheckArguments,
-    rules: tuple[ActiveRule, ...],
-    rule_warnings: tuple[str, ...],
-) -> str:
-    """The merged report in the asked format; paths as from where the user stands (SARIF:
-    relative to the workspace root, or to GITHUB_WORKSPACE when it holds the root)."""
-    report = merged.report
-    display = display_from(workspace.root)
-    limit = arguments.max_diagnostics
-    to_terminal = arguments.output_file is None and sys.stdout.isatty()
-    if arguments.output_format is OutputFormat.json:
-        return _json(merged, display, limit, pretty=to_terminal)
-    if arguments.output_format is OutputFormat.sarif:
-        return _sarif(merged, workspace, rules, rule_warnings, pretty=to_terminal)
-    if arguments.output_format is OutputFormat.github:
-        from inwards_core.reporting.github import render_github
-
-        paths = github_paths(workspace.root, display, os.environ)
-        return render_github(
-            report, display=paths, max_diagnostics=limit, breakdown=part_lines(merged, paths)
-        )
-    from inwards_core.reporting.text import render_concise, render_statistics, render_text
-
-    render_findings = (
-        render_concise if arguments.output_format is OutputFormat.concise else render_text
-    )
-    text = render_findings(
-        report,
-        display=display,
-        max_diagnostics=limit,
-        colour=use_colour(to_terminal, os.environ),
-        fixes=fix_display(arguments),
-        quiet=arguments.quiet,
-        breakdown=part_lines(merged, display),
-    )
-    if arguments.statistics:
-        text += render_statistics(report)
-    return text
-
-
-def _json(merged: MergedReport, display: DisplayPath, limit: int | None, *, pretty: bool) -> str:
-    from inwards_core.reporting.json import report_document
-
-    extra = parts_document(merged, display)
-    document = report_document(
-        merged.report, display=display, max_diagnostics=limit, extra_summary=extra["summary"]
-    )
-    diagnostics = document.pop("diagnostics")
-    document["configs"] = extra["configs"]
-    document["diagnostics"] = diagnostics
-    if pretty:
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
-
-
-def _sarif(
-    merged: MergedReport,
-    workspace: Workspace,
-    rules: tuple[ActiveRule, ...],
-    rule_warnings: tuple[str, ...],
-    *,
-    pretty: bool,
-) -> str:
-    """One SARIF run with every part's results; its invocation says how the whole run
-    ended (a configuration that could not be checked: not successful, exit 2)."""
-    from inwards_core.reporting.sarif import sarif_log, to_json_value
-
-    baselines = [p.report.baseline_file for p in merged.parts if p.report is not None]
-    named = ", ".join(file for file in baselines if file is not None)
-    source_root, prefix = sarif_source_root(workspace.root, os.environ)
-    log = sarif_log(
-        attrs.evolve(merged.report, baseline_file=named or None),
-        rules,
-        source_root_uri=source_root.as_uri().rstrip("/") + "/",
-        path_prefix=prefix,
-        configuration_warnings=rule_warnings,
-    )
-    (invocation,) = log.runs[0].invocations
-    invocation.exit_code = merged.exit_code()
-    invocation.execution_successful = not merged.failed and not merged.report.nothing_checked
-    data = to_json_value(log)
-    if pretty:
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,5 +1,6 @@
-"""What `inwards check` does, without the argument parsing (no typer here: the fast
-start-up path of `inwards_cli.main.main` calls it directly)."""
+"""One check of one configuration: load the configuration and the rules, run the engine,
+finish the report, and yield a `CheckOutcome` (no typer here: the fast start-up path of
+`inwards_cli.main.main` runs it; rendering and writing the report are `output.py`'s)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import attrs
 
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.bootstrap import Adapters, bootstrap, cache_disabled
-from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
+from inwards_cli.commands.check.options import CheckArguments, shows_frames
 from inwards_cli.commands.console import display_from, fail, fail_config, warn
 from inwards_cli.commands.loading import (
     ResolvedRules,
@@ -21,7 +22,6 @@ from inwards_cli.commands.loading import (
     resolve_rules,
     rule_warnings,
 )
-from inwards_cli.commands.report_output import CheckOutcome, emit, render
 from inwards_cli.composition import (
     LoadedBaseline,
     UnreadableBaselineError,
@@ -38,9 +38,11 @@ from inwards_core.baseline import BaselineError
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.engine import RunOptions, check_project, files_to_check
 from inwards_core.model.findings import Report
+from inwards_core.model.value_repr import value_repr
 from inwards_core.reporting.escaping import safe_line
+from inwards_core.reporting.formats import FORMATS, format_named, listed
 from inwards_core.rules.rule_set import RuleSet
-from inwards_core.rules.selection import SelectionError, override_selection
+from inwards_core.rules.selection import ActiveRule, SelectionError, override_selection
 from inwards_core.verification import CachedFactsDiffer
 
 if TYPE_CHECKING:
@@ -59,34 +61,26 @@ def project_paths(paths: tuple[Path, ...], project_dir: Path) -> tuple[list[str]
         fail(f"{error.filename} can't be examined: {(error.strerror or str(error)).lower()}.")
 
 
-def run_check(arguments: CheckArguments) -> int:
-    """Check, write the report (to stdout or `--output-file`), and return the exit status
-    (with --exit-zero, errors found are 0; anything else stays what it was). With --watch,
-    check again on every save until Ctrl-C (see `watch.py`)."""
-    if arguments.config is None:
-        from inwards_cli.workspace_root import workspace_here
+@attrs.frozen
+class CheckOutcome:
+    """A finished check and what the renderers need besides the report."""
 
-        workspace = workspace_here()
-        if workspace is not None:  # a uv workspace root: each member with its own config
-            from inwards_cli.commands.workspace_check import run_workspace_check
+    __repr__ = value_repr
 
-            return run_workspace_check(arguments, workspace)
-    if arguments.watch:
-        from inwards_cli.commands.watch import run_watch  # imports watchfiles
-
-        return run_watch(arguments)
-    outcome = check(arguments)
-    text = render(outcome, arguments)
-    if not arguments.silent or arguments.output_file is not None:
-        emit(text, arguments.output_file)
-    code = outcome.report.exit_code()
-    return 0 if arguments.exit_zero and code == 1 else code
+    report: Report
+    rules: tuple[ActiveRule, ...]
+    rule_set: RuleSet
+    project_dir: Path
+    # The warnings about rule roots and definitions printed on stderr (SARIF records them).
+    rule_warnings: tuple[str, ...] = ()
+    # Why the rule `--explain` names reported what it did (None without the option).
+    explanation: Explanation | None = None
 
 
 def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> CheckOutcome:
     """Load the configuration and the rules, check, and finish the report (the paths
     outside the project, the rule set, the baseline). `view`: how a uv workspace's check
-    of one of its configurations differs (`workspace_check.py`)."""
+    of one of its configurations differs (`workspace.py`)."""
     _refuse_conflicting_options(arguments)
     loaded = locate_config(arguments.config)
     project_dir = loaded.project_dir
@@ -109,7 +103,7 @@ def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> Ch
     baseline = load_baseline(arguments, project_dir)
     resolved = _load_rules(loaded, config, arguments)
     if arguments.explain is not None:
-        from inwards_cli.commands.rules_why import explained_code
+        from inwards_cli.commands.check.why import explained_code
 
         arguments = attrs.evolve(arguments, explain=explained_code(resolved.rule_set, arguments))
     config = _selected_on_command_line(config, resolved.rule_set, arguments)
@@ -163,7 +157,7 @@ def _explanation(
 ) -> Explanation | None:
     if arguments.explain is None:
         return None
-    from inwards_cli.commands.rules_why import explanation_of
+    from inwards_cli.commands.check.why import explanation_of
 
     return explanation_of(arguments, rule_set, prepared, report, named)
 
@@ -219,7 +213,7 @@ def _save_stamps(adapters: Adapters, project_dir: Path) -> None:
 def _progress_bar(arguments: CheckArguments) -> ProgressBar | None:
     """A bar on stderr for a long run, for people only: text or concise, at a terminal,
     outside CI (see `progress.wanted`)."""
-    if arguments.output_format not in (OutputFormat.text, OutputFormat.concise):
+    if not format_named(arguments.output_format).for_people:
         return None
     if arguments.silent or arguments.show_files or not sys.stderr.isatty():
         return None
@@ -267,17 +261,18 @@ def _refuse_conflicting_options(arguments: CheckArguments) -> None:
         fail("--show-fixes and --no-fixes can't be used together; choose one.")
     if arguments.quiet and arguments.silent:
         fail("--quiet and --silent can't be used together; choose one.")
-    if arguments.explain is not None and (
-        arguments.watch or arguments.output_format in (OutputFormat.sarif, OutputFormat.github)
-    ):
+    output = format_named(arguments.output_format)
+    if arguments.explain is not None and (arguments.watch or not output.explains):
+        unexplained = [f"--format {each.name}" for each in FORMATS if not each.explains]
+        explained = [each.name for each in FORMATS if each.explains]
         fail(
-            "--explain can't be used with --watch, --format sarif or --format github: the "
-            "explanation is written with the text, concise and json formats."
+            f"--explain can't be used with {listed(['--watch', *unexplained], 'or')}: the "
+            f"explanation is written with the {listed(explained, 'and')} formats."
         )
-    if arguments.output_format is OutputFormat.sarif and arguments.max_diagnostics is not None:
+    if output.every_finding and arguments.max_diagnostics is not None:
         fail(
-            "--max-diagnostics can't be used with --format sarif: code scanning needs every "
-            "finding to track its alerts. Leave the option out, or use another format."
+            f"--max-diagnostics can't be used with --format {output.name}: code scanning needs "
+            "every finding to track its alerts. Leave the option out, or use another format."
         )
 
 
@@ -337,12 +332,6 @@ def _run_engine(
         fail_verification(differ.mismatches, display_from(project_dir))
     except ConfigError as error:  # the configuration against the tree (a src layout)
         fail_config(error)
-
-
-def shows_frames(arguments: CheckArguments) -> bool:
-    """Whether the report is text with a frame of source under each finding."""
-    written = not arguments.silent or arguments.output_file is not None
-    return arguments.output_format is OutputFormat.text and written
 
 
 def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaseline | None:

@@ -17,13 +17,15 @@ from pathlib import Path
 import attrs
 
 from inwards_cli.adapters.standard_output import write_standard_output
-from inwards_cli.commands.check_arguments import CheckArguments, OutputFormat
+from inwards_cli.commands.check.options import CheckArguments
+from inwards_cli.commands.check.output import render, use_colour
+from inwards_cli.commands.check.run import CheckOutcome, check
 from inwards_cli.commands.console import display_from, fail
 from inwards_cli.commands.loading import locate_config
-from inwards_cli.commands.report_output import CheckOutcome, render, use_colour
-from inwards_cli.commands.run_check import check
 from inwards_core.model.findings import Finding, Report
-from inwards_core.reporting.text import FixDisplay, render_concise, summary_line
+from inwards_core.reporting import FixDisplay
+from inwards_core.reporting.formats import FORMATS, format_named, listed
+from inwards_core.reporting.text import render_concise, summary_line
 
 # What a save can change the verdict through: code, the configuration, rule definitions.
 WATCHED_SUFFIXES = (".py", ".pyi", ".toml")
@@ -51,10 +53,11 @@ def run_watch(arguments: CheckArguments) -> int:
 
 
 def _refuse_unwatchable(arguments: CheckArguments) -> None:
-    if arguments.output_format in (OutputFormat.json, OutputFormat.sarif):
+    if not format_named(arguments.output_format).watchable:
+        watchable = [output.name for output in FORMATS if output.watchable]
         fail(
             f"--watch can't be used with --format {arguments.output_format}: it prints what "
-            "changed between runs, which is no document. Use text, concise or github."
+            f"changed between runs, which is no document. Use {listed(watchable, 'or')}."
         )
     if arguments.output_file is not None:
         fail("--watch can't be used with --output-file: it prints to the terminal.")
