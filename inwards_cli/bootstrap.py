@@ -22,6 +22,7 @@ from inwards_core.ports import ExtractionCache, GrammarBinaries, ProjectFiles
 from inwards_core.rules.kinds import Family
 
 if TYPE_CHECKING:
+    from inwards_cli.adapters.file_stamps import StampedProjectFiles
     from inwards_cli.adapters.progress import Progress
     from inwards_cli.adapters.run_memo import DiskRunMemo
 
@@ -41,6 +42,7 @@ class Adapters:
     grammars: GrammarBinaries
     parse_many: ParseMany
     memo: DiskRunMemo | None = None  # with the files' stamps: a whole-project `check`
+    stamped: StampedProjectFiles | None = None  # the files that keep those stamps
 
     @property
     def ports(self) -> Ports:
@@ -61,6 +63,7 @@ def bootstrap(
     cache: ExtractionCache
     files: ProjectFiles = LocalProjectFiles(project_dir)
     memo = None
+    stamped = None
     if cache_disabled(no_cache):
         cache = NullExtractionCache()
     else:
@@ -75,11 +78,12 @@ def bootstrap(
             from inwards_cli.adapters.run_memo import DiskRunMemo
 
             stamps = FileStamps(project_dir / CACHE_DIR)
-            files = StampedProjectFiles(project_dir, stamps, verify=verify)
+            files = stamped = StampedProjectFiles(project_dir, stamps, verify=verify)
             memo = DiskRunMemo(project_dir / CACHE_DIR, memo_context, extractor_key(grammars))
     return Adapters(
         files=files,
         memo=memo,
+        stamped=stamped,
         cache=cache,
         grammars=grammars,
         parse_many=(

@@ -111,10 +111,24 @@ def open_directory(
         prepared.rules,
         adapters.ports,
         finish=finish,
-        locate=locate,
+        locate=project_locator(project_dir),
         reloads_on=setup_inputs(loaded, baseline=baseline),
         reload=reload,
     )
+
+
+def project_locator(
+    project_dir: Path,
+) -> Callable[..., tuple[tuple[str, ...], tuple[str, ...]]]:
+    """A session's `locate`: paths relative to the project directory (or absolute) as POSIX
+    paths relative to it, and those outside it (see `split_paths`)."""
+
+    def locate(paths: Sequence[str], *, existing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        named = tuple(project_dir / path for path in paths)
+        inside, outside = split_paths(named, project_dir, existing=existing)
+        return tuple(inside), tuple(outside)
+
+    return locate
 
 
 def setup_inputs(loaded: LoadedConfig, *, baseline: bool) -> Callable[[str], bool]:

@@ -319,7 +319,8 @@ class Session:
         every call) and stop the workers."""
         if not self._closed:
             self._closed = True
-            self._setup.ports.cache.flush(prune=False)
+            if self._warm is not None:  # what warm runs read and parsed since they began
+                self._setup.ports.cache.flush(prune=False)
             self._setup.close()
 
     def __enter__(self) -> Session:
@@ -363,7 +364,8 @@ class Session:
         warm result."""
         if self._setup.reload is not None:
             fresh = self._setup.reload()
-            self._setup.ports.cache.flush(prune=False)
+            if self._warm is not None:
+                self._setup.ports.cache.flush(prune=False)
             self._setup.close()
             self._setup = fresh
         self._warm = None

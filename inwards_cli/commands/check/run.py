@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -28,21 +29,24 @@ from inwards_cli.composition import (
     build_whole_config,
     find_baseline,
     finish_report,
+    project_locator,
     read_baseline,
     record_rules,
+    setup_inputs,
     split_paths,
 )
 from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import Prepared, prepare
 from inwards_core.baseline import BaselineError
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.engine import RunOptions, check_project, files_to_check
+from inwards_core.engine import files_to_check
 from inwards_core.model.findings import Report
 from inwards_core.model.value_repr import value_repr
 from inwards_core.reporting.escaping import safe_line
 from inwards_core.reporting.formats import FORMATS, format_named, listed
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, SelectionError, override_selection
+from inwards_core.session import Session, SessionSetup
 from inwards_core.verification import CachedFactsDiffer
 
 if TYPE_CHECKING:
@@ -79,73 +83,190 @@ class CheckOutcome:
 
 def check(arguments: CheckArguments, *, view: WorkspaceView | None = None) -> CheckOutcome:
     """Load the configuration and the rules, check, and finish the report (the paths
-    outside the project, the rule set, the baseline). `view`: how a uv workspace's check
-    of one of its configurations differs (`workspace.py`)."""
-    _refuse_conflicting_options(arguments)
-    loaded = locate_config(arguments.config)
-    project_dir = loaded.project_dir
-    named: list[str] | None = None
-    outside: list[str] = []
-    if arguments.paths:
-        named, outside = project_paths(arguments.paths, project_dir)
-    config = _whole_config(loaded, arguments)
-    if view is None and arguments.config is None:  # --config: that file alone, as it says
-        from inwards_cli.workspace_root import view_for_config
-
-        view = view_for_config(loaded.path)
-    if view is not None:
-        config = attrs.evolve(
-            config,
-            workspace_packages=view.workspace_packages,
-            installed_portions=view.installed_portions,
-        )
-    # Read before checking: a broken baseline stops the run at once.
-    baseline = load_baseline(arguments, project_dir)
-    resolved = _load_rules(loaded, config, arguments)
-    if arguments.explain is not None:
-        from inwards_cli.commands.check.why import explained_code
-
-        arguments = attrs.evolve(arguments, explain=explained_code(resolved.rule_set, arguments))
-    config = _selected_on_command_line(config, resolved.rule_set, arguments)
+    outside the project, the rule set, the baseline): a `CheckSession` used once. `view`:
+    how a uv workspace's check of one of its configurations differs (`workspace.py`)."""
+    opened = CheckSession(arguments, view=view)
     try:
-        prepared = prepare(config, resolved.rule_set)
-    except ConfigError as error:
-        fail_config(error)
-    print_rule_warnings(resolved)
-    bar = _progress_bar(arguments)
-    adapters = bootstrap(
-        project_dir,
-        no_cache=arguments.no_cache,
-        progress=bar,
-        memo_context=_memo_context(loaded, resolved, arguments, named, view),
-        verify=arguments.verify_cache,
-    )
-    if view is not None and view.excluded:
-        from inwards_cli.adapters.excluded_files import ExcludedDirectories
-
-        files = ExcludedDirectories(adapters.files, view.excluded)
-        adapters = attrs.evolve(adapters, files=files)
-    if arguments.show_files:
-        show_files(prepared, adapters, named, project_dir)
-    try:
-        report = _run_engine(prepared, adapters, named, arguments, project_dir)
+        return opened.check()
     finally:
-        if bar is not None:
-            bar.close()
-    _save_stamps(adapters, project_dir)
-    report = finish_report(report, outside, project_dir, resolved.rule_set, baseline)
-    record_rules(resolved, digests=True)
-    for source in (adapters.cache, adapters.files, adapters.memo):
-        for warning in getattr(source, "warnings", ()):
-            warn(warning)
-    return CheckOutcome(
-        report,
-        prepared.rules,
-        resolved.rule_set,
-        project_dir,
-        rule_warnings=tuple(rule_warnings(resolved)),
-        explanation=_explanation(arguments, resolved.rule_set, prepared, report, named),
-    )
+        opened.close()
+
+
+@attrs.define
+class _Setup:
+    """What the session's setup was last built from, as the command's outcomes need it."""
+
+    arguments: CheckArguments  # with --explain's code made exact
+    loaded: LoadedConfig
+    resolved: ResolvedRules
+    prepared: Prepared
+    adapters: Adapters
+    baseline: LoadedBaseline | None
+    named: tuple[str, ...] | None
+    outside: tuple[str, ...]
+    bar: ProgressBar | None
+
+
+class CheckSession:
+    """`inwards check`'s `Session`: built from the command's options (the configuration,
+    the rules with --select and the like, the baseline, the cache, the memo of runs), kept
+    by `--watch` between checks, used once otherwise. A change of the configuration, a
+    project rule or the baseline rebuilds the setup the same way (exit 2 on a problem, as
+    the first build)."""
+
+    def __init__(self, arguments: CheckArguments, *, view: WorkspaceView | None = None) -> None:
+        _refuse_conflicting_options(arguments)
+        self._arguments = arguments
+        self._view = view
+        self._warned: set[str] = set()
+        self._setup: _Setup | None = None
+        self.session = Session(self._build())
+
+    @property
+    def project_dir(self) -> Path:
+        return self._built.loaded.project_dir
+
+    @property
+    def _built(self) -> _Setup:
+        assert self._setup is not None  # set by _build, which __init__ runs
+        return self._setup
+
+    def check(self) -> CheckOutcome:
+        built = self._built
+        arguments = built.arguments
+        try:
+            report = self.session.check(
+                built.named,
+                full_parse=arguments.full_parse,
+                source_lines=shows_frames(arguments),
+                verify_cache=arguments.verify_cache,
+                trace_rule=arguments.explain,
+            )
+        except CachedFactsDiffer as differ:
+            from inwards_cli.commands.cache_verification import fail_verification
+
+            fail_verification(differ.mismatches, display_from(self.project_dir))
+        except ConfigError as error:  # the configuration against the tree (a src layout)
+            fail_config(error)
+        finally:
+            if built.bar is not None:
+                built.bar.close()
+        built = self._built  # a reload may have built it afresh
+        return CheckOutcome(
+            report,
+            built.prepared.rules,
+            built.resolved.rule_set,
+            self.project_dir,
+            rule_warnings=tuple(rule_warnings(built.resolved)),
+            explanation=_explanation(
+                built.arguments,
+                built.resolved.rule_set,
+                built.prepared,
+                report,
+                None if built.named is None else list(built.named),
+            ),
+        )
+
+    def changed(self, paths: Sequence[str]) -> None:
+        self.session.changed(paths)
+
+    def reload(self) -> None:
+        self.session.reload()
+
+    def close(self) -> None:
+        self.session.close()
+
+    def _build(self) -> SessionSetup:
+        arguments, view = self._arguments, self._view
+        loaded = locate_config(arguments.config)
+        project_dir = loaded.project_dir
+        named: list[str] | None = None
+        outside: list[str] = []
+        if arguments.paths:
+            named, outside = project_paths(arguments.paths, project_dir)
+        config = _whole_config(loaded, arguments)
+        if view is None and arguments.config is None:  # --config: that file alone, as it says
+            from inwards_cli.workspace_root import view_for_config
+
+            view = view_for_config(loaded.path)
+        if view is not None:
+            config = attrs.evolve(
+                config,
+                workspace_packages=view.workspace_packages,
+                installed_portions=view.installed_portions,
+            )
+        # Read before checking: a broken baseline stops the run at once.
+        baseline = load_baseline(arguments, project_dir)
+        resolved = _load_rules(loaded, config, arguments)
+        if arguments.explain is not None:
+            from inwards_cli.commands.check.why import explained_code
+
+            arguments = attrs.evolve(
+                arguments, explain=explained_code(resolved.rule_set, arguments)
+            )
+        config = _selected_on_command_line(config, resolved.rule_set, arguments)
+        try:
+            prepared = prepare(config, resolved.rule_set)
+        except ConfigError as error:
+            fail_config(error)
+        print_rule_warnings(resolved)
+        bar = _progress_bar(arguments) if self._setup is None else None
+        adapters = bootstrap(
+            project_dir,
+            no_cache=arguments.no_cache,
+            progress=bar,
+            memo_context=_memo_context(loaded, resolved, arguments, named, view),
+            verify=arguments.verify_cache,
+        )
+        if view is not None and view.excluded:
+            from inwards_cli.adapters.excluded_files import ExcludedDirectories
+
+            files = ExcludedDirectories(adapters.files, view.excluded)
+            adapters = attrs.evolve(adapters, files=files)
+        if arguments.show_files:
+            show_files(prepared, adapters, named, project_dir)
+        self._setup = _Setup(
+            arguments,
+            loaded,
+            resolved,
+            prepared,
+            adapters,
+            baseline,
+            None if named is None else tuple(named),
+            tuple(outside),
+            bar,
+        )
+        return SessionSetup(
+            prepared.config,
+            resolved.rule_set,
+            prepared.rules,
+            adapters.ports,
+            finish=self._finish,
+            locate=project_locator(project_dir),
+            reloads_on=setup_inputs(loaded, baseline=not arguments.no_baseline),
+            reload=self._build,
+        )
+
+    def _finish(self, report: Report, outside: Sequence[str]) -> Report:
+        """The engine's report with the stamps saved, the paths outside the project, the
+        rule set and the baseline; the adapters' new warnings printed."""
+        built = self._built
+        _save_stamps(built.adapters, self.project_dir)
+        report = finish_report(
+            report,
+            (*built.outside, *outside),
+            self.project_dir,
+            built.resolved.rule_set,
+            built.baseline,
+        )
+        record_rules(built.resolved, digests=True)
+        adapters = built.adapters
+        for source in (adapters.cache, adapters.files, adapters.memo):
+            for warning in source.warnings if source is not None else ():
+                if warning not in self._warned:
+                    self._warned.add(warning)
+                    warn(warning)
+        return report
 
 
 def _explanation(
@@ -201,7 +322,7 @@ def _save_stamps(adapters: Adapters, project_dir: Path) -> None:
         return  # no stamps either (see `bootstrap`)
     from inwards_cli.adapters.file_stamps import StampedProjectFiles
 
-    files = getattr(adapters.files, "inner", adapters.files)  # under ExcludedDirectories
+    files = adapters.stamped
     if isinstance(files, StampedProjectFiles):
         files.stamps.flush()
         if files.mismatches:
@@ -308,30 +429,6 @@ def _load_rules(loaded: LoadedConfig, config: Config, arguments: CheckArguments)
         # Definitions are named as every rule message names them, not relative to here.
         fail_verification(resolved.cache_mismatches, lambda path: path)
     return resolved
-
-
-def _run_engine(
-    prepared: Prepared,
-    adapters: Adapters,
-    named: list[str] | None,
-    arguments: CheckArguments,
-    project_dir: Path,
-) -> Report:
-    try:
-        options = RunOptions(
-            named,
-            full_parse=arguments.full_parse,
-            verify_cache=arguments.verify_cache,
-            source_lines=shows_frames(arguments),
-            trace_rule=arguments.explain,
-        )
-        return check_project(prepared.config, prepared.rules, adapters.ports, options)
-    except CachedFactsDiffer as differ:
-        from inwards_cli.commands.cache_verification import fail_verification
-
-        fail_verification(differ.mismatches, display_from(project_dir))
-    except ConfigError as error:  # the configuration against the tree (a src layout)
-        fail_config(error)
 
 
 def load_baseline(arguments: CheckArguments, project_dir: Path) -> LoadedBaseline | None:

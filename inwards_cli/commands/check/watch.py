@@ -19,7 +19,7 @@ import attrs
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.commands.check.options import CheckArguments
 from inwards_cli.commands.check.output import render, use_colour
-from inwards_cli.commands.check.run import CheckOutcome, check
+from inwards_cli.commands.check.run import CheckOutcome, CheckSession
 from inwards_cli.commands.console import display_from, fail
 from inwards_cli.commands.loading import locate_config
 from inwards_core.model.findings import Finding, Report
@@ -85,27 +85,65 @@ def _watcher() -> Changes:
 
 def _watch(arguments: CheckArguments, changes: Changes) -> None:
     project_dir = locate_config(arguments.config).project_dir  # none: exit 2, nothing to watch
-    previous = _checked(arguments)
+    watched = _Watched(arguments)
+    previous = watched.check(None)
     if previous is not None:
         _print(render(previous, arguments))
     _print(f"Watching {project_dir} for changes (Ctrl-C stops).\n")
-    for _batch in changes(project_dir):
-        current = _checked(arguments)
-        if current is None:
-            continue  # the error is on stderr; the next save may fix it
-        shown = None if previous is None else previous.report
-        _print(difference(shown, current.report, arguments, current.project_dir))
-        previous = current
-
-
-def _checked(arguments: CheckArguments) -> CheckOutcome | None:
-    """A whole check, or None when it stopped with a usage or configuration error (already
-    printed on stderr)."""
     try:
-        return check(arguments)
-    except SystemExit:
-        sys.stderr.flush()
+        for batch in changes(project_dir):
+            current = watched.check(_saved_paths(batch))
+            if current is None:
+                continue  # the error is on stderr; the next save may fix it
+            shown = None if previous is None else previous.report
+            _print(difference(shown, current.report, arguments, current.project_dir))
+            previous = current
+    finally:
+        watched.close()
+
+
+class _Watched:
+    """One `CheckSession` kept across batches of saves, told what each batch changed so it
+    redoes only what that reaches. A usage or configuration error (printed on stderr) drops
+    it, and the next batch opens one afresh."""
+
+    def __init__(self, arguments: CheckArguments) -> None:
+        self._arguments = arguments
+        self._opened: CheckSession | None = None
+
+    def check(self, changed: Sequence[str] | None) -> CheckOutcome | None:
+        """The check after `changed` (absolute paths; None: unknown, everything may have),
+        or None when it stopped with an error."""
+        try:
+            if self._opened is None:
+                self._opened = CheckSession(self._arguments)
+            elif changed is None:
+                self._opened.reload()
+            else:
+                self._opened.changed(changed)
+            return self._opened.check()
+        except SystemExit:
+            sys.stderr.flush()
+            self.close()
+            return None
+
+    def close(self) -> None:
+        if self._opened is not None:
+            self._opened.close()
+            self._opened = None
+
+
+def _saved_paths(batch: object) -> list[str] | None:
+    """The paths of a batch of watchfiles' changes (a set of (change, path)); None for a
+    batch of any other shape."""
+    if not isinstance(batch, set | frozenset):
         return None
+    paths: list[str] = []
+    for change in batch:
+        if not (isinstance(change, tuple) and len(change) == 2 and isinstance(change[1], str)):
+            return None
+        paths.append(change[1])
+    return paths
 
 
 def difference(
