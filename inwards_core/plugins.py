@@ -70,13 +70,6 @@ class PluginHost:
         `inwards_core.adapters.entry_points.installed_entry_points()`). An entry point that
         fails to import or to register is a `FamilyLoadError` naming it, its target and its
         distribution."""
-        given: object = entry_points
-        if isinstance(given, bool):  # what it was before the loader moved out
-            raise TypeError(
-                "entry_points must be the entry points to load, such as "
-                "inwards_core.adapters.entry_points.installed_entry_points(), not a bool "
-                "(installed_families() loads the installed ones)"
-            )
         manager = pluggy.PluginManager(PROJECT_NAME)
         manager.add_hookspecs(_Specs)
         for plugin in plugins:
