@@ -9,13 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from inwards_core.plugins import hookimpl
+from inwards_core import hookimpl
 
 if TYPE_CHECKING:
-    from inwards_core.config.values import Config, Layer
+    from inwards_core import ActiveRule, Config, Layer, ModuleIndex
     from inwards_core.families.inw.module_explanation import ModuleExplanation
-    from inwards_core.index.modules import ModuleIndex
-    from inwards_core.rules.selection import ActiveRule
 
 PURE_DOMAIN = "INW005"
 PORTS_ABSTRACT = "INW014"
