@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from inwards_cli.config_file import CONFIG_NAME
-from inwards_cli.workspace_root import parsed, table_at, workspace_root_above
+from inwards_cli.workspace_toml import parsed, table_at, workspace_root_above
 from inwards_core.model.value_repr import value_repr
 
 __all__ = [

@@ -3,18 +3,24 @@
 `PluginHost` is the only place pluggy is used: it registers the plugins it is given and
 loads the entry points it is given (`inwards_core.adapters.entry_points` finds the installed
 ones), narrows pluggy's `Any` to typed values and checks that no two families claim the
-same prefix or kind.
+same prefix or kind. Besides its families, a plugin may contribute to the core's commands
+(the hooks of `_Specs`): lines of the architecture brief, the explanation of a module, the
+kinds import-linter's contracts become. The core names no family: what a left-out plugin
+contributed is absent from the run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Protocol
+from typing import Any, Protocol
 
 import pluggy
 
+from inwards_core.config.values import Config, Layer
+from inwards_core.index.modules import ModuleIndex
 from inwards_core.rules.kinds import Family
+from inwards_core.rules.selection import ActiveRule
 
 PROJECT_NAME = "inwards"
 
@@ -30,6 +36,42 @@ class _Specs:
         A family names its code prefix, its check kinds, the package holding its core rule
         definitions (`*.toml`, one per rule), and the distribution that ships it.
         """
+
+    @hookspec
+    def inwards_brief_layer_lines(  # type: ignore[empty-body]
+        self, config: Config, group: Sequence[Layer], rules: Mapping[str, ActiveRule]
+    ) -> Sequence[str]:
+        """Lines the architecture brief writes under one ring of layers (`group`, the
+        layers sharing a rank, innermost ring first), indented by three spaces: what the
+        family's rules among `rules` (the enabled ones, by code) keep out of those layers."""
+
+    @hookspec
+    def inwards_brief_lines(  # type: ignore[empty-body]
+        self, config: Config, rules: Mapping[str, ActiveRule]
+    ) -> Sequence[str]:
+        """Paragraphs of the architecture brief, after the sibling groups and before the
+        contexts, each starting with an empty line: what the family's rules among `rules`
+        (the enabled ones, by code) ask of the code."""
+
+    @hookspec(firstresult=True)
+    def inwards_explain_module(
+        self, config: Config, index: ModuleIndex, module: str
+    ) -> ModuleExplanation | None:
+        """Explain `module` (a module of `index`) for `inwards explain-module`: the first
+        plugin to answer explains it."""
+
+    @hookspec
+    def inwards_import_linter_kinds(self) -> Mapping[str, str]:  # type: ignore[empty-body]
+        """import-linter contract type (`layers`, `independence`, `forbidden`, `protected`,
+        `acyclic_siblings`) -> the id of this family's check kind that takes the options
+        `inwards import-config` writes for it (those of INW's generic kinds)."""
+
+
+class ModuleExplanation(Protocol):
+    """What `inwards explain-module` prints: as text, and as the `--json` object."""
+
+    def render(self) -> str: ...
+    def to_json(self) -> dict[str, Any]: ...
 
 
 class FamilyLoadError(Exception):
@@ -70,13 +112,6 @@ class PluginHost:
         `inwards_core.adapters.entry_points.installed_entry_points()`). An entry point that
         fails to import or to register is a `FamilyLoadError` naming it, its target and its
         distribution."""
-        given: object = entry_points
-        if isinstance(given, bool):  # what it was before the loader moved out
-            raise TypeError(
-                "entry_points must be the entry points to load, such as "
-                "inwards_core.adapters.entry_points.installed_entry_points(), not a bool "
-                "(installed_families() loads the installed ones)"
-            )
         manager = pluggy.PluginManager(PROJECT_NAME)
         manager.add_hookspecs(_Specs)
         for plugin in plugins:
@@ -118,6 +153,41 @@ class PluginHost:
                 families.append(family)
         _check_claims(families)
         return tuple(sorted(families, key=lambda f: f.prefix))
+
+    def brief_layer_lines(
+        self, config: Config, group: Sequence[Layer], rules: Mapping[str, ActiveRule]
+    ) -> list[str]:
+        """Every plugin's lines under the ring `group`, in the order they were registered."""
+        hook = self._manager.hook.inwards_brief_layer_lines
+        return _joined(hook(config=config, group=group, rules=rules))
+
+    def brief_lines(self, config: Config, rules: Mapping[str, ActiveRule]) -> list[str]:
+        """Every plugin's paragraphs of the brief, in the order they were registered."""
+        return _joined(self._manager.hook.inwards_brief_lines(config=config, rules=rules))
+
+    def explain_module(
+        self, config: Config, index: ModuleIndex, module: str
+    ) -> ModuleExplanation | None:
+        """The first plugin's explanation of `module`; None when no plugin explains modules."""
+        found: ModuleExplanation | None = self._manager.hook.inwards_explain_module(
+            config=config, index=index, module=module
+        )
+        return found
+
+    def import_linter_kinds(self) -> dict[str, str]:
+        """Contract type -> kind id, of every plugin (the one registered first wins a type)."""
+        kinds: dict[str, str] = {}
+        results: list[Mapping[str, str]] = self._manager.hook.inwards_import_linter_kinds()
+        for given in reversed(results):
+            for contract_type, kind in given.items():
+                kinds.setdefault(contract_type, kind)
+        return kinds
+
+
+def _joined(results: list[Sequence[str]]) -> list[str]:
+    """pluggy calls the plugin registered last first: its results reversed are in the
+    order of registration."""
+    return [line for lines in reversed(results) for line in lines]
 
 
 def _check_claims(families: Sequence[Family]) -> None:

@@ -136,10 +136,6 @@ class DiskExtractionCache(ExtractionCache):
         self._added: dict[str, bytes] = {}  # put since the last flush
         self._used: set[str] = set()  # gotten or put since the last flush
 
-    @property
-    def pack_path(self) -> Path:
-        return self._pack
-
     # -- ExtractionCache ---------------------------------------------------------------
 
     def get(self, key: CacheKey) -> ModuleFacts | None:

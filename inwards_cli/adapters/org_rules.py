@@ -9,7 +9,7 @@ checked project is refused: the org root is the machine's, not the checkout's.
 
 `INWARDS_ORG_RULES_DIR` adds one absolute directory (a relative one is ignored, with a
 warning, as for XDG_CONFIG_HOME). The packs and that directory together are the org root,
-walked with the user root's bounded walker (`rule_roots.read_root`).
+walked with the user root's bounded walker (`root_walk.read_root`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import attrs
 
-from inwards_cli.adapters.rule_roots import read_root
+from inwards_cli.adapters.root_walk import read_root
 from inwards_core.adapters.entry_points import (
     EntryPoint,
     inside_project,

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from inwards_cli.commands.console import fail, fail_config, write_text
-from inwards_cli.commands.loading import build_config, locate_config, resolve_rules
+from inwards_cli.commands.loading import build_config, locate_config, plugin_host, resolve_rules
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 
 AGENTS_FILE = "AGENTS.md"
@@ -42,7 +42,8 @@ def context_command(
     problems = validate_rule_settings(built.rules, rule_set, built.file, built.positions)
     if problems:  # as `inwards check` says them, before the rules are selected
         fail_config(ConfigError(problems))
-    brief = architecture_brief(built, select(rule_set, built.rules))
+    families = plugin_host(loaded.project_dir)
+    brief = architecture_brief(built, select(rule_set, built.rules), families)
     if not write:
         write_text(brief)
         return

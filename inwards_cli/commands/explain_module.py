@@ -1,5 +1,6 @@
 """`inwards explain-module MODULE`: which layer and context own a module, which entry matched
-and why, and what the module may import (computed in the INW family's `module_explanation`)."""
+and why, and what the module may import (the first family plugin that explains modules
+answers: INW's `module_explanation`)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ import typer
 
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.commands.console import fail, write_text
-from inwards_cli.commands.loading import build_config, locate_config
+from inwards_cli.commands.loading import build_config, locate_config, plugin_host
 from inwards_cli.commands.options import ConfigOption
 from inwards_core import ModuleIndex
-from inwards_core.families.inw.module_explanation import explain_module
 
 
 def explain_module_command(
@@ -47,7 +47,12 @@ def explain_module_command(
         close = index.closest_modules(name)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         fail(f'"{name}" is not a module of this project (under root "{built.root}").{hint}')
-    explanation = explain_module(built, index, name)
+    explanation = plugin_host(loaded.project_dir).explain_module(built, index, name)
+    if explanation is None:
+        fail(
+            "explain-module: no rule family of this run explains modules (a plugin left out "
+            "with INWARDS_DISABLE_PLUGINS takes its explanation with it)."
+        )
     if as_json:
         sys.stdout.write(json.dumps(explanation.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:

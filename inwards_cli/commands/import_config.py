@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,6 +19,7 @@ from inwards_cli.commands.console import fail, warn, write_text
 
 if TYPE_CHECKING:
     from inwards_core.migration.importlinter_convert import Conversion, Definition
+    from inwards_core.rules.kinds import Family
 
 RULES_DIRECTORY = Path(".inwards") / "rules"
 _ONE_LINE = 70  # a longer list of options is written one item a line
@@ -50,6 +52,7 @@ def import_config_command(
 ) -> None:
     """Convert import-linter contracts: one project rule per contract (IL001, ...), turned
     on alone in a new [tool.inwards] table, so `inwards check` gives lint-imports' verdicts."""
+    from inwards_cli.commands.loading import plugin_host
     from inwards_core.migration.importlinter_convert import convert
     from inwards_core.migration.importlinter_read import (
         SEARCH_ORDER,
@@ -68,11 +71,19 @@ def import_config_command(
     if not config.root_packages:
         fail(f"import-config: {config.file}: [importlinter] sets no root_package(s)")
     root = _root_directory(project, config.root_packages)
+    families = plugin_host(project)
+    kinds = families.import_linter_kinds()
+    if not kinds:
+        fail(
+            "import-config: no rule family of this run has kinds for import-linter's contracts "
+            "(a plugin left out with INWARDS_DISABLE_PLUGINS takes its kinds with it)."
+        )
     conversion = convert(
         config,
         root=root,
+        kinds=kinds,
         top_level=_top_level(project / root),
-        other_rules=_other_rules(),
+        other_rules=_other_rules(families.families(), kinds.values()),
     )
     pyproject = project / "pyproject.toml"
     old = _read_optional(pyproject)
@@ -142,14 +153,19 @@ def _holds_python(directory: Path) -> bool:
     return next(directory.rglob("*.py"), None) is not None
 
 
-def _other_rules() -> tuple[tuple[str, str], ...]:
+def _other_rules(families: Sequence[Family], kinds: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """The rules of the families whose kinds the contracts become, which the converted
+    table leaves off (an always-on rule can't be left off)."""
     from inwards_core.api import load_rules
+    from inwards_core.rules.kinds import kinds_by_id
 
-    rule_set = load_rules()
+    owners = kinds_by_id(families)
+    prefixes = tuple({owners[kind][0].prefix for kind in kinds if kind in owners})
+    rule_set = load_rules(families)
     return tuple(
         (code, chain[0].name)
         for code, chain in sorted(rule_set.chains.items())
-        if code.startswith("INW") and code != "INW000"  # INW000 is always on
+        if code.startswith(prefixes) and not chain[0].always_on
     )
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from inwards_cli.commands.console import fail, fail_config, warn, write_text
+from inwards_cli.commands.console import fail, warn, write_text
 
 if TYPE_CHECKING:
     from inwards_core.config.values import Config
@@ -151,85 +151,6 @@ def _ask(package: str | None, scaffold: bool) -> tuple[str, str | None, bool]:
     return style, package, scaffold
 
 
-def resolve_package(text: str | None, package: str | None) -> str:
-    """--package, else the normalised [project].name; exit 2 when neither gives one."""
-    from inwards_cli.commands.init_project import project_name, valid_package
-
-    name = package if package is not None else (project_name(text) if text else None)
-    if name is None:
-        fail("error: pyproject.toml has no [project] name; pass --package NAME.")
-    if not valid_package(name):
-        fail(
-            f"error: {name!r} is not a top-level Python package name; pass --package NAME "
-            "(letters, digits and _, as `import NAME` takes it)."
-        )
-    return name
-
-
-def load_pyproject(project_dir: Path, *, create: bool) -> tuple[Path, str | None]:
-    """The pyproject's path and text (None: there is none, and `create` allows that)."""
-    from inwards_cli.commands.init_project import read_pyproject
-
-    path = project_dir / "pyproject.toml"
-    if os.path.lexists(path):
-        return path, read_pyproject(path)
-    if not create:
-        fail(
-            f"error: no pyproject.toml in {project_dir}; run inwards init in the project's "
-            "directory (or create one: `uv init`, or --scaffold with --package NAME)."
-        )
-    return path, None
-
-
-def new_pyproject(text: str, table: dict[str, Any], comment: str, *, force: bool) -> str:
-    """`text` with the table added (or replaced with `force`); exit 2 with the line of an
-    existing table otherwise, or of a TOML error."""
-    from inwards_cli.pyproject_edit import (
-        InwardsTableExistsError,
-        PyprojectEditError,
-        with_inwards_table,
-    )
-
-    try:
-        return with_inwards_table(text, table, comment, replace=force)
-    except InwardsTableExistsError as error:
-        fail(
-            f"error: pyproject.toml:{error.line}: [tool.inwards] is already there; "
-            "pass --force to replace it, or edit it by hand."
-        )
-    except PyprojectEditError as error:
-        where = f":{error.line}" if error.line else ""
-        fail(f"error: pyproject.toml{where}: {error.message}")
-
-
-def validate(table: dict[str, Any]) -> Config:
-    """Never write a table the check would refuse: a preset bug is exit 2, not a file."""
-    from inwards_core.config.load import build_config
-    from inwards_core.config.values import ConfigError, NoPositions
-
-    try:
-        return build_config(table, file="pyproject.toml", positions=NoPositions())
-    except ConfigError as error:
-        fail_config(error)
-
-
-def show_dry_run(path: Path, old: str, new: str, table_text: str) -> None:
-    from inwards_cli.pyproject_edit import unified_diff
-
-    write_text(f"[tool.inwards] to write:\n\n{table_text}\n")
-    write_text(f"The change to {path.name}:\n\n{unified_diff(old, new, path.name)}")
-
-
-def save(path: Path, text: str) -> None:
-    from inwards_cli.adapters.atomic import failure_reason
-    from inwards_cli.pyproject_edit import write_pyproject
-
-    try:
-        write_pyproject(path, text)
-    except OSError as error:
-        fail(f"error: can't write {path.name}: {failure_reason(error)}.")
-
-
 def _run_preset(
     project_dir: Path,
     preset: Preset,
@@ -240,12 +161,13 @@ def _run_preset(
     force: bool,
 ) -> None:
     from inwards_cli.commands import init_project as project
+    from inwards_cli.commands import init_steps as steps
     from inwards_cli.pyproject_edit import has_inwards_table, render_table
     from inwards_core.presets import PresetTarget, preset_comment
     from inwards_core.version import VERSION
 
-    path, text = load_pyproject(project_dir, create=scaffold and package is not None)
-    name = resolve_package(text, package)
+    path, text = steps.load_pyproject(project_dir, create=scaffold and package is not None)
+    name = steps.resolve_package(text, package)
     old = text if text is not None else _minimal_pyproject(name)
     root = project.root_for(project_dir, name)
     if scaffold and not project.package_exists(project_dir, name):
@@ -255,9 +177,9 @@ def _run_preset(
     modules = tuple(sorted({*modules, *project.scaffold_modules(files, root)}))
     target = PresetTarget(package=name, root=root, version=VERSION, modules=modules)
     table = preset.table(target)
-    config = validate(table)
+    config = steps.validate(table)
     comment = preset_comment(preset)
-    new = new_pyproject(old, table, comment, force=force)
+    new = steps.new_pyproject(old, table, comment, force=force)
     kept = project.kept_package_markers(project_dir, files)
     files = tuple(file for file in files if file.path not in kept)
     clashes = project.scaffold_clashes(project_dir, files)
@@ -268,14 +190,14 @@ def _run_preset(
             *(f"    {clash}" for clash in clashes),
         )
     if dry_run:
-        show_dry_run(path, text or "", new, render_table(table, comment))
+        steps.show_dry_run(path, text or "", new, render_table(table, comment))
         for file in files:
             write_text(f"would create {file.path}\n")
         write_text("Nothing written (--dry-run).\n")
         return
     project.write_scaffold(project_dir, files)
     replaced = has_inwards_table(old) is not None
-    save(path, new)
+    steps.save(path, new)
     verb = "Replaced" if replaced else "Wrote"
     made = "" if text is not None else " (a new file)"
     write_text(f"{verb} [tool.inwards] ({preset.name}, package {name}) in {path.name}{made}.\n")

@@ -8,7 +8,7 @@ from typing import Any
 
 from inwards_cli.commands import init_project as project
 from inwards_cli.commands.console import fail, warn, write_text
-from inwards_cli.commands.init import (
+from inwards_cli.commands.init_steps import (
     load_pyproject,
     new_pyproject,
     resolve_package,

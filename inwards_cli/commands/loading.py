@@ -1,5 +1,6 @@
 """What a command loads before it works: the configuration file (found from where the user
-stands, or named), and the rule families and definitions of every root."""
+stands, or named), the rule families and definitions of every root, and the plugins for
+what they contribute besides their families."""
 
 from __future__ import annotations
 
@@ -9,14 +10,20 @@ from pathlib import Path
 from inwards_cli.commands.console import fail, fail_config, warn
 from inwards_cli.composition import ResolvedRules, resolve_rule_roots, rule_warnings
 from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
+from inwards_core.adapters.entry_points import (
+    disabled_names,
+    installed_entry_points,
+    without_disabled,
+)
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.plugins import FamilyLoadError
+from inwards_core.plugins import FamilyLoadError, PluginHost
 
 __all__ = [
     "ResolvedRules",
     "build_config",
     "find_optional_config",
     "locate_config",
+    "plugin_host",
     "print_rule_warnings",
     "resolve_rules",
     "rule_warnings",
@@ -82,3 +89,13 @@ def resolve_rules(
 def print_rule_warnings(resolved: ResolvedRules) -> None:
     for line in rule_warnings(resolved):
         warn(line)
+
+
+def plugin_host(project_dir: Path | None) -> PluginHost:
+    """The installed plugins less those INWARDS_DISABLE_PLUGINS leaves out (never imported),
+    as `resolve_rules` loads them; a plugin that fails to load is exit 2."""
+    points, _ = without_disabled(installed_entry_points(project_dir), disabled_names())
+    try:
+        return PluginHost.create(entry_points=points)
+    except FamilyLoadError as error:
+        fail(f"error: {error}")

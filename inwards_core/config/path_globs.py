@@ -14,8 +14,6 @@ import fnmatch
 from collections.abc import Sequence
 from functools import lru_cache
 
-_MAGIC = frozenset("*?[")
-
 
 def path_glob_problem(text: str) -> str | None:
     """Why `text` is not a good path glob (a message ending with a full stop), or None."""
@@ -74,11 +72,6 @@ def _bracket_end(segment: str, start: int) -> tuple[int, str | None]:
 
 def _segments(text: str) -> tuple[str, ...]:
     return tuple(segment for segment in text.split("/") if segment and segment != ".")
-
-
-def is_glob(text: str) -> bool:
-    """Whether `text` has a wildcard (otherwise it names one path)."""
-    return any(char in _MAGIC for char in text)
 
 
 @lru_cache(maxsize=256)

@@ -48,10 +48,6 @@ class ModulePattern:
         return any(s in _WILD for s in self.segments)
 
     @property
-    def literal_count(self) -> int:
-        return sum(1 for s in self.segments if s not in _WILD)
-
-    @property
     def top_level(self) -> str:
         return self.segments[0]
 

@@ -84,13 +84,6 @@ class TomlPositions:
         """Every dotted key and array entry found, in the order the scan met them."""
         return tuple(render_key(node.path()) for node in self._order)
 
-    def end_of_document(self) -> tuple[int, int]:
-        return self._line_column(len(self._text))
-
-    def of_decode_error(self, error: Exception | str) -> tuple[int, int] | None:
-        """Where tomllib says a `TOMLDecodeError` happened in this text."""
-        return decode_error_position(error, self._text)
-
     def _line_column(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1

@@ -96,10 +96,6 @@ class Layer:
     deny_libraries: tuple[str, ...] | None = None
     extend_deny_libraries: tuple[str, ...] = ()
 
-    @property
-    def siblings_group(self) -> int:
-        return self.rank
-
 
 @attrs.frozen
 class RuleSettings:

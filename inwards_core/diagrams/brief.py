@@ -6,13 +6,14 @@ Pure: the configuration and the active rules in, text out; the same inputs give 
 bytes. It says what the checks enforce, nothing they don't: layers innermost first with
 their modules and what each may import, sibling groups, the libraries kept out of each
 layer, where the ports are, the contexts, the opt-in rules that are on and the project's
-own rules (`.inwards/rules`).
+own rules (`.inwards/rules`). What a family's rules add (INW's libraries and ports) comes
+from its plugin (`BriefLines`, which `inwards_core.plugins.PluginHost` is).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 
 from inwards_core.config.values import Config, Layer
 from inwards_core.diagrams.writing import layer_ranks
@@ -22,17 +23,20 @@ from inwards_core.rules.selection import ActiveRule
 BEGIN_MARKER = "<!-- inwards-brief:begin -->"
 END_MARKER = "<!-- inwards-brief:end -->"
 HEADING = "## Architecture brief (inwards)"
-PURE_DOMAIN = "INW005"
-PORTS_ABSTRACT = "INW014"
-# What INW005's default deny list holds, in words (the list itself: docs/rules/INW005.md).
-DEFAULT_DENY_WORDS = (
-    "web frameworks, databases and ORMs, network clients, the standard library's I/O "
-    "(INW005's default list)"
-)
 
 
-def architecture_brief(config: Config, active: Sequence[ActiveRule]) -> str:
-    """The brief of `config` with the rules `active` (as `select` gives them)."""
+class BriefLines(Protocol):
+    """The families' part of the brief (`inwards_core.plugins.PluginHost` answers)."""
+
+    def brief_layer_lines(
+        self, config: Config, group: Sequence[Layer], rules: Mapping[str, ActiveRule]
+    ) -> list[str]: ...
+    def brief_lines(self, config: Config, rules: Mapping[str, ActiveRule]) -> list[str]: ...
+
+
+def architecture_brief(config: Config, active: Sequence[ActiveRule], families: BriefLines) -> str:
+    """The brief of `config` with the rules `active` (as `select` gives them), and the
+    lines the `families` add for them."""
     on = {rule.code: rule for rule in active if rule.enabled}
     out = [
         HEADING,
@@ -41,9 +45,9 @@ def architecture_brief(config: Config, active: Sequence[ActiveRule]) -> str:
         f" (modules under `{config.root}`). Imports point inwards: a layer may import the "
         "layers listed before it, never one after it.",
         "",
-        *_layer_lines(config, on),
+        *_layer_lines(config, on, families),
         *_sibling_lines(config),
-        *_port_lines(on.get(PORTS_ABSTRACT)),
+        *families.brief_lines(config, on),
         *_context_lines(config),
         *_rule_lines(on.values()),
         "",
@@ -57,7 +61,7 @@ def _code(items: Iterable[str]) -> str:
     return ", ".join(f"`{item}`" for item in items)
 
 
-def _layer_lines(config: Config, on: dict[str, ActiveRule]) -> list[str]:
+def _layer_lines(config: Config, on: dict[str, ActiveRule], families: BriefLines) -> list[str]:
     out = ["Layers, innermost first:", ""]
     ranks = layer_ranks(config)
     for number, group in enumerate(ranks, start=1):
@@ -65,40 +69,8 @@ def _layer_lines(config: Config, on: dict[str, ActiveRule]) -> list[str]:
         may = f"may import {', '.join(inner)}" if inner else "imports no other layer"
         names = " and ".join(f"**{layer.name}** ({_code(layer.modules)})" for layer in group)
         out.append(f"{number}. {names}: {may}.")
-        if PURE_DOMAIN in on:
-            out += [
-                f"   {line}" for layer in group for line in _library_lines(config, layer, group)
-            ]
-        out += _deny_entry_lines(on.get(PURE_DOMAIN), group)
+        out += families.brief_layer_lines(config, group, on)
     return out
-
-
-def _library_lines(config: Config, layer: Layer, group: Sequence[Layer]) -> list[str]:
-    """What INW005 keeps out of the layer (the layer named when its group has several)."""
-    of = f" of {layer.name}" if len(group) > 1 else ""
-    out: list[str] = []
-    if layer.deny_libraries is not None:
-        if layer.deny_libraries:
-            out.append(f"Libraries kept out{of}: {_code(layer.deny_libraries)}.")
-    elif layer.rank == 0 and config.ranks >= 2:
-        out.append(f"Libraries kept out{of}: {DEFAULT_DENY_WORDS}.")
-    if layer.extend_deny_libraries:
-        out.append(f"Also kept out{of}: {_code(layer.extend_deny_libraries)}.")
-    if layer.allow_libraries is not None:
-        allowed = _code(layer.allow_libraries) or "none"
-        out.append(f"Third-party libraries{of}: only {allowed}.")
-    return out
-
-
-def _deny_entry_lines(rule: ActiveRule | None, group: Sequence[Layer]) -> list[str]:
-    """INW005's `deny` entries are by module, not by layer: listed once, after rank 1."""
-    if rule is None or group[0].rank != 0:
-        return []
-    entries: Sequence[Any] = getattr(rule.options, "deny", ())
-    return [
-        f"   In {_code(entry.modules)}, whatever the layer: no {_code(entry.libraries)}."
-        for entry in entries
-    ]
 
 
 def _sibling_lines(config: Config) -> list[str]:
@@ -108,18 +80,6 @@ def _sibling_lines(config: Config) -> list[str]:
     out = ["", "Siblings share a ring and may not import each other:"]
     out += [f"- {', '.join(layer.name for layer in group)}" for group in groups]
     return out
-
-
-def _port_lines(rule: ActiveRule | None) -> list[str]:
-    if rule is None:
-        return []
-    modules: Sequence[str] = getattr(rule.options, "modules", ())
-    where = _code(modules) if modules else "every module with a `ports` segment in its name"
-    return [
-        "",
-        f"Ports live in {where}: interfaces only (abstract classes, protocols, values), "
-        "no working code (INW014).",
-    ]
 
 
 def _context_lines(config: Config) -> list[str]:

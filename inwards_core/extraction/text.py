@@ -90,20 +90,12 @@ def statement_text(text: str, start: int, end: int) -> str:
     return quoted(head + ELLIPSIS + tail)
 
 
-def char_column(line_text: str, byte_offset: int) -> int:
-    """0-based character column of a UTF-8 byte offset into `line_text` (once: for many
-    offsets into one line, `LineColumns` answers each without going over the line again)."""
-    if line_text.isascii():
-        return byte_offset
-    return len(line_text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
-
-
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 class LineColumns:
-    """0-based character columns of UTF-8 byte offsets into one line, as `char_column`
-    gives them: one pass over the line, then a binary search per offset. A statement
+    """0-based character columns of UTF-8 byte offsets into one line (a partly cut
+    character counts as one): one pass over the line, then a binary search per offset. A statement
     may name thousands of modules on one long line; converting each offset from the
     start of the line again was quadratic."""
 
@@ -190,10 +182,6 @@ class SourceLines:
     def offset(self, line: int, column: int) -> int:
         """Offset of a 1-based line and 0-based character column."""
         return self.starts[line - 1] + column
-
-    def offset_of_ast(self, line: int, byte_offset: int) -> int:
-        """Offset of a position as CPython's parser gives it (1-based line, UTF-8 bytes)."""
-        return self.starts[line - 1] + char_column(self.line_text(line), byte_offset)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based line and 1-based character column of `offset`."""

@@ -1,6 +1,7 @@
-"""import-linter contracts to inwards: one project rule definition per contract (a generic
-INW kind with `indirect = true` where import-linter follows chains), and the
-`[tool.inwards]` table that turns on exactly those rules.
+"""import-linter contracts to inwards: one project rule definition per contract (of the
+kind a family's plugin names for the contract type, with `indirect = true` where
+import-linter follows chains), and the `[tool.inwards]` table that turns on exactly those
+rules.
 
 Nothing is dropped silently: every option that has no exact counterpart is a note on its
 contract's report, naming the contract and the option; a contract of a type inwards has no
@@ -34,13 +35,6 @@ _KNOWN: Mapping[str, tuple[str, ...]] = {
     ),
     "protected": ("protected_modules", "allowed_importers", "as_packages", *_COMMON),
     "acyclic_siblings": ("ancestors", "depth", "skip_descendants", *_COMMON),
-}
-_KINDS = {
-    "layers": "inw.layers",
-    "independence": "inw.independence",
-    "forbidden": "inw.forbidden",
-    "protected": "inw.protected",
-    "acyclic_siblings": "inw.acyclic",
 }
 _ALERTING = {"error": "error", "warn": "warning", "none": "none"}
 _SESSION_HANDLED = ("include_external_packages", "exclude_type_checking_imports")
@@ -93,10 +87,12 @@ def convert(
     config: ImportLinterConfig,
     *,
     root: str,
+    kinds: Mapping[str, str],
     top_level: Sequence[str] = (),
     other_rules: Sequence[tuple[str, str]] = (),
 ) -> Conversion:
-    """Convert `config`. `root` is the directory (relative to the project, "." or "src")
+    """Convert `config`. `kinds` maps a contract type to the kind its rule is of (the
+    families' `inwards_import_linter_kinds`; a type it lacks is not converted). `root` is the directory (relative to the project, "." or "src")
     holding the root packages; `top_level` the names of the directories and Python files
     directly under it (every one that is not a root package is ignored: import-linter's
     graph holds only the root packages); `other_rules` the (code, name) of the rules the
@@ -107,7 +103,7 @@ def convert(
     names: set[str] = set()
     for contract in config.contracts:
         code = f"{CODE_PREFIX}{len(definitions) + 1:03d}"
-        definition, notes = _convert_contract(contract, session, code, names)
+        definition, notes = _convert_contract(contract, session, code, names, kinds)
         if definition is not None:
             definitions.append(definition)
             names.add(definition.name)
@@ -163,11 +159,15 @@ class _Notes:
 
 
 def _convert_contract(
-    contract: Contract, session: _SessionFacts, code: str, taken: set[str]
+    contract: Contract,
+    session: _SessionFacts,
+    code: str,
+    taken: set[str],
+    kinds: Mapping[str, str],
 ) -> tuple[Definition | None, tuple[str, ...]]:
     """The definition of `contract` (None when it is not converted) and the notes."""
-    kind = _KINDS.get(contract.type)
-    if kind is None:
+    kind = kinds.get(contract.type)
+    if kind is None or contract.type not in _BUILDERS:
         what = contract.type or "(no type)"
         return None, (f"contract {contract.label!r}: type {what} is not a built-in contract type",)
     notes = _Notes(contract)

@@ -77,7 +77,6 @@ ROLE_NAMES: Mapping[str, tuple[str, ...]] = {
     ),
     "bootstrap": ("bootstrap", "main", "__main__", "composition", "container", "wiring"),
 }
-ROLE_ORDER = tuple(ROLE_NAMES)
 TIE_ORDER = (
     "clean",
     "hexagonal",

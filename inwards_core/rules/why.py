@@ -17,12 +17,27 @@ from typing import Any
 import attrs
 
 from inwards_core.config.values import Config
-from inwards_core.model.findings import Finding, Origin, Report, RootKind, Severity
+from inwards_core.model.findings import Origin, Report, RootKind, Severity
 from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.lookup import did_you_mean, find_rule
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
+from inwards_core.rules.why_run import run_reasons
+from inwards_core.rules.why_values import ExplainedFinding, Reason, WhyContext
+
+# The values of why_values are part of what this module hands its callers.
+__all__ = [
+    "FILES_SHOWN",
+    "REASONS",
+    "WHY_SCHEMA",
+    "ExplainedFinding",
+    "Explanation",
+    "Reason",
+    "WhyContext",
+    "explain_rule",
+    "unknown_code",
+]
 
 WHY_SCHEMA = "inwards/why@1"
 # Every `Reason.reason`, in the order an explanation lists them.
@@ -50,30 +65,6 @@ REASONS = (
 )
 # Reasons of the trace's files, shown one by one up to this many in text (JSON has all).
 FILES_SHOWN = 20
-
-
-@attrs.frozen
-class Reason:
-    """One reason: its category (`reason`), a sentence for people, and where it applies."""
-
-    __repr__ = value_repr
-
-    reason: str
-    message: str
-    file: str = ""
-    line: int | None = None
-
-
-@attrs.frozen
-class ExplainedFinding:
-    """A finding the rule reported, and the definitions that produced it (lowest first:
-    the definition in force last; an overlay's chain before it)."""
-
-    __repr__ = value_repr
-
-    finding: Finding
-    definition: Origin
-    chain: tuple[Origin, ...] = ()
 
 
 @attrs.frozen
@@ -130,17 +121,6 @@ def _finding(found: ExplainedFinding) -> dict[str, Any]:
     }
 
 
-@attrs.frozen
-class WhyContext:
-    """What the run was asked: the named paths (None: whole project), whether the user
-    root was left out (`--isolated`), and whether the command line chose the rules
-    (`--select`, `--extend-select`, `--ignore`)."""
-
-    paths: tuple[str, ...] | None = None
-    isolated: bool = False
-    command_line_selection: bool = False
-
-
 def unknown_code(rule_set: RuleSet, wanted: str) -> Explanation:
     """The explanation of a code or name no usable definition has: the unusable files
     that define it (void), or the closest code."""
@@ -152,13 +132,17 @@ def unknown_code(rule_set: RuleSet, wanted: str) -> Explanation:
     return Explanation(code, "", None, None, "", None, (Reason("unknown", message),))
 
 
+# A whole-project run with the rules as configured (WhyContext is frozen: sharing it is safe).
+_PLAIN_RUN = WhyContext()
+
+
 def explain_rule(
     wanted: str,
     rule_set: RuleSet,
     active: Sequence[ActiveRule],
     report: Report | None,
     config: Config | None,
-    context: WhyContext = WhyContext(),
+    context: WhyContext = _PLAIN_RUN,
 ) -> Explanation:
     """Why the rule `wanted` (code or name) reported what it did on `report` (None: the
     definitions and selection only)."""
@@ -173,8 +157,6 @@ def explain_rule(
         reasons += _selection(selected, config, context)
     findings: tuple[ExplainedFinding, ...] = ()
     if report is not None and selected is not None:
-        from inwards_core.rules.why_run import run_reasons  # the run's part
-
         run, findings = run_reasons(code, selected, chain, report, config, context)
         reasons += run
     head = chain[0] if found.rule is None else found.rule.definition

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from inwards_core.model.findings import Origin, Report
 from inwards_core.rules.kinds import Scope
-from inwards_core.rules.why import ExplainedFinding, Reason, WhyContext
+from inwards_core.rules.why_values import ExplainedFinding, Reason, WhyContext
 
 if TYPE_CHECKING:
     from inwards_core.config.values import Config

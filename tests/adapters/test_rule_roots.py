@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from inwards_cli.adapters import rule_roots
-from inwards_cli.adapters.rule_roots import read_root
+from inwards_cli.adapters import root_walk
+from inwards_cli.adapters.root_walk import read_root
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 
@@ -25,7 +25,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "project"
 
 
-def messages(report: rule_roots.RootReport) -> list[str]:
+def messages(report: root_walk.RootReport) -> list[str]:
     return [f"{problem.path}: {problem.message}" for problem in report.problems]
 
 
@@ -75,7 +75,7 @@ def test_a_project_root_that_leads_out_of_the_project_is_not_read(
 def test_the_walk_stops_after_max_root_entries(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rule_roots, "MAX_ROOT_ENTRIES", 5)
+    monkeypatch.setattr(root_walk, "MAX_ROOT_ENTRIES", 5)
     rules = project / ".inwards" / "rules"
     for group in ("a", "b"):
         (rules / group).mkdir()
@@ -100,16 +100,16 @@ def test_a_link_to_the_root_directory_ends_within_the_bound(project: Path) -> No
     ended = [line for line in messages(report) if "the walk stopped" in line]
     more = [line for line in messages(report) if "more problems than the 20" in line]
     # A small machine may hold fewer than 10000 entries within 8 folders of `/`.
-    assert len(report.problems) <= rule_roots.MAX_ROOT_PROBLEMS + 2
+    assert len(report.problems) <= root_walk.MAX_ROOT_PROBLEMS + 2
     assert len(ended) <= 1 and len(more) <= 1
 
 
 def test_problems_past_the_cap_are_counted(project: Path) -> None:
     rules = project / ".inwards" / "rules"
-    for number in range(rule_roots.MAX_ROOT_PROBLEMS + 5):
+    for number in range(root_walk.MAX_ROOT_PROBLEMS + 5):
         (rules / f"BROKEN{number:03}.toml").symlink_to(rules / f"gone{number}")
     report, _ = read_root(RootKind.USER, rules)
-    assert len(report.problems) == rule_roots.MAX_ROOT_PROBLEMS + 1
+    assert len(report.problems) == root_walk.MAX_ROOT_PROBLEMS + 1
     assert messages(report)[-1] == (
         "project/.inwards/rules: has 5 more problems than the 20 named here."
     )
@@ -117,7 +117,7 @@ def test_problems_past_the_cap_are_counted(project: Path) -> None:
 
 def test_folders_deeper_than_max_root_depth_are_not_read(project: Path) -> None:
     rules = project / ".inwards" / "rules"
-    deep = rules.joinpath(*[f"g{level}" for level in range(rule_roots.MAX_ROOT_DEPTH + 1)])
+    deep = rules.joinpath(*[f"g{level}" for level in range(root_walk.MAX_ROOT_DEPTH + 1)])
     deep.mkdir(parents=True)
     (deep / "ACME009.toml").write_bytes(b"")
     (deep.parent / "ACME008.toml").write_bytes(b"")
@@ -136,7 +136,7 @@ def test_only_regular_files_of_bounded_size_are_read(project: Path, tmp_path: Pa
     (rules / "ACME002.toml").symlink_to(tmp_path / "fifo")  # not a file: passed over
     big = rules / "ACME003.toml"
     big.write_bytes(b"")
-    os.truncate(big, rule_roots.MAX_DEFINITION_BYTES + 1)
+    os.truncate(big, root_walk.MAX_DEFINITION_BYTES + 1)
     report, documents = read_root(RootKind.USER, rules)
     assert messages(report) == [
         "project/.inwards/rules/ACME003.toml: is larger than 1024 KiB, too large for a definition."

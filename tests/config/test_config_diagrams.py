@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inwards_core.config.path_globs import is_glob, path_glob_problem, path_matches
+from inwards_core.config.path_globs import path_glob_problem, path_matches
 from tests.config.test_config_load import LAYERS, config_of, only_problem
 
 
@@ -82,10 +82,6 @@ def test_not_an_array_of_strings() -> None:
 def test_matching(glob: str, path: str, expected: bool) -> None:
     assert path_glob_problem(glob) is None
     assert path_matches(glob, path) is expected
-
-
-def test_is_glob() -> None:
-    assert is_glob("docs/*.md") and is_glob("a/[ab]") and not is_glob("docs/a.md")
 
 
 def test_many_double_stars_stay_fast() -> None:

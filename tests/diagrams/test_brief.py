@@ -16,7 +16,12 @@ from inwards_core.diagrams.brief import (
     architecture_brief,
     with_brief,
 )
+from inwards_core.families.inw import plugin as inw_plugin
+from inwards_core.plugins import PluginHost
 from inwards_core.rules.selection import select
+
+# The brief's INW lines come from the INW plugin, as `inwards context` gets them.
+INW_ONLY = PluginHost.create(plugins=[inw_plugin])
 
 GOLDEN = Path(__file__).parent / "golden" / "shop-brief.md"
 
@@ -49,7 +54,7 @@ modules = ["app.domain.catalog"]
 
 def brief_of(text: str) -> str:
     config = load_config_text(text)
-    return architecture_brief(config, select(load_rules(), config.rules))
+    return architecture_brief(config, select(load_rules(), config.rules), INW_ONLY)
 
 
 def test_the_brief_of_a_full_configuration() -> None:
@@ -84,7 +89,7 @@ def test_the_golden_brief_of_the_shop() -> None:
     shop = Path(__file__).parents[2] / "examples" / "shop"
     text = (shop / "pyproject.toml").read_text(encoding="utf-8")
     config = load_config_text(text)
-    brief = architecture_brief(config, select(load_rules(), config.rules))
+    brief = architecture_brief(config, select(load_rules(), config.rules), INW_ONLY)
     # The shop's project rule SHOP001 comes from its .inwards/rules, which load_rules()
     # does not read; the golden file, written by the command, has it.
     golden = GOLDEN.read_text(encoding="utf-8")

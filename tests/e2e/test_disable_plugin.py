@@ -96,3 +96,43 @@ def test_an_unknown_name_is_a_usage_warning(shop: Path) -> None:
     assert done.code == 0
     assert 'warning: no installed rule family plugin is named "nope"' in done.stderr
     assert "inw (inwards-lint)" in done.stderr
+
+
+def test_without_inw_the_brief_loses_inws_lines(shop: Path) -> None:
+    library = "Libraries kept out: web frameworks"
+    assert library in run_inwards("context", cwd=shop).stdout
+    without = run_inwards("context", cwd=shop, env={"INWARDS_DISABLE_PLUGINS": "inw"})
+    assert without.code == 0, without.stderr
+    assert without.stdout.startswith("## Architecture brief (inwards)\n")
+    assert library not in without.stdout
+
+
+def test_without_inw_explain_module_says_no_family_explains_modules(shop: Path) -> None:
+    assert run_inwards("explain-module", "shop.domain", cwd=shop).code == 0
+    without = run_inwards(
+        "explain-module", "shop.domain", cwd=shop, env={"INWARDS_DISABLE_PLUGINS": "inw"}
+    )
+    assert without.code == 2
+    assert "explain-module: no rule family of this run explains modules" in without.stderr
+
+
+def test_without_inw_import_config_has_no_kinds_to_convert_into(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "shop"\n',
+            "shop/__init__.py": "",
+            ".importlinter": (
+                "[importlinter]\nroot_package = shop\n[importlinter:contract:x]\nname = X\n"
+                "type = independence\nmodules =\n    shop.a\n    shop.b\n"
+            ),
+        },
+    )
+    assert run_inwards("import-config", "--dry-run", cwd=tmp_path).code == 0
+    without = run_inwards(
+        "import-config", "--dry-run", cwd=tmp_path, env={"INWARDS_DISABLE_PLUGINS": "inw"}
+    )
+    assert without.code == 2
+    assert "import-config: no rule family of this run has kinds for import-linter's" in (
+        without.stderr
+    )

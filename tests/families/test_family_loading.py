@@ -67,8 +67,3 @@ def test_a_plugin_implementing_an_unknown_hook_is_a_load_error() -> None:
     with pytest.raises(FamilyLoadError) as caught:
         installed_families(entry_points=False, plugins=[_Misspelt()])
     assert "inwards_register_rule_familes" in str(caught.value)
-
-
-def test_entry_points_is_what_to_load_not_a_switch() -> None:
-    with pytest.raises(TypeError, match="entry_points must be the entry points to load"):
-        PluginHost.create(entry_points=True)  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inwards_core.families.inw import plugin as inw_plugin
 from inwards_core.migration.importlinter_convert import (
     Conversion,
     Definition,
@@ -11,13 +12,17 @@ from inwards_core.migration.importlinter_convert import (
     convert,
 )
 from inwards_core.migration.importlinter_read import ImportLinterConfig, read_importlinter
+from inwards_core.plugins import PluginHost
+
+# The kinds the INW plugin names, as `inwards import-config` gets them.
+KINDS = PluginHost.create(plugins=[inw_plugin]).import_linter_kinds()
 
 
 def converted(ini: str, **kwargs: Any) -> Conversion:
     text = "[importlinter]\nroot_packages =\n    shop\n    extra\n" + ini
     config = read_importlinter({".importlinter": text})
     assert isinstance(config, ImportLinterConfig), config
-    return convert(config, root=kwargs.pop("root", "."), **kwargs)
+    return convert(config, root=kwargs.pop("root", "."), kinds=KINDS, **kwargs)
 
 
 def only(conversion: Conversion) -> Definition:
@@ -157,7 +162,7 @@ def test_exclude_type_checking_imports_turns_them_off_in_every_rule() -> None:
     )
     config = read_importlinter({".importlinter": text})
     assert isinstance(config, ImportLinterConfig)
-    (definition,) = convert(config, root=".").definitions
+    (definition,) = convert(config, root=".", kinds=KINDS).definitions
     assert dict(definition.options)["type-checking"] is False
 
 
