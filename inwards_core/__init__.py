@@ -24,7 +24,6 @@ if TYPE_CHECKING:
         InwardsWarning,
         Prepared,
         check,
-        check_path,
         check_sources,
         installed_families,
         load_config,
@@ -106,7 +105,7 @@ if TYPE_CHECKING:
     from inwards_core.rules.resolver import resolve
     from inwards_core.rules.rule_set import RuleSet
     from inwards_core.rules.selection import ActiveRule
-    from inwards_core.session import Session, SessionSetup
+    from inwards_core.session import Session, SessionSetup, check_path
     from inwards_core.version import inwards_distribution, inwards_version
 
 # The public API, imported on first use: `import inwards_core.version` (or any small
@@ -116,7 +115,7 @@ _HOMES = {
     "InwardsWarning": "inwards_core.api",
     "Prepared": "inwards_core.api",
     "check": "inwards_core.api",
-    "check_path": "inwards_core.api",
+    "check_path": "inwards_core.session",
     "check_sources": "inwards_core.api",
     "installed_families": "inwards_core.api",
     "load_config": "inwards_core.api",

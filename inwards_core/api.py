@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from inwards_core.adapters.caches import NullExtractionCache
-from inwards_core.adapters.entry_points import EntryPoint, installed_entry_points
+from inwards_core.adapters.entry_points import installed_entry_points
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.adapters.packaged_rules import PackagedRuleSources
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
@@ -34,7 +34,7 @@ from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, select, validate_rule_settings
 
 if TYPE_CHECKING:
-    from inwards_core.session import DirectoryOpener
+    pass
 
 
 def load_config(
@@ -229,12 +229,7 @@ def _families(argument: str, families: object) -> tuple[Family, ...]:
     return tuple(families)
 
 
-# -- check_path: a directory on disk, as `inwards check` checks it -------------------------
-
-COMPOSITION_GROUP = "inwards.composition"
-"""The entry-point group under which a distribution registers the disk composition that
-`Session.open` and `check_path` use: a `DirectoryOpener` (the `inwards-lint` distribution
-registers `inwards_cli.composition:open_directory`)."""
+# -- the errors and warnings of a check on disk (`inwards_core.Session.open`) ------------
 
 
 class ConfigNotFoundError(ConfigError):
@@ -261,72 +256,3 @@ class InwardsWarning(UserWarning):
     """A warning of a check that is no finding (`warnings.warn`): a rule root or a user
     definition that can't be used, a cache that can't be written. The command line prints
     these as `warning:` lines on standard error."""
-
-
-def check_path(
-    directory: str | os.PathLike[str] = ".",
-    *,
-    paths: Sequence[str | os.PathLike[str]] | None = None,
-    isolated: bool = False,
-    baseline: bool = True,
-) -> Report:
-    """Check the project holding `directory` as `inwards check` run there does, and return
-    the report (`report.to_json()` is the document `inwards check --format json` prints).
-
-    The configuration is the nearest pyproject.toml with a `[tool.inwards]` table at or
-    above `directory`; the rules come from the core, user (`$XDG_CONFIG_HOME/inwards/rules`,
-    left out when `isolated`) and project (`.inwards/rules`) roots; the baseline next to the
-    configuration is applied unless `baseline` is False; facts are cached in
-    `.inwards/cache/` (INWARDS_NO_CACHE=1 turns it off) and files parsed by worker
-    processes. `paths` are relative to `directory` (or absolute); None checks the whole
-    project.
-
-    Raises `ConfigNotFoundError` (a `ConfigError`) when no configuration is found,
-    `ConfigError` for a configuration or project rule definition that can't be used (every
-    problem with its file, line, column and key), `BaselineError`, `FamilyLoadError`, and
-    `FileNotFoundError` / `NotADirectoryError` for a directory or path that isn't there.
-    Rule-root warnings are `InwardsWarning`s."""
-    if not isinstance(directory, str | os.PathLike):
-        raise TypeError(
-            f"directory must be a str or os.PathLike, not {type_name(directory)}: "
-            f"{shown(directory)}"
-        )
-    named = None if paths is None else path_sequence("paths", _fspaths(paths))
-    for name, flag in (("isolated", isolated), ("baseline", baseline)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, not {type_name(flag)}: {shown(flag)}")
-    from inwards_core.session import Session
-
-    start = os.path.abspath(os.fspath(directory))
-    with Session.open(directory, isolated=isolated, baseline=baseline) as session:
-        absolute = None if named is None else [os.path.join(start, path) for path in named]
-        return session.check(absolute)
-
-
-def directory_opener(points: Sequence[EntryPoint] | None = None) -> DirectoryOpener:
-    """The composition `Session.open` (and so `check_path`) calls: the first entry point of
-    `COMPOSITION_GROUP` in the installed environment, in `sys.path` order (so a test double
-    installed ahead of inwards takes its place). The core never imports the command line's
-    package."""
-    found = installed_entry_points(group=COMPOSITION_GROUP) if points is None else points
-    if not found:
-        raise LookupError(
-            f"check_path needs a composition registered under the entry-point group "
-            f"{COMPOSITION_GROUP!r}, and none is installed in this environment: install "
-            f"inwards (pip install, not a source tree on sys.path), or check an in-memory "
-            f"project with check_sources"
-        )
-    loaded = found[0].load()
-    if not callable(loaded):
-        raise TypeError(
-            f"the entry point {found[0].name!r} of {COMPOSITION_GROUP!r} "
-            f"({found[0].target}) is not callable"
-        )
-    return cast("DirectoryOpener", loaded)
-
-
-def _fspaths(paths: object) -> object:
-    """Path objects among `paths` as str; anything else left for `path_sequence` to judge."""
-    if isinstance(paths, str | bytes) or not isinstance(paths, Sequence | set | frozenset):
-        return paths
-    return [os.fspath(p) if isinstance(p, os.PathLike) else p for p in paths]

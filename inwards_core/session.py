@@ -14,11 +14,12 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 import attrs
 
 from inwards_core.adapters.caches import DictExtractionCache
+from inwards_core.adapters.entry_points import EntryPoint, installed_entry_points
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
 from inwards_core.config.values import Config
@@ -304,8 +305,6 @@ class Session:
         `isolated`) and project rule roots, the baseline beside the configuration (unless
         `baseline` is False), the extraction cache and the worker processes. Raises what
         `inwards_core.check_path` raises."""
-        from inwards_core.api import directory_opener
-
         opener = directory_opener()
         return cls(opener(os.fspath(directory), isolated=isolated, baseline=baseline))
 
@@ -667,3 +666,78 @@ class Session:
                 buckets[file] = fresh[file]
             buckets = {**buckets, **fresh}
         return [finding for bucket in buckets.values() for finding in bucket]
+
+
+# -- check_path: a directory on disk, as `inwards check` checks it -------------------------
+
+COMPOSITION_GROUP = "inwards.composition"
+"""The entry-point group under which a distribution registers the disk composition that
+`Session.open` and `check_path` use: a `DirectoryOpener` (the `inwards-lint` distribution
+registers `inwards_cli.composition:open_directory`)."""
+
+
+def check_path(
+    directory: str | os.PathLike[str] = ".",
+    *,
+    paths: Sequence[str | os.PathLike[str]] | None = None,
+    isolated: bool = False,
+    baseline: bool = True,
+) -> Report:
+    """Check the project holding `directory` as `inwards check` run there does, and return
+    the report (`report.to_json()` is the document `inwards check --format json` prints).
+
+    The configuration is the nearest pyproject.toml with a `[tool.inwards]` table at or
+    above `directory`; the rules come from the core, user (`$XDG_CONFIG_HOME/inwards/rules`,
+    left out when `isolated`) and project (`.inwards/rules`) roots; the baseline next to the
+    configuration is applied unless `baseline` is False; facts are cached in
+    `.inwards/cache/` (INWARDS_NO_CACHE=1 turns it off) and files parsed by worker
+    processes. `paths` are relative to `directory` (or absolute); None checks the whole
+    project.
+
+    Raises `ConfigNotFoundError` (a `ConfigError`) when no configuration is found,
+    `ConfigError` for a configuration or project rule definition that can't be used (every
+    problem with its file, line, column and key), `BaselineError`, `FamilyLoadError`, and
+    `FileNotFoundError` / `NotADirectoryError` for a directory or path that isn't there.
+    Rule-root warnings are `InwardsWarning`s."""
+    if not isinstance(directory, str | os.PathLike):
+        raise TypeError(
+            f"directory must be a str or os.PathLike, not {type_name(directory)}: "
+            f"{shown(directory)}"
+        )
+    named = None if paths is None else path_sequence("paths", _fspaths(paths))
+    for name, flag in (("isolated", isolated), ("baseline", baseline)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type_name(flag)}: {shown(flag)}")
+    start = os.path.abspath(os.fspath(directory))
+    with Session.open(directory, isolated=isolated, baseline=baseline) as session:
+        absolute = None if named is None else [os.path.join(start, path) for path in named]
+        return session.check(absolute)
+
+
+def directory_opener(points: Sequence[EntryPoint] | None = None) -> DirectoryOpener:
+    """The composition `Session.open` (and so `check_path`) calls: the first entry point of
+    `COMPOSITION_GROUP` in the installed environment, in `sys.path` order (so a test double
+    installed ahead of inwards takes its place). The core never imports the command line's
+    package."""
+    found = installed_entry_points(group=COMPOSITION_GROUP) if points is None else points
+    if not found:
+        raise LookupError(
+            f"check_path needs a composition registered under the entry-point group "
+            f"{COMPOSITION_GROUP!r}, and none is installed in this environment: install "
+            f"inwards (pip install, not a source tree on sys.path), or check an in-memory "
+            f"project with check_sources"
+        )
+    loaded = found[0].load()
+    if not callable(loaded):
+        raise TypeError(
+            f"the entry point {found[0].name!r} of {COMPOSITION_GROUP!r} "
+            f"({found[0].target}) is not callable"
+        )
+    return cast(DirectoryOpener, loaded)
+
+
+def _fspaths(paths: object) -> object:
+    """Path objects among `paths` as str; anything else left for `path_sequence` to judge."""
+    if isinstance(paths, str | bytes) or not isinstance(paths, Sequence | set | frozenset):
+        return paths
+    return [os.fspath(p) if isinstance(p, os.PathLike) else p for p in paths]

@@ -15,7 +15,7 @@ import pytest
 
 import inwards_core
 from inwards_core.adapters.entry_points import EntryPoint
-from inwards_core.api import COMPOSITION_GROUP, directory_opener
+from inwards_core.session import COMPOSITION_GROUP, directory_opener
 from tests.e2e.helpers import NO_USER_CONFIG, run_inwards, write_tree
 
 LAYERS = """
@@ -198,7 +198,7 @@ def test_the_composition_is_found_through_its_entry_point(
                 "    calls.append((directory, isolated, baseline))\n"
                 "    return inwards_core.SessionSetup.of_sources(\n"
                 "        {'a.py': 'import os\\n'},\n"
-                "        pyproject='[tool.inwards]\\nlayers = [{ name = \"a\", modules = [\"a\"] }]\\n',\n"
+                '        pyproject=\'[tool.inwards]\\nlayers = [{ name = "a", modules = ["a"] }]\\n\',\n'
                 "    )\n"
             ),
             "fake_composition-1.0.dist-info/entry_points.txt": (

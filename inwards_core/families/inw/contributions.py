@@ -45,7 +45,7 @@ def inwards_brief_layer_lines(
     rule = rules.get(PURE_DOMAIN)
     if rule is None:
         return []
-    from inwards_core.families.inw.inw005_pure_domain import PureDomainOptions
+    from inwards_core.families.inw.layering.inw005_pure_domain import PureDomainOptions
 
     out = [f"   {line}" for layer in group for line in _library_lines(config, layer, group)]
     if group[0].rank == 0 and isinstance(rule.options, PureDomainOptions):
@@ -79,7 +79,7 @@ def inwards_brief_lines(config: Config, rules: Mapping[str, ActiveRule]) -> Sequ
     rule = rules.get(PORTS_ABSTRACT)
     if rule is None:
         return []
-    from inwards_core.families.inw.inw014_ports_abstract import PortsAbstractOptions
+    from inwards_core.families.inw.ports.inw014_ports_abstract import PortsAbstractOptions
 
     modules = rule.options.modules if isinstance(rule.options, PortsAbstractOptions) else ()
     where = _code(modules) if modules else "every module with a `ports` segment in its name"
