@@ -8,8 +8,32 @@ Tests marked `corpus` read third-party code (Django, sympy, ...) fetched with
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+
+from tests.e2e.helpers import REAL_PROCESS
+
+# The modules whose `run_inwards` runs the installed console script in a subprocess (every
+# other calls inwards' main in-process, see tests/e2e/helpers.py): where the process is what
+# is tested, and a solid core of end-to-end runs as a user's shell makes them.
+SUBPROCESS_MODULES = frozenset(
+    {
+        "tests/e2e/test_check_examples.py",  # the README's quick start and the examples
+        "tests/e2e/test_first_hour_cli.py",  # a new user's first hour, command by command
+        "tests/e2e/test_bad_input.py",  # exit statuses and messages of what goes wrong
+        "tests/e2e/test_output_options.py",  # --output-file, colour (a terminal or not)
+        "tests/e2e/test_findings_output.py",  # what reaches stdout and what stderr
+        "tests/e2e/test_cache.py",  # a cache written by one process, read by the next
+        "tests/e2e/test_run_memo.py",  # a report remembered across processes
+        "tests/e2e/test_startup_budget.py",  # start-up: the fast path without typer
+        "tests/e2e/test_watch.py",
+        "tests/e2e/test_pre_commit_hooks.py",
+        "tests/e2e/test_library_entry_point.py",
+        "tests/e2e/test_install_from_wheel.py",
+        "tests/families/test_tidy_family.py",  # a family installed from its distribution
+    }
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,3 +49,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "corpus" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _cli_process(request: pytest.FixtureRequest) -> Iterator[None]:
+    module = request.path.relative_to(request.config.rootpath).as_posix()
+    token = REAL_PROCESS.set(module in SUBPROCESS_MODULES)
+    yield
+    REAL_PROCESS.reset(token)

@@ -1,16 +1,32 @@
-"""Run the installed `inwards` as a subprocess, as a user would."""
+"""Run `inwards` as a user would: the installed console script in a subprocess, or, where
+the process boundary is not what a test is about, its `main` in this process.
+
+A subprocess costs a fresh interpreter and the imports of a run (most of a small check):
+over a thousand runs, it was most of the suite's time. `run_inwards` therefore calls
+`inwards_cli.main.main` in-process, with the same arguments, working directory and
+environment, and returns what the process would have: its exit status and the bytes it
+wrote to stdout and stderr, decoded as `subprocess.run(text=True)` decodes them. The
+modules of `SUBPROCESS_MODULES` (tests/conftest.py), and every run whose environment
+changes how an interpreter starts (PYTHONPATH, ...) or that watches, still run the real
+console script: the examples, the first hour, bad input, output streams and colour, the
+caches and the run memo across processes, start-up, watch, installs.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
+import gc
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import jsonschema
@@ -42,17 +58,108 @@ def run_inwards(
     # Hermetic by default: the developer's own ~/.config/inwards/rules never leaks in.
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     environment.update(env or {})
-    done = subprocess.run(
-        [*inwards_executable(), *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    _validate_printed_document(done.stdout)
-    return Run(done.returncode, done.stdout, done.stderr)
+    if REAL_PROCESS.get() or _needs_a_process(args, env or {}):
+        done = subprocess.run(
+            [*inwards_executable(), *args],
+            cwd=cwd,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        run = Run(done.returncode, done.stdout, done.stderr)
+    else:
+        run = _run_in_process(list(args), cwd, environment)
+    _validate_printed_document(run.stdout)
+    return run
+
+
+# Set by tests/conftest.py for the tests of SUBPROCESS_MODULES: every run is the real process.
+REAL_PROCESS: contextvars.ContextVar[bool] = contextvars.ContextVar("REAL_PROCESS", default=False)
+
+
+def _needs_a_process(args: tuple[str, ...], env: Mapping[str, str]) -> bool:
+    """What only a fresh process shows: an interpreter started with other paths or options,
+    or a watch (signals, a loop until stopped)."""
+    return any(name.startswith("PYTHON") for name in env) or "--watch" in args
+
+
+class _Exited(SystemExit):
+    """`os._exit` of the run, as an exception, so the test process goes on (a SystemExit:
+    main lets those through)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.exit_code = code
+
+
+def _run_in_process(args: list[str], cwd: Path, environment: dict[str, str]) -> Run:
+    from inwards_cli.main import main
+
+    # A pipe: bytes, never a terminal; errors as Python's for a pipe under a UTF-8 locale.
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
+    stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
+    with _process_state(cwd, environment, stdout, stderr):
+        try:
+            main(args)
+            code = 0
+        except _Exited as exited:
+            code = exited.exit_code
+        except SystemExit as stop:  # typer's, with click's convention for its code
+            if stop.code is None or isinstance(stop.code, int):
+                code = stop.code or 0
+            else:
+                print(stop.code, file=sys.stderr)
+                code = 1
+        stdout.flush()
+        stderr.flush()
+    return Run(code, _as_text_mode_reads(stdout), _as_text_mode_reads(stderr))
+
+
+def _as_text_mode_reads(stream: io.TextIOWrapper) -> str:
+    """The bytes written, decoded as subprocess.run(text=True) does (universal newlines)."""
+    written = stream.buffer.getvalue()  # type: ignore[attr-defined]
+    return io.TextIOWrapper(io.BytesIO(written), encoding="utf-8").read()
+
+
+@contextlib.contextmanager
+def _process_state(
+    cwd: Path, environment: dict[str, str], stdout: io.TextIOWrapper, stderr: io.TextIOWrapper
+) -> Iterator[None]:
+    """What a run may change of its process, set as the subprocess would have it, and put
+    back: working directory, environment, sys.path, standard streams, the collector, and
+    `os._exit` (main ends a check with it) turned into an exception in this process only
+    (a forked worker of the run still exits for real)."""
+    saved_environment = dict(os.environ)
+    saved_cwd = os.getcwd()
+    saved_path = list(sys.path)
+    saved_streams = (sys.stdout, sys.stderr)
+    collecting = gc.isenabled()
+    real_exit = os._exit
+    test_process = os.getpid()
+
+    def exit_here(status: int) -> NoReturn:
+        if os.getpid() != test_process:
+            real_exit(status)
+        raise _Exited(status)
+
+    os.environ.clear()
+    os.environ.update(environment)
+    os.chdir(cwd)
+    sys.stdout, sys.stderr = stdout, stderr
+    os._exit = exit_here
+    try:
+        yield
+    finally:
+        os._exit = real_exit
+        sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_environment)
+        sys.path[:] = saved_path
+        if collecting:
+            gc.enable()
 
 
 def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
