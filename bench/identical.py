@@ -36,12 +36,21 @@ import corpora
 REPO = Path(__file__).resolve().parent.parent
 FORMATS = ("text", "concise", "json", "sarif", "github")
 # What differs between two runs of one build: how long they took, and where they ran.
-DURATION = re.compile(rb"\d+(?:\.\d+)? ?ms\b|\"duration_ms\": [0-9.]+|\"durationMs\": [0-9.]+")
+DURATION = re.compile(rb"\d+(?:\.\d+)? ?ms\b|\"duration_?[mM]s\": ?[0-9.]+")
+# ... and which virtualenv and scratch folder they ran from.
+SITE_PACKAGES = re.compile(rb"/[^\s\"']*/lib/python3\.\d+/site-packages/")
+SCRATCH = re.compile(rb"/tmp/tmp[^/\s\"']+/")
 CONTRACT_PROJECTS = ("import-linter-2.16", "kedro-1.7.0", "dfetch-0.14.4", "usethis-0.22.0")
 
 
 def projects(corpus_dir: Path, scratch: Path) -> Iterator[tuple[str, Path, str]]:
-    """(name, directory, one module path) of every project checked."""
+    """(name, directory, one module path) of every project checked that is there."""
+    for name, source, one_file in _candidates(corpus_dir, scratch):
+        if source is not None and source.is_dir():
+            yield name, source, one_file
+
+
+def _candidates(corpus_dir: Path, scratch: Path) -> Iterator[tuple[str, Path | None, str]]:
     for name, one in (
         ("shop", "src/shop/domain/order.py"),
         ("shop-violations", "src/shop/domain/discounts.py"),
@@ -50,25 +59,25 @@ def projects(corpus_dir: Path, scratch: Path) -> Iterator[tuple[str, Path, str]]
         yield f"example-{name}", REPO / "examples" / name, one
     corpora.OUT_DIR = scratch  # prepared projects go to the scratch folder, not bench/out
     synthetic = corpora.prepare_synthetic(None, 2_000)
-    yield "synthetic", synthetic.source or scratch, synthetic.one_file
+    yield "synthetic", synthetic.source, synthetic.one_file
     contexts = corpora.prepare_synthetic_contexts(synthetic)
-    yield "synthetic-contexts", contexts.source or scratch, contexts.one_file
+    yield "synthetic-contexts", contexts.source, contexts.one_file
     everything = corpora.OptIn(corpora.OPTIN_CODES, diagrams_key=True)
     optin = corpora.prepare_optin(
         synthetic, corpora.SYNTHETIC_OPTIN, everything, corpora.SYNTHETIC_OPTIN_LAYOUT
     )
-    yield "synthetic-optin", optin.source or scratch, optin.one_file
+    yield "synthetic-optin", optin.source, optin.one_file
     if (corpus_dir / corpora.DJANGO_CORPUS).is_dir():
-        django = corpora.prepare_django(corpus_dir)
-        yield "django", django.source or scratch, django.one_file
+        django = corpora.prepare_django(corpus_dir / corpora.DJANGO_CORPUS)
+        yield "django", django.source, django.one_file
         optin = corpora.prepare_optin(
             django, corpora.DJANGO_OPTIN, everything, corpora.DJANGO_OPTIN_LAYOUT
         )
-        yield "django-optin", optin.source or scratch, optin.one_file
-    for real in (corpora.SYMPY_PACKAGE,):
-        if (corpus_dir / real.corpus).is_dir():
-            prepared = corpora.prepare_real(real, corpus_dir)
-            yield real.key, prepared.source or scratch, prepared.one_file
+        yield "django-optin", optin.source, optin.one_file
+    sympy = corpora.SYMPY_PACKAGE
+    if (corpus_dir / sympy.corpus).is_dir():
+        prepared = corpora.prepare_real(sympy, corpus_dir / sympy.corpus)
+        yield sympy.key, prepared.source, prepared.one_file
     for name in CONTRACT_PROJECTS:
         source = corpus_dir / "contracts" / name
         if source.is_dir():
@@ -86,8 +95,8 @@ def commands(one_file: str) -> Iterator[tuple[str, list[str]]]:
         yield "check-one-file", ["check", "--no-cache", one_file, "--format", "json"]
         yield "check-one-file-text", ["check", one_file]
     yield "check-explain", ["check", "--no-cache", "--explain", "INW001", "--format", "json"]
-    yield "status", ["status", "--format", "json"]
-    yield "rules", ["rules", "--format", "json"]
+    yield "status", ["status", "--json"]
+    yield "rules", ["rules", "--json"]
     yield "diagram", ["diagram"]
 
 
@@ -99,12 +108,14 @@ def record(inwards: Path, out: Path) -> int:
         scratch = Path(scratch_name)
         environment["XDG_CONFIG_HOME"] = str(scratch / "no-user-config")
         for name, source, one_file in projects(corpus_dir, scratch):
+            if (out / name / "diagram.txt").is_file():
+                continue  # recorded by an earlier run into the same folder
             work = scratch / "work" / name
             shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".inwards"))
             if name.startswith("contracts-"):
                 if (source / ".inwards").is_dir():
                     shutil.copytree(source / ".inwards", work / ".inwards")
-                run(inwards, ["import-config", "--write"], work, environment)
+                run(inwards, ["import-config", "--force"], work, environment)
             for command, argv in commands(one_file):
                 result = run(inwards, argv, work, environment)
                 target = out / name / f"{command}.txt"
@@ -119,7 +130,12 @@ def run(inwards: Path, argv: Sequence[str], where: Path, environment: dict[str, 
         [str(inwards), *argv], cwd=where, env=environment, capture_output=True, timeout=600
     )
     text = b"exit %d\n-- stdout\n%s\n-- stderr\n%s" % (done.returncode, done.stdout, done.stderr)
-    return DURATION.sub(b"<duration>", text.replace(str(where).encode(), b"<project>"))
+    return normalised(text.replace(str(where).encode(), b"<project>"))
+
+
+def normalised(text: bytes) -> bytes:
+    text = SITE_PACKAGES.sub(b"<site-packages>/", text)
+    return DURATION.sub(b"<duration>", SCRATCH.sub(b"<scratch>/", text))
 
 
 def compare(before: Path, after: Path) -> int:
@@ -134,7 +150,7 @@ def compare(before: Path, after: Path) -> int:
             print(f"{name}: only in {'after' if not old.exists() else 'before'}")
             differ += 1
             continue
-        if old.read_bytes() != new.read_bytes():
+        if normalised(old.read_bytes()) != normalised(new.read_bytes()):
             differ += 1
             lines = difflib.unified_diff(
                 old.read_text(errors="replace").splitlines(),
@@ -144,7 +160,7 @@ def compare(before: Path, after: Path) -> int:
                 lineterm="",
                 n=1,
             )
-            print("\n".join(list(lines)[:40]))
+            print("\n".join(line[:300] for line in list(lines)[:30]))
     print(f"{len(names)} outputs compared, {differ} differ")
     return 1 if differ else 0
 
