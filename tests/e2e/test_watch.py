@@ -81,6 +81,17 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
             for line in changed
         )
         assert changed[-1].startswith("2 new, 0 gone. Found 2 errors")
+        # The watch keeps one session: a changed configuration rebuilds its setup.
+        pyproject = shop / "pyproject.toml"
+        ignoring = pyproject.read_text() + '\n[tool.inwards.rules]\nignore = ["INW001"]\n'
+        pyproject.write_text(ignoring)
+        reloaded = _until(lines, " new, ", poke=lambda: pyproject.write_text(ignoring))
+        assert any(line.startswith("- src/shop/domain/pricing.py:") for line in reloaded)
+        assert reloaded[-1].startswith("0 new, 1 gone. Found 1 error")
+        # And a file fixed on disk is read again: the last error goes.
+        pricing.write_text(edited.replace("import shop.adapters.outbound\n", ""))
+        fixed = _until(lines, " new, ")
+        assert fixed[-1].startswith("0 new, 1 gone. All clear"), fixed
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=WAIT)
     finally:
