@@ -199,28 +199,53 @@ class _OverlaidFiles(ProjectFiles):
         return self._inner.read_bytes(path)
 
 
-@attrs.define
 class _Warm:
     """What a whole-project run made, kept for the next: the tree and its plan, the
     documents, every planned file's facts as on disk (and the planned files by path, those
     that could not be read), the warnings of options of rules that are off, and each rule's
     findings: by checked file for the kinds of `Reach.FILE` (findings outside the checked
-    files under ""), whole for those of `Reach.IMPORT_GRAPH`."""
+    files under ""), whole for those of `Reach.IMPORT_GRAPH`; and what the model computed
+    per file. (Plain classes here and in `_Changes`: this module is imported on every
+    start of `inwards check`, where an attrs class costs more.)"""
 
-    check_syntax: bool
-    tree: Tree
-    plan: ReadPlan
-    documents: Documents | None
-    facts: dict[str, ModuleFacts]
-    checked: dict[str, ModuleInfo]
-    unreadable: dict[str, NotChecked]
-    off: list[Finding]
-    by_file: dict[str, dict[str, list[Finding]]] = attrs.field(factory=dict)
-    whole: dict[str, list[Finding]] = attrs.field(factory=dict)
-    memo: PerFileMemo = attrs.field(factory=PerFileMemo)
+    __slots__ = (
+        "by_file",
+        "check_syntax",
+        "checked",
+        "documents",
+        "facts",
+        "memo",
+        "off",
+        "plan",
+        "tree",
+        "unreadable",
+        "whole",
+    )
+
+    def __init__(
+        self,
+        check_syntax: bool,
+        tree: Tree,
+        plan: ReadPlan,
+        documents: Documents | None,
+        facts: dict[str, ModuleFacts],
+        checked: dict[str, ModuleInfo],
+        unreadable: dict[str, NotChecked],
+        off: list[Finding],
+    ) -> None:
+        self.check_syntax = check_syntax
+        self.tree = tree
+        self.plan = plan
+        self.documents = documents
+        self.facts = facts
+        self.checked = checked
+        self.unreadable = unreadable
+        self.off = off
+        self.by_file: dict[str, dict[str, list[Finding]]] = {}
+        self.whole: dict[str, list[Finding]] = {}
+        self.memo = PerFileMemo()
 
 
-@attrs.define
 class _Changes:
     """What changed since the warm results were made: files whose facts on disk changed
     (`on_disk`), changed files the run reads only on demand (`elsewhere`) and whether the
@@ -229,13 +254,24 @@ class _Changes:
     contents differ from the disk for this call (`for_call`), and whether that changes the
     graph or the packages (`call_graph`, `call_packages`)."""
 
-    on_disk: set[str] = attrs.field(factory=set)
-    elsewhere: set[str] = attrs.field(factory=set)  # changed, but not read up front
-    graph: bool = False
-    packages: bool = False
-    for_call: set[str] = attrs.field(factory=set)
-    call_graph: bool = False
-    call_packages: bool = False
+    __slots__ = (
+        "call_graph",
+        "call_packages",
+        "elsewhere",
+        "for_call",
+        "graph",
+        "on_disk",
+        "packages",
+    )
+
+    def __init__(self) -> None:
+        self.on_disk: set[str] = set()
+        self.elsewhere: set[str] = set()  # changed, but not read up front
+        self.graph = False
+        self.packages = False
+        self.for_call: set[str] = set()
+        self.call_graph = False
+        self.call_packages = False
 
 
 def _graph_part(facts: ModuleFacts) -> tuple[object, ...]:

@@ -59,20 +59,23 @@ class ImportEdge:
         return self.statement_line or self.span.line
 
 
-@attrs.define
 class PerFileMemo:
     """What a model computes once per file, keyed by the file it was computed from: each
     file's resolved imports and import edges, the dotted prefixes of what it imports, the
     facts of packages read for `extended_at`, top-level names and content facts read on
     demand. Each depends on that one file's facts (and the module index), so a warm session
-    keeps it between runs and forgets the files that changed."""
+    keeps it between runs and forgets the files that changed. (A plain class: it is built
+    for every run and imported on every start, where an attrs class costs more.)"""
 
-    resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = attrs.field(factory=dict)
-    edges: dict[str, tuple[ImportEdge, ...]] = attrs.field(factory=dict)
-    prefixes: dict[str, frozenset[str]] = attrs.field(factory=dict)
-    more: dict[str, ModuleFacts | None] = attrs.field(factory=dict)
-    names: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    content: dict[str, ContentFacts | None] = attrs.field(factory=dict)
+    __slots__ = ("content", "edges", "more", "names", "prefixes", "resolved")
+
+    def __init__(self) -> None:
+        self.resolved: dict[str, tuple[tuple[ImportFact, str | None], ...]] = {}
+        self.edges: dict[str, tuple[ImportEdge, ...]] = {}
+        self.prefixes: dict[str, frozenset[str]] = {}
+        self.more: dict[str, ModuleFacts | None] = {}
+        self.names: dict[str, tuple[str, ...]] = {}
+        self.content: dict[str, ContentFacts | None] = {}
 
     def forget(self, files: Iterable[str]) -> None:
         for file in files:
