@@ -35,7 +35,9 @@ files, without importing the project. What it holds:
 Registrations whose order the graph cannot know are left out of `operations`: a route
 decorator inside a function on a node built outside that function (a test that adds a
 route to a module-level app runs when it is called, if at all), and a decorated function
-whose name the same scope defines twice (`if`/`else` branches, of which one runs).
+whose name the same scope defines twice unless it is a module-level `def` at the margin
+(`if`/`else` branches, of which one runs, are left out; two unconditional defs of one name
+both register their routes, and each is judged).
 
 Names are resolved through each module's imports, aliases included, and re-exports are
 followed up to `graph_names.REEXPORT_HOPS` hops (`from .users import router` in a package's

@@ -5,7 +5,7 @@ handlers (see `graph`'s docstring for what each is)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -219,7 +219,7 @@ class GraphReader:
             scope = _enclosing(function.qualname)
             for decorator in function.decorators:
                 self._callbacks(module, scope, decorator)
-                if function.qualname not in repeated:
+                if function.qualname not in repeated or _unconditional(function, decorator):
                     self._decorator(module, scope, function, decorator)
             own = [c for c in function.calls if not c.nested]
             self._calls(module, function.qualname, own)
@@ -254,7 +254,7 @@ class GraphReader:
         if method == "websocket":
             methods = (WEBSOCKET,)
         elif method == "api_route":
-            methods = ("GET",) if "methods" not in keywords else None
+            methods = listed_methods(keywords)
         else:
             methods = (method.upper(),)
         if "**" in keywords:
@@ -292,7 +292,7 @@ class GraphReader:
         if method == "add_api_websocket_route":
             methods: tuple[str, ...] | None = (WEBSOCKET,)
         else:
-            methods = ("GET",) if "methods" not in keywords and "**" not in keywords else None
+            methods = listed_methods(keywords)
         self.operations.setdefault(owner, []).append(
             Operation(
                 owner, methods, path, call, None, module.info.name, module.info.file, keywords
@@ -346,6 +346,30 @@ def _call_at(calls: Sequence[CallFact], callee: str, line: int) -> CallFact | No
         if call.callee == callee and call.span.line == line:
             return call
     return None
+
+
+def _unconditional(function: FunctionFact, decorator: CallFact) -> bool:
+    """A module-level `def` decorated at the margin (`@` in the first column, the call right
+    after it): no `if`/`else` branch holds it, so each of two such defs of one name
+    registers its route when the module runs (FastAPI keeps both)."""
+    return "." not in function.qualname and decorator.span.column == 2
+
+
+def listed_methods(keywords: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The HTTP methods of `api_route`/`add_api_route`: ("GET",) without `methods=`, those a
+    list or tuple of string literals names (upper case, as FastAPI takes them); None for
+    anything else (a name, a set, a spread that may hold `methods`)."""
+    if "**" in keywords:
+        return None
+    text = keywords.get("methods")
+    if text is None:
+        return ("GET",)
+    if not (text.startswith("[") and text.endswith("]")) or text == "[]":
+        return None
+    items = text[1:-1].split(",")
+    if not all(len(item) > 2 and item[0] == '"' == item[-1] for item in items):
+        return None
+    return tuple(dict.fromkeys(item[1:-1].upper() for item in items))
 
 
 def _keywords(call: CallFact | None) -> dict[str, str]:

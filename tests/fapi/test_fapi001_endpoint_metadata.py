@@ -241,3 +241,45 @@ def test_add_api_route_judges_the_endpoint_it_names() -> None:
     assert [f.message for f in _findings(files)] == [
         "`created` (GET /b) publishes an OpenAPI entry without summary and response model."
     ]
+
+
+def test_two_endpoints_of_one_name_are_both_judged() -> None:
+    # FastAPI registers both module-level defs; of an if/else pair only one runs, unknown.
+    source = """\
+        @router.get("/first")
+        async def listing():
+            return []
+
+        @router.get("/second")
+        async def listing():
+            return []
+
+        if LEGACY:
+            @router.get("/old")
+            async def switched():
+                return 1
+        else:
+            @router.get("/new")
+            async def switched():
+                return 2
+        """
+    assert _messages(source) == [
+        "`listing` (GET /first) publishes an OpenAPI entry without summary and response model.",
+        "`listing` (GET /second) publishes an OpenAPI entry without summary and response model.",
+    ]
+
+
+def test_api_route_with_a_literal_method_list_is_judged() -> None:
+    source = """\
+        @router.api_route("/sync", methods=["post", "PUT"])
+        async def sync():
+            return 1
+
+        @router.api_route("/any", methods=ALL_METHODS)
+        async def anything():
+            return 1
+        """
+    assert _messages(source) == [
+        "`sync` (POST/PUT /sync) publishes an OpenAPI entry without summary, explicit "
+        "status code and response model."
+    ]

@@ -79,7 +79,10 @@ def test_the_graph_of_a_small_project() -> None:
     assert router.kind == "router" and router.prefix == "/v1"
     assert router.keywords["route_class"] == "APIRoute"
     operations = graph.operations["shop.routers.users.router"]
-    assert [(o.methods, o.path) for o in operations] == [(("GET",), "/{user_id}"), (None, "/bulk")]
+    assert [(o.methods, o.path) for o in operations] == [
+        (("GET",), "/{user_id}"),
+        (("PUT", "PATCH"), "/bulk"),
+    ]
     assert operations[0].keywords["operation_id"] == '"read_user"'
     assert operations[0].function is not None and operations[0].function.qualname == "read_user"
     wiring = [(i.parent, i.child, i.how, i.prefix) for i in graph.inclusions]
