@@ -144,12 +144,34 @@ def in_schema(graph: Graph, operation: Operation, served: tuple[Served, ...]) ->
     if owner is not None and _hidden(owner.keywords):
         return False
     if not served:
+        if owner is not None and _hidden_above(graph, owner.name, frozenset()):
+            return False
         return owner is None or owner.keywords.get("openapi_url") != "None"
     return any(
         way.app.keywords.get("openapi_url") != "None"
         and not any(_inclusion_hidden(graph, inclusion) for inclusion in way.route.via)
         for way in served
     )
+
+
+def _hidden_above(graph: Graph, name: str, seen: frozenset[str]) -> bool:
+    """Every `include_router` of router `name` the graph sees hides it: the call says
+    `include_in_schema=False`, or the receiver is a router that hides its routes itself or
+    is hidden the same way above it (FastAPI passes the flag down to every included route).
+    False when nothing includes it."""
+    inclusions = [i for i in graph.inclusions if i.child == name and i.how == "include_router"]
+    return bool(inclusions) and all(
+        _inclusion_hidden(graph, inclusion)
+        or _router_hidden(graph, inclusion.parent, seen | {name})
+        for inclusion in inclusions
+    )
+
+
+def _router_hidden(graph: Graph, name: str | None, seen: frozenset[str]) -> bool:
+    parent = graph.nodes.get(name or "")
+    if parent is None or parent.kind != "router" or parent.name in seen:
+        return False
+    return _hidden(parent.keywords) or _hidden_above(graph, parent.name, seen)
 
 
 def endpoint_of(model: ProjectModel, operation: Operation) -> tuple[ModuleInfo, Operation] | None:

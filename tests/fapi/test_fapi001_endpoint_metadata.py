@@ -283,3 +283,27 @@ def test_api_route_with_a_literal_method_list_is_judged() -> None:
         "`sync` (POST/PUT /sync) publishes an OpenAPI entry without summary, explicit "
         "status code and response model."
     ]
+
+
+def test_a_router_every_inclusion_hides_is_skipped_without_a_known_app() -> None:
+    # The app is a parameter of a setup function: no app of the graph serves the routes,
+    # but the only way in, through the parent router, says include_in_schema=False.
+    files = {
+        "shop/items.py": HEAD + '@router.get("/items")\nasync def items():\n    return []\n',
+        "shop/api.py": (
+            "from fastapi import APIRouter\nfrom shop.items import router as items\n"
+            "api = APIRouter()\napi.include_router(items)\n"
+        ),
+        "shop/setup.py": (
+            "from fastapi import FastAPI\nfrom shop.api import api\n\n"
+            "def install(app: FastAPI):\n    app.include_router(api, include_in_schema=False)\n"
+        ),
+        "shop/pages.py": HEAD + '@router.get("/page")\nasync def page():\n    return 1\n',
+        "shop/site.py": (
+            "from fastapi import APIRouter\nfrom shop.pages import router as pages\n"
+            "hidden = APIRouter(include_in_schema=False)\nhidden.include_router(pages)\n"
+            "shown = APIRouter()\nshown.include_router(pages)\n"
+        ),
+    }
+    # `page` is also reached through `shown`, which hides nothing.
+    assert [f.message.split(" (")[0] for f in _findings(files)] == ["`page`"]
