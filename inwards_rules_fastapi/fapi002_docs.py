@@ -174,6 +174,8 @@ parse only a file whose text holds one of a few fixed words (`async `, `@`, `cla
 ...): a helper module with none of them is not seen. An operation no app is known to serve (its
 router included by a function that receives the parent, say) is judged with the
 `responses=` and `dependencies=` of its decorator, its router and the `include_router`
-calls that include that router, whatever their receiver.
+calls that include that router, whatever their receiver; the `responses=` of the routers
+above (a router that includes it, and the calls and routers that include that one) count
+as declared too, their `dependencies=` are not followed.
 """,
 )

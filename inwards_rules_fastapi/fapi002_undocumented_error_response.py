@@ -192,6 +192,25 @@ def _way_parts(
     return list(known.values()), list(dict.fromkeys(inclusions))
 
 
+def _inclusions_above(graph: Graph, name: str) -> list[Inclusion]:
+    """The inclusions of router `name`, then those of each router that includes it, and
+    so on up (each router once)."""
+    found: list[Inclusion] = []
+    pending = [name]
+    seen = {name}
+    while pending:
+        child = pending.pop(0)
+        for inclusion in graph.inclusions:
+            if inclusion.child != child:
+                continue
+            found.append(inclusion)
+            parent = inclusion.parent
+            if parent is not None and parent not in seen:
+                seen.add(parent)
+                pending.append(parent)
+    return found
+
+
 def _declared(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> set[str] | None:
     """The response keys declared on the operation's ways into the schema (its decorator,
     then `_way_parts`), normalised: "404", "4XX", "DEFAULT"; None when one `responses=`
@@ -199,6 +218,13 @@ def _declared(graph: Graph, operation: Operation, ways: tuple[Served, ...]) -> s
     from inwards_rules_fastapi.openapi_entries import keyword
 
     nodes, inclusions = _way_parts(graph, operation, ways)
+    if not ways:
+        # Higher up than its router's own inclusions: the routers that include those
+        # routers document what their routes may answer too (their `dependencies=` are
+        # not followed: what the operation raises is read no further up).
+        above = _inclusions_above(graph, operation.owner)
+        inclusions += [i for i in above if i not in inclusions]
+        nodes += [n for i in above if (n := graph.nodes.get(i.parent or "")) is not None]
     texts = [operation.keywords.get("responses")]
     texts += [node.keywords.get("responses") for node in nodes]
     texts += [keyword(inclusion.call, "responses") for inclusion in inclusions]

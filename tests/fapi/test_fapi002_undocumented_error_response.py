@@ -363,3 +363,36 @@ def test_a_router_passed_to_a_function_keeps_its_inclusion_s_responses() -> None
     }
     (finding,) = _findings(files)
     assert _codes(finding.message) == "409 (raised here)"
+
+
+def test_routers_higher_up_declare_for_the_routes_they_include() -> None:
+    # No app of the graph serves these routes: a versioned API router gathers the resource
+    # routers, and a setup function hands it to the app. What the API router and that
+    # inclusion declare covers the 401 and 403 the resource routers' dependencies raise.
+    guard = (
+        "def signed_in():\n    raise HTTPException(401)\n\n"
+        "def admin():\n    raise HTTPException(403)\n\n"
+    )
+    files = {
+        "shop/orders.py": HEAD.replace(
+            "APIRouter()", "APIRouter(dependencies=[Depends(signed_in), Depends(admin)])"
+        ).replace("router = ", guard + "router = ")
+        + '@router.get("/orders")\nasync def orders():\n    return []\n',
+        "shop/api.py": (
+            "from fastapi import APIRouter, FastAPI\nfrom shop.orders import router as orders\n"
+            'api = APIRouter(responses={401: {"description": "Not signed in"}})\n'
+            "api.include_router(orders)\n\n"
+            "def install(app: FastAPI) -> None:\n"
+            '    app.include_router(api, responses={403: {"description": "Forbidden"}})\n'
+        ),
+    }
+    assert _findings(files) == []
+    # One of them declared by a call: unknown, so nothing is judged.
+    declared = '{403: {"description": "Forbidden"}}'
+    by_call = files["shop/api.py"].replace(declared, f"common({declared})")
+    unknown = {**files, "shop/api.py": by_call}
+    assert _findings(unknown) == []
+    # Nothing above declares 403: it is still reported.
+    partial = {**files, "shop/api.py": files["shop/api.py"].replace(f", responses={declared}", "")}
+    (finding,) = _findings(partial)
+    assert _codes(finding.message) == "403 (through `admin`)"
