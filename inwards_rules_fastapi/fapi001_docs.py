@@ -87,7 +87,9 @@ OpenAPI entry lacks what the rule's options ask of every entry. By default:
   turns into one (not `None`, `Any` or a JSON response class); an operation whose
   `status_code` is 204 or 304 sends no body, and one whose every `return` builds a
   non-JSON response (`HTMLResponse(...)`, `RedirectResponse(...)`) chose its body: both
-  are exempt, as is one whose `responses=` the rule cannot read (it may describe the body);
+  are exempt, as is one whose `responses=` is a name or a dict the rule cannot read whole
+  (it may describe the body); a `responses=` built by a call is unknown for its own part
+  only, the model is then judged on the rest;
 - an **explicit status code** (`status_code=`) on POST and DELETE operations, whose
   success codes (201, 204) FastAPI does not guess;
 - a `description` in every entry of the decorator's `responses=` dict whose value is a

@@ -137,14 +137,20 @@ def _has_model(operation: Operation) -> bool:
     if "response_model" in words or "response_class" in words:
         return True
     if "responses" in words:
-        # A success response described in `responses=` is a model too; a `responses=` the
-        # rule cannot read may hold one (fastapi-users' login responses do).
-        entries = read_dict(words["responses"])
-        if entries is None or any(
+        # A success response described in `responses=` is a model too; a dict the rule
+        # cannot read whole, or a name, may hold one (fastapi-users' login responses do). A
+        # call (or another expression, written "") is unknown too, but only its own part:
+        # projects build their shared error responses so (`errors(404, 409)`), and the
+        # model is left to the rest of the entry.
+        text = words["responses"]
+        entries = read_dict(text)
+        if entries is None and text != "":
+            return True
+        if any(
             (e.key.strip('"') == "2XX" or 200 <= (status_code(e.key) or 0) < 300)
             and e.fields is not None
             and ('"model"' in e.fields or '"content"' in e.fields)
-            for e in entries
+            for e in entries or ()
         ):
             return True
     function = operation.function
