@@ -85,9 +85,9 @@ OpenAPI entry lacks what the rule's options ask of every entry. By default:
 - a **response model**: `response_model=` or `response_class=` on the decorator, a 2xx
   entry of `responses=` with a `"model"` or `"content"`, or a return annotation FastAPI
   turns into one (not `None`, `Any` or a JSON response class); an operation whose
-  `status_code` is 204 or 304 sends no body, and one whose every `return` builds a
-  non-JSON response (`HTMLResponse(...)`, `RedirectResponse(...)`) chose its body: both
-  are exempt, as is one whose `responses=` is a name or a dict the rule cannot read whole
+  `status_code` is 204 or 304 (or a name the rule cannot read, which may be) sends no
+  body, and one whose every `return` builds a non-JSON response (`HTMLResponse(...)`,
+  `RedirectResponse(...)`) chose its body: both are exempt, as is one whose `responses=` is a name or a dict the rule cannot read whole
   (it may describe the body); a `responses=` built by a call is unknown for its own part
   only, the model is then judged on the rest;
 - an **explicit status code** (`status_code=`) on POST and DELETE operations, whose
@@ -129,14 +129,17 @@ Add what the finding lists to the decorator: `summary="..."` (or a docstring),
 `response_model=Order` or a `-> Order` return annotation (either one is enough, so ruff's
 FAST001, which reports a `response_model=` that repeats the annotation, never asks the
 opposite), `status_code=201` (use
-`fastapi.status` names), and a `"description"` in each `responses=` entry. An operation
-meant to stay private takes `include_in_schema=False`. If the project does not want one of
+`fastapi.status` names), and a `"description"` in each `responses=` entry. An endpoint
+that returns nothing (`-> None`, or no `return` with a value) has no body for a model to
+describe: give it `status_code=204` (or a `response_class=`), as its finding's fix says.
+An operation meant to stay private takes `include_in_schema=False`. If the project does not want one of
 these requirements, turn it off in `[tool.inwards.rules.endpoint-metadata]`.
 """,
     limitations="""
 An `add_api_route(path, endpoint)` call is judged when `endpoint` names a top-level
 function of the project and its methods are known (no `methods=` means GET); a nested
-function, a factory's result or a `methods=` list leaves it out. So does a decorator that
+function, a factory's result or a `methods=` that is not a literal list of strings leaves
+it out. So does a decorator that
 registers on a module-level app or router from inside a function (the project graph leaves
 those out: when it runs is unknown). A `responses=` whose value is a name, a call,
 a spread (`**common`) or a dict cut by the content facts' bound is not judged for

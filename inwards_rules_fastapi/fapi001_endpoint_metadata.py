@@ -14,6 +14,7 @@ from inwards_rules_fastapi.fapi001_docs import DOCS, examples
 from inwards_rules_fastapi.graph_options import GRAPH_SCOPE, GraphRuleOptions
 
 if TYPE_CHECKING:
+    from inwards_core import FunctionFact
     from inwards_rules_fastapi.graph import Graph, Operation
     from inwards_rules_fastapi.openapi_entries import Served
 
@@ -116,7 +117,9 @@ def _missing(
     if wanted & set(operation.methods or ()) and "status_code" not in words:
         missing.append("explicit status code")
     code = status_code(words.get("status_code", ""))
-    if options.require_response_model and code not in (204, 304) and not _has_model(operation):
+    # A status code the rule cannot read (a constant of the project's) may be 204: unknown.
+    bodiless = code in (204, 304) or (code is None and "status_code" in words)
+    if options.require_response_model and not bodiless and not _has_model(operation):
         missing.append("response model")
     missing += _responses_without(operation, options.require_response_fields)
     owner = graph.nodes.get(operation.owner)
@@ -226,18 +229,28 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _returns_nothing(function: FunctionFact) -> bool:
+    """`-> None`, or no annotation and no `return` with a value: the body is `null`, which
+    no model describes; a 204 (or a `response_class=`) says there is none."""
+    if function.returns:
+        return function.returns == ("None",)
+    return all(value == "<none>" for value in function.return_values)
+
+
 def _violation(operation: Operation, ways: tuple[Served, ...], missing: list[str]) -> Violation:
     function = operation.function
     assert function is not None
     name = quoted(function.qualname.rpartition(".")[2], _NAME_LIMIT)
     where = _where(operation, ways)
     lacking = _listed(missing)
+    no_body = "response model" in missing and _returns_nothing(function)
     return Violation(
         file=operation.file,
         module=operation.module,
         span=operation.call.span,
         message=f"`{name}` ({where}) publishes an OpenAPI entry without {lacking}.",
         params={"endpoint": name, "operation": where, "missing": lacking},
+        variant="no-body" if no_body else "",
     )
 
 

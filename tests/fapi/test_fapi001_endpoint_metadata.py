@@ -330,3 +330,31 @@ def test_responses_built_by_a_call_leave_the_model_to_the_rest() -> None:
             return {}
         '''
     assert _messages(source) == ["`a` (GET /a) publishes an OpenAPI entry without response model."]
+
+
+def test_an_endpoint_returning_nothing_is_told_to_answer_204() -> None:
+    # Deleting returns nothing: the fix is a 204 (no body to describe), not a model. The
+    # guidance says so; a 204 written as a project constant may be one, so it is silent.
+    source = '''\
+        @router.delete("/a/{a_id}", status_code=200)
+        async def remove_a(a_id: int) -> None:
+            """Doc."""
+
+        @router.post("/b/purge", status_code=200)
+        async def purge_b():
+            """Doc."""
+            if not queue:
+                return
+            queue.clear()
+
+        @router.get("/c")
+        async def read_c() -> dict:
+            return {}
+
+        @router.delete("/d/{d_id}", status_code=NO_CONTENT)
+        async def remove_d(d_id: int) -> None:
+            """Doc."""
+        '''
+    found = _findings({"shop/api.py": HEAD + textwrap.dedent(source)})
+    told_204 = [(f.message.split(" (")[0], "HTTP_204_NO_CONTENT" in f.fix.steps[0]) for f in found]
+    assert told_204 == [("`remove_a`", True), ("`purge_b`", True), ("`read_c`", False)]
