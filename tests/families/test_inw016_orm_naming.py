@@ -53,6 +53,9 @@ def _lines(findings: list[Finding]) -> list[tuple[str, int, str]]:
         ("boxes", True, "box"),
         ("people", True, "person"),
         ("heroes", True, "hero"),
+        ("aliases", True, "alias"),
+        ("statuses", True, "status"),
+        ("houses", True, "house"),
         ("status", False, "status"),
         ("address", False, "address"),
         ("analysis", False, "analysis"),
@@ -157,6 +160,8 @@ class Tag(Base):
 
 class PostTags(Base):
     __tablename__ = "post_tags"
+    post_id = mapped_column(sa.ForeignKey("posts.id"), primary_key=True)
+    tag_id = mapped_column(sa.ForeignKey("tag.id"), primary_key=True)
 
 class Legacy(Base):
     __tablename__ = "LegacyThing"
@@ -180,7 +185,7 @@ def test_per_name_findings_and_exemptions() -> None:
         ),
         (
             "app/models.py",
-            26,
+            28,
             'Table name "LegacyThing" is not lower snake case; name it "legacy_thing".',
         ),
     ]
@@ -391,3 +396,68 @@ def test_a_library_of_mixins_maps_no_table_and_owes_no_naming_convention() -> No
     mapped = mixins + 'class Order(Base):\n    __tablename__ = "order"\n'
     found = _findings({"app/models.py": "from app.base import Base\n" + mapped}, convention=False)
     assert ["naming_convention" in f.message for f in found] == [True]
+
+
+def test_a_link_table_is_known_by_its_shape_not_its_name() -> None:
+    # `run_labels` joins two table names but holds a key and a value per run: a table of
+    # its own, judged. The link tables hold two foreign keys (and at most an `id`).
+    models = """\
+from sqlalchemy import Column, ForeignKey, Integer, String
+from sqlmodel import Field, SQLModel
+from django.db import models
+from app.base import Base
+
+class Run(Base):
+    __tablename__ = "run"
+
+class Label(Base):
+    __tablename__ = "label"
+
+class RunLabel(Base):
+    __tablename__ = "run_labels"
+    run_id = Column(Integer, ForeignKey("run.id"), primary_key=True)
+    key = Column(String(250), primary_key=True)
+    value = Column(String(5000))
+
+class RunOwners(Base):
+    __tablename__ = "run_owners"
+    id = Column(Integer, primary_key=True)
+    run_id = Column(ForeignKey("run.id"))
+    owner_id = Column(ForeignKey("owner.id"))
+
+class TeamHeroes(SQLModel, table=True):
+    team_id: int = Field(foreign_key="team.id", primary_key=True)
+    hero_id: int = Field(foreign_key="hero.id", primary_key=True)
+
+class Memberships(models.Model):
+    person = models.ForeignKey("Person", on_delete=models.CASCADE)
+    group = models.ForeignKey("Group", on_delete=models.CASCADE)
+
+    class Meta:
+        db_table = "memberships"
+"""
+    found = [f.message for f in _findings({"app/models.py": models})]
+    assert found == ['Table name "run_labels" is plural; name it in the singular: "run_label".']
+
+
+def test_suggested_names_read_as_english() -> None:
+    models = """\
+from datetime import date, datetime
+from sqlalchemy.orm import Mapped
+from app.base import Base
+
+class ModelAliases(Base):
+    __tablename__ = "model_aliases"
+    date_of_birth: Mapped[date]
+    timestamp: Mapped[datetime]
+    lease_until: Mapped[datetime]
+
+class Warehouses(Base):
+    __tablename__ = "warehouses"
+"""
+    found = [f.message for f in _findings({"app/models.py": models})]
+    assert found == [
+        'Table name "model_aliases" is plural; name it in the singular: "model_alias".',
+        'Date column "date_of_birth" does not end with "_date"; name it "birth_date".',
+        'Table name "warehouses" is plural; name it in the singular: "warehouse".',
+    ]

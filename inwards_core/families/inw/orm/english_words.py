@@ -111,9 +111,20 @@ def singular(word: str) -> str:
         return _IRREGULAR[word]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "oes")) or _s_stem(word):
         return word[:-2]
     return word[:-1]
+
+
+def _s_stem(word: str) -> bool:
+    """A plural in `es` of a singular that ends in `s` (`aliases`, `statuses`, `buses`),
+    not of one that ends in `se` (`houses`, `causes`, `purchases`)."""
+    if not word.endswith("ses"):
+        return False
+    stem = word[:-2]
+    if stem in _SINGULAR_IN_S:
+        return True
+    return len(stem) > 3 and stem.endswith(("us", "is")) and not stem.endswith(("ous", "aus"))
 
 
 def singular_name(name: str) -> str:

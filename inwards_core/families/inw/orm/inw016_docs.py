@@ -32,10 +32,14 @@ writes (`__tablename__`, `Table(`, `db_table`, `Field(`, `Column(`, `mapped_colu
 `Mapped[`, `table=True`, `MetaData(`, `naming_convention`) are read for it.
 
 A date column whose last word already says it is a date (`birthday`, `due_day`, `dob`)
-passes: `birthday_date` would only repeat it.
+passes: `birthday_date` would only repeat it. So does a datetime column named by its type
+alone (`timestamp`), with nothing for a suffix to follow, or ending in a bound (`lease_until`,
+`active_since`), which reads as a time already. A suggested name drops a time word at either
+end before it adds the suffix, and an `of_` after it: `date_of_birth` becomes `birth_date`.
 
-Never judged: association tables (a Core `Table` whose every column is a foreign key, or a name
-joining two tables of the project, `post_tags` for `post` and `tag`), tables a library or the
+Never judged: association tables, known by their shape (a Core `Table`, a model or a Django
+`db_table` whose columns are two or more foreign keys and nothing else but an `id` key; a
+name such as `run_labels` joining two tables' names is no proof: a key/value table has it too), tables a library or the
 database owns (`alembic_version`, `django_*`, `celery_*`, PostGIS and SpatiaLite's
 `geometry_columns` and `spatial_ref_sys`, ...), names in `allow-tables`, and test modules unless
 `check-tests = true`.

@@ -58,6 +58,10 @@ _TIME_PREFIXES = ("date_", "datetime_", "time_")
 # A date column whose last word already is a date (`birthday`, `due_day`): adding `_date`
 # would only repeat it, which no reviewer asks for.
 _DATE_WORDS = ("day", "birthday", "date", "dob")
+# A datetime column named by its type alone (`timestamp`) has nothing for the suffix to
+# follow; one that ends in a bound (`lease_until`, `active_since`) already reads as a time.
+_TIME_WORDS = ("timestamp", "datetime", "time")
+_TIME_BOUNDS = ("until", "since")
 
 
 # -- what is wrong with one name ---------------------------------------------------------
@@ -98,31 +102,14 @@ def _table_problem(info: ModuleInfo, table: TableName, options: OrmNamingOptions
     return None
 
 
-def _exempt_table(table: TableName, options: OrmNamingOptions, known: frozenset[str]) -> bool:
+def _exempt_table(table: TableName, options: OrmNamingOptions) -> bool:
     lowered = table.name.lower()
     return (
         table.association
         or table.name in options.allow_tables
         or lowered in LIBRARY_TABLES
         or lowered.startswith(LIBRARY_PREFIXES)
-        or _joins_two_tables(lowered, known)
     )
-
-
-def _joins_two_tables(name: str, known: frozenset[str]) -> bool:
-    """An association table named after the two it links (`user_roles` for `user` and
-    `role`, `posts_tags`): each part, singular or not, is a table of the project."""
-    parts = name.split("_")
-    for cut in range(1, len(parts)):
-        left, right = "_".join(parts[:cut]), "_".join(parts[cut:])
-        if _is_table(left, known) and _is_table(right, known):
-            return True
-    return False
-
-
-def _is_table(word: str, known: frozenset[str]) -> bool:
-    """`known` holds the singular forms of the project's table names."""
-    return singular_name(word) in known
 
 
 def _suffixed(name: str, suffix: str) -> str:
@@ -136,6 +123,9 @@ def _suffixed(name: str, suffix: str) -> str:
             if base.startswith(start) and len(base) > len(start):
                 base = base[len(start) :]
                 break
+        # `date_of_birth` is the birth's date: `birth_date`, not `of_birth_date`.
+        if base.startswith("of_") and len(base) > len("of_"):
+            base = base[len("of_") :]
     return base + suffix
 
 
@@ -146,6 +136,10 @@ def _column_problem(
     if suffix is False or column.name.endswith(suffix):
         return None
     if column.kind != DATETIME and column.name.rpartition("_")[2] in _DATE_WORDS:
+        return None
+    if column.kind == DATETIME and (
+        column.name in _TIME_WORDS or column.name.rpartition("_")[2] in _TIME_BOUNDS
+    ):
         return None
     return Problem(
         info, column.name, column.span, column.kind, "suffix", _suffixed(column.name, suffix)
@@ -213,12 +207,11 @@ def judge(model: ProjectModel, options: OrmNamingOptions) -> Judged:
     """Every name of the checked modules judged; on a whole-project run, with the project's
     own schemes inferred and the missing naming convention."""
     read = _read(model, options)
-    known = frozenset(singular_name(t.name.lower()) for _, m in read for t in m.tables)
     problems: list[Problem] = []
     judged: Counter[str] = Counter()
     for info, models in read:
         for table in models.tables:
-            if options.table_name is False or _exempt_table(table, options, known):
+            if options.table_name is False or _exempt_table(table, options):
                 continue
             judged["table"] += 1
             problem = _table_problem(info, table, options)

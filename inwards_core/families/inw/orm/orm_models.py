@@ -123,7 +123,8 @@ def read_models(
         kind = kinds.get(found.qualname)
         if kind is None:
             continue
-        tables.extend(_class_tables(found, kind))
+        links = _links_only(found, kind, names, calls, bounds)
+        tables.extend(_class_tables(found, kind, links))
         columns.extend(_class_columns(found, kind, names, calls, bounds))
     for table, table_columns in _core_tables(calls, names, bounds):
         tables.append(table)
@@ -207,7 +208,71 @@ def _literal(attribute: BindingFact) -> str | None:
 _NO_MAPPING_BASES = frozenset({"Generic", "Protocol", "object", "ABC"})
 
 
-def _class_tables(found: ClassFact, kind: str) -> Iterator[TableName]:
+def _links_only(
+    found: ClassFact,
+    kind: str,
+    names: _Names,
+    calls: Sequence[CallFact],
+    bounds: Sequence[tuple[int, int]],
+) -> bool:
+    """The model's shape is a link table's: two or more columns, each a foreign key, and
+    nothing else but a surrogate `id` key (relationships are no columns)."""
+    keys = others = 0
+    for attribute in found.attributes:
+        if attribute.name.startswith(("Meta.", "__")) or attribute.name == "id":
+            continue
+        sort = _column_sort(attribute, kind, names, calls, bounds)
+        keys += sort == "key"
+        others += sort == "column"
+    return keys >= 2 and others == 0
+
+
+def _column_sort(
+    attribute: BindingFact,
+    kind: str,
+    names: _Names,
+    calls: Sequence[CallFact],
+    bounds: Sequence[tuple[int, int]],
+) -> str:
+    """ "key" for a foreign key column, "column" for another column, "" for anything else."""
+    callee = attribute.value_callee
+    if kind == DJANGO:
+        if callee and names.is_django(callee, "ForeignKey"):
+            return "key"
+        qualified = names.qualify(callee) if callee else ""
+        return (
+            "column" if qualified.startswith(_DJANGO_ROOTS) and qualified.endswith("Field") else ""
+        )
+    if not callee:
+        # `x: Mapped[int]` (SQLAlchemy) or `x: int` (SQLModel) is a column; a ClassVar is not.
+        plain = attribute.annotation and not any(
+            n.rpartition(".")[2] == "ClassVar" for n in attribute.annotation
+        )
+        return "column" if plain else ""
+    if names.is_sa(callee, _SA_COLUMNS):
+        end = _next_boundary(bounds, attribute.span)
+        inside = [
+            c for c in calls if attribute.span <= c.span and (c.span.line, c.span.column) < end
+        ]
+        foreign = any(names.is_sa(c.callee, frozenset({"ForeignKey"})) for c in inside)
+        return "key" if foreign else "column"
+    if kind == SQLMODEL and names.is_sa(callee, frozenset({"Field"})):
+        end = _next_boundary(bounds, attribute.span)
+        field = next(
+            (
+                c
+                for c in calls
+                if attribute.span <= c.span
+                and (c.span.line, c.span.column) < end
+                and c.callee == callee
+            ),
+            None,
+        )
+        return "key" if field is not None and "foreign_key" in field.keywords else "column"
+    return ""
+
+
+def _class_tables(found: ClassFact, kind: str, links: bool) -> Iterator[TableName]:
     explicit = False
     for attribute in found.attributes:
         literal = _literal(attribute)
@@ -218,12 +283,19 @@ def _class_tables(found: ClassFact, kind: str) -> Iterator[TableName]:
             mapped = kind != SQLALCHEMY or any(
                 base.rpartition(".")[2] not in _NO_MAPPING_BASES for base in found.bases
             )
-            yield TableName(literal, attribute.span, kind, mapped=mapped)
+            yield TableName(literal, attribute.span, kind, association=links, mapped=mapped)
         elif attribute.name == "Meta.db_table" and kind == DJANGO:
-            yield TableName(literal, attribute.span, kind)
+            yield TableName(literal, attribute.span, kind, association=links)
     if kind == SQLMODEL and _is_sqlmodel_table(found) and not explicit:
         name = found.qualname.rsplit(".", 1)[-1]
-        yield TableName(name.lower(), found.span, kind, derived=True, words=snake_case(name))
+        yield TableName(
+            name.lower(),
+            found.span,
+            kind,
+            derived=True,
+            words=snake_case(name),
+            association=links,
+        )
 
 
 def _string(argument: str) -> str | None:
