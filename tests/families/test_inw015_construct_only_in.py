@@ -222,3 +222,34 @@ def test_a_template_fills_role_with_the_modules_of_its_role() -> None:
     # role = the adapters of every slice; billing's adapters are in the role themselves
     assert [f.file for f in found] == ["shop/web/views.py"]
     assert 'a module of the role "shop.orders.adapters"' in found[0].message
+
+
+def test_the_same_import_in_two_functions_is_two_statements() -> None:
+    # Deferred imports: each handler imports the adapter in its own body, one finding each.
+    handlers = (
+        "def create():\n"
+        "    from shop.adapters.outbound.sql import SqlOrders\n"
+        "    return SqlOrders()\n\n"
+        "def count():\n"
+        "    from shop.adapters.outbound.sql import SqlOrders\n"
+        "    return SqlOrders().count()\n"
+    )
+    found = _findings({"shop/adapters/inbound/api.py": handlers})
+    assert _where(found) == [
+        ("shop/adapters/inbound/api.py", 2),
+        ("shop/adapters/inbound/api.py", 6),
+    ]
+
+
+def test_without_allowed_in_no_module_outside_the_role_may_import_or_build() -> None:
+    options = '\n[tool.inwards.rules.construct-only-in]\nrole = ["shop.adapters.outbound"]\n'
+    source = (
+        "from shop.adapters.outbound.sql import SqlOrders\n"
+        "from shop.adapters import SqlOrders as Orders\n\n"
+        "async def handler() -> None:\n    Orders()\n"
+    )
+    found = _findings({"shop/adapters/inbound/api.py": source}, options)
+    assert [f.message.rpartition('"')[2] for f in found] == [
+        ", which no module outside the role may import.",
+        "; no module outside the role may build it.",
+    ]

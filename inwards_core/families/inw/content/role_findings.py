@@ -118,17 +118,23 @@ def _judged(info: ModuleInfo, options: ConstructOnlyInOptions) -> bool:
 def _statements(
     resolved: Sequence[tuple[ImportFact, str | None]],
 ) -> Iterator[list[tuple[ImportFact, str]]]:
-    """The resolved runtime imports grouped by statement (consecutive facts of one text)."""
+    """The resolved runtime imports grouped by statement (consecutive facts of one text
+    that start on one line: the same import written again in another function is another
+    statement)."""
     group: list[tuple[ImportFact, str]] = []
     for fact, name in resolved:
         if name is None or fact.type_checking:
             continue
-        if group and group[-1][0].statement != fact.statement:
+        if group and _statement_key(group[-1][0]) != _statement_key(fact):
             yield group
             group = []
         group.append((fact, name))
     if group:
         yield group
+
+
+def _statement_key(fact: ImportFact) -> tuple[str, int]:
+    return fact.statement, fact.statement_line or fact.span.line
 
 
 def _imports(
@@ -168,6 +174,11 @@ def _allowed_text(options: ConstructOnlyInOptions) -> str:
     return quoted(", ".join(f'"{quoted(entry)}"' for entry in options.allowed_in), LIST_LIMIT)
 
 
+def _only(allowed: str, options: ConstructOnlyInOptions) -> str:
+    """Who may: `only "app.main"`, or `no module outside the role` (no `only` before it)."""
+    return f"only {allowed}" if options.allowed_in else allowed
+
+
 def _import_violation(
     info: ModuleInfo, used: list[tuple[ImportFact, str, str]], options: ConstructOnlyInOptions
 ) -> Violation:
@@ -185,7 +196,7 @@ def _import_violation(
         file=info.file,
         module=info.name,
         span=fact.span,
-        message=f"{stable[:-1]}, which only {allowed} may import.",
+        message=f"{stable[:-1]}, which {_only(allowed, options)} may import.",
         stable_message=stable,
         params={
             "imported": shown,
@@ -277,7 +288,7 @@ def _build_violation(
         file=info.file,
         module=info.name,
         span=call.span,
-        message=f"{stable[:-1]}; only {allowed} may build it.",
+        message=f"{stable[:-1]}; {_only(allowed, options)} may build it.",
         stable_message=stable,
         variant="build",
         params={
