@@ -220,8 +220,9 @@ def _has_tags(value: str | None) -> bool:
 
 def _where(operation: Operation, ways: tuple[Served, ...]) -> str:
     methods = "/".join(operation.methods or ())
-    paths = sorted({way.route.path for way in ways if way.route.path is not None})
-    path = paths[0] if len(paths) == 1 else operation.path
+    # Shown with an unknown prefix as `{...}`, never as the placeholder's control bytes.
+    readable = {way.route.path: way.route.shown for way in ways if way.route.path is not None}
+    path = next(iter(readable.values())) if len(readable) == 1 else operation.path
     return f"{methods} {quoted(path or '...', _NAME_LIMIT)}"
 
 

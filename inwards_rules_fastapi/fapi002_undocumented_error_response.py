@@ -282,8 +282,9 @@ def _violation(
     assert function is not None
     name = quoted(function.qualname.rpartition(".")[2], _NAME_LIMIT)
     methods = "/".join(operation.methods or ())
-    paths = sorted({way.route.path for way in ways if way.route.path is not None})
-    path = paths[0] if len(paths) == 1 else operation.path
+    # Shown with an unknown prefix as `{...}`, never as the placeholder's control bytes.
+    readable = {way.route.path: way.route.shown for way in ways if way.route.path is not None}
+    path = next(iter(readable.values())) if len(readable) == 1 else operation.path
     where = f"{methods} {quoted(path or '...', _NAME_LIMIT)}"
     shown = list(missing.items())[:_SHOWN]
     codes = _listed([f"{code} ({_origin(origin)})" for code, origin in shown])

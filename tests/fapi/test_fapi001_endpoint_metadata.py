@@ -358,3 +358,21 @@ def test_an_endpoint_returning_nothing_is_told_to_answer_204() -> None:
     found = _findings({"shop/api.py": HEAD + textwrap.dedent(source)})
     told_204 = [(f.message.split(" (")[0], "HTTP_204_NO_CONTENT" in f.fix.steps[0]) for f in found]
     assert told_204 == [("`remove_a`", True), ("`purge_b`", True), ("`read_c`", False)]
+
+
+def test_a_prefix_the_rule_cannot_read_shows_as_a_placeholder() -> None:
+    # The app mounts the router under a prefix built from a setting: the path in the
+    # message shows it as `{...}`, never as the graph's internal marker.
+    files = {
+        "shop/deployments.py": HEAD
+        + '@router.delete("/{deployment_id}", status_code=204)\n'
+        + "async def remove(deployment_id: int) -> None:\n    pass\n",
+        "shop/main.py": (
+            "from fastapi import FastAPI\nfrom shop.deployments import router\n"
+            "from shop.settings import API_PREFIX\n"
+            'app = FastAPI()\napp.include_router(router, prefix=API_PREFIX + "/deployments")\n'
+        ),
+    }
+    (finding,) = _findings(files)
+    assert "(DELETE {...}/{deployment_id})" in finding.message
+    assert finding.message.isprintable()

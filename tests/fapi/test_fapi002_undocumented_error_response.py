@@ -396,3 +396,17 @@ def test_routers_higher_up_declare_for_the_routes_they_include() -> None:
     partial = {**files, "shop/api.py": files["shop/api.py"].replace(f", responses={declared}", "")}
     (finding,) = _findings(partial)
     assert _codes(finding.message) == "403 (through `admin`)"
+
+
+def test_a_prefix_the_rule_cannot_read_shows_as_a_placeholder() -> None:
+    files = {
+        "shop/api.py": HEAD + '@router.get("/{item_id}")\nasync def read(item_id: int):\n'
+        "    raise HTTPException(404)\n",
+        "shop/main.py": (
+            "from fastapi import FastAPI\nfrom shop.api import router\n"
+            "app = FastAPI()\napp.include_router(router, prefix=PREFIX)\n"
+        ),
+    }
+    (finding,) = _findings(files)
+    assert "(GET {...}/{item_id})" in finding.message
+    assert finding.message.isprintable()
