@@ -71,6 +71,22 @@ def examples() -> tuple[Example, ...]:
                 "shop/api/schemas.py": "class Order:\n    pass\n\n\nclass OrderIn:\n    pass\n",
             },
         ),
+        Example(
+            title="An endpoint that returns nothing: its fix is a 204, not a model",
+            good=False,
+            config=_CONFIG,
+            files={
+                "shop/api/orders.py": (
+                    "from fastapi import APIRouter, status\n\n"
+                    'router = APIRouter(prefix="/orders")\n\n\n'
+                    "# FastAPI answers 200 with a `null` body: the finding's fix asks for\n"
+                    "# status_code=status.HTTP_204_NO_CONTENT (or a response_class=).\n"
+                    '@router.post("/{order_id}/archive", status_code=200)  # expect: FAPI001\n'
+                    "async def archive_order(order_id: int) -> None:\n"
+                    '    """Move a delivered order to the archive."""\n'
+                ),
+            },
+        ),
     )
 
 
