@@ -288,7 +288,7 @@ def _graph_part(facts: ModuleFacts) -> tuple[object, ...]:
 def _package_part(facts: ModuleFacts) -> tuple[object, ...]:
     """What a package's `__init__` does that other files' findings may depend on
     (`ProjectModel.extended_at`)."""
-    return (facts.extends_path, facts.registers)
+    return (facts.extends_path, facts.registers, facts.import_hook_line)
 
 
 def _buckets(

@@ -139,6 +139,8 @@ def facts_difference(cached: ModuleFacts, fresh: ModuleFacts) -> str:
             f"__path__ and sys.modules: the cache has {_path_text(cached)}, "
             f"the file {_path_text(fresh)}"
         )
+    if cached.import_hook_line != fresh.import_hook_line:
+        return f"sys.meta_path: the cache has {_hook_text(cached)}, the file {_hook_text(fresh)}"
     return f"line count: the cache has {cached.line_count}, the file {fresh.line_count}"
 
 
@@ -146,6 +148,12 @@ def _path_text(facts: ModuleFacts) -> str:
     extends = "extends __path__" if facts.extends_path else "keeps __path__"
     registers = ", ".join(_quoted(name) for name in facts.registers) or "nothing"
     return f"{extends}, registers {registers}"
+
+
+def _hook_text(facts: ModuleFacts) -> str:
+    if facts.import_hook_line:
+        return f"an import hook added on line {facts.import_hook_line}"
+    return "no import hook"
 
 
 def _same_scalar(cached: Any, fresh: Any) -> bool:

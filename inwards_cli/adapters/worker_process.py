@@ -86,6 +86,7 @@ def facts_to_wire(facts: ModuleFacts) -> tuple[Any, ...]:
         or facts.problem is not None
         or facts.extends_path
         or facts.registers
+        or facts.import_hook_line
         or facts.content is not None
     ):
         return ((), "", 0, (), facts_to_data(facts))

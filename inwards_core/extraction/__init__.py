@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 # Bump whenever extraction output could change: it is part of every cache key.
-EXTRACTOR_ID = "imports/6"
+EXTRACTOR_ID = "imports/7"
 
 if TYPE_CHECKING:
     from inwards_core.extraction.pipeline import extract

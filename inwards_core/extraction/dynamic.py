@@ -31,7 +31,7 @@ from inwards_core.extraction.dynamic_tree import (
     last_word,
     module_scope_statements,
 )
-from inwards_core.extraction.path_extension import has_path_hint, path_facts
+from inwards_core.extraction.path_extension import PathFacts, has_path_hint, path_facts
 from inwards_core.extraction.static import (
     Locator,
     WholeFileLocator,
@@ -127,6 +127,7 @@ class DynamicReading(NamedTuple):
     imports: tuple[DynamicImportFact, ...] = ()
     extends_path: bool = False
     registers: tuple[str, ...] = ()
+    import_hook_line: int = 0
 
 
 class _Reader:
@@ -372,7 +373,7 @@ def read_dynamic(
 ) -> DynamicReading:
     """Every call in the tree that imports by name (with its target when it can be read)
     or runs literal code (with each import in it), and whether the module extends
-    `__path__` or registers names in `sys.modules`.
+    `__path__`, registers names in `sys.modules` or adds a finder to `sys.meta_path`.
 
     `locator` maps the tree's positions onto `text` when the tree was parsed from
     something else (the text with `lazy` keywords cut out)."""
@@ -400,9 +401,7 @@ def read_dynamic(
         for target, imported_from, reason in found:
             facts.append(DynamicImportFact(loader, target, span, reason, statement, imported_from))
     facts.sort(key=by_position)
-    extends_path, registers = False, tuple[str, ...]()
+    path = PathFacts()
     if is_package and has_path_hint(text):
-        extends_path, registers = path_facts(
-            tree, text, module, reader.meanings, reader.folder.fold
-        )
-    return DynamicReading(tuple(facts), extends_path, registers)
+        path = path_facts(tree, text, module, reader.meanings, reader.folder.fold)
+    return DynamicReading(tuple(facts), *path)

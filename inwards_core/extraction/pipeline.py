@@ -312,6 +312,7 @@ def _extract(
         dynamic_imports=dynamic.imports,
         extends_path=dynamic.extends_path,
         registers=dynamic.registers,
+        import_hook_line=dynamic.import_hook_line,
         suppressions=suppression_comments(
             text, full.concrete, read=full.grammar == "ast" and full.problem is None
         ),

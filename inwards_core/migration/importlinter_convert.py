@@ -40,6 +40,11 @@ _ALERTING = {"error": "error", "warn": "warning", "none": "none"}
 _SESSION_HANDLED = ("include_external_packages", "exclude_type_checking_imports")
 # import-linter's default for acyclic_siblings (contracts/acyclic_siblings.py).
 DEFAULT_DEPTH = 10
+MISSING_MODULES_NOTE = (
+    "every converted rule sets missing-modules = false: an import of a module of the root "
+    "packages that doesn't exist is left unchecked, as lint-imports never sees it (set it "
+    "to true to check those imports)"
+)
 
 
 class Status(enum.StrEnum):
@@ -114,7 +119,7 @@ def convert(
         comment=table_comment(config, other_rules),
         definitions=tuple(definitions),
         reports=tuple(reports),
-        notes=session.notes,
+        notes=session.notes + ((MISSING_MODULES_NOTE,) if definitions else ()),
     )
 
 
@@ -210,6 +215,8 @@ def _common_options(contract: Contract, session: _SessionFacts) -> list[tuple[st
     if not session.type_checking:
         options.append(("type-checking", False))
     options.append(("dynamic", False))  # grimp never sees importlib.import_module("x")
+    # grimp adds no edge for an import of a module that doesn't exist as a file.
+    options.append(("missing-modules", False))
     return options
 
 

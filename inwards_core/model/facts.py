@@ -192,8 +192,11 @@ class ModuleFacts:
     (`pkgutil.extend_path`, `__path__ = ...`, `__path__.append(...)`, `__path__ += ...`):
     other distributions or directories may then add modules below it. `registers` are
     the other module names it puts in `sys.modules` (`sys.modules["pkg.cli"] = module`),
-    sorted: importable names that no file stands for. Both are read for packages only
-    (an `__init__`), the files Python runs before anything below them.
+    sorted: importable names that no file stands for. `import_hook_line` is the line of
+    the first statement that adds a finder to `sys.meta_path` (`sys.meta_path.insert(0,
+    Finder())`), 0 when none does: the finder may serve any name below the package. All
+    three are read for packages only (an `__init__`), the files Python runs before anything
+    below them.
     """
 
     __repr__ = value_repr
@@ -207,6 +210,7 @@ class ModuleFacts:
     names: tuple[str, ...] = ()
     extends_path: bool = False
     registers: tuple[str, ...] = ()
+    import_hook_line: int = 0
     # Only in the facts a content read gives (`extract(content=True)`); None elsewhere, so
     # the entries of a run without content rules are what they were before they existed.
     content: ContentFacts | None = None

@@ -111,6 +111,7 @@ def facts_to_data(facts: ModuleFacts) -> dict[str, Any]:
         "names": " ".join(facts.names),
         "extends_path": facts.extends_path,
         "registers": list(facts.registers),
+        "import_hook_line": facts.import_hook_line,
     }
     if facts.content is not None:
         from inwards_core.model.content_data import content_to_data  # content reads only
@@ -226,6 +227,7 @@ def facts_from_data(data: Any) -> ModuleFacts:
             names=tuple(_str(data["names"]).split()),
             extends_path=_bool(data["extends_path"]),
             registers=tuple(_str(name) for name in _seq(data["registers"])),
+            import_hook_line=_int(data["import_hook_line"]),
             content=_content_from_data(data.get("content")),
         )
     except (KeyError, IndexError, TypeError) as error:

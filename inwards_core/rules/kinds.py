@@ -38,7 +38,8 @@ class Reach(enum.Enum):
       findings on any other file (the configuration) on no file's, so the kind runs again
       over the changed files only (its check, given a model whose `checked` holds those
       files, yields exactly their findings); what a package's `__init__` does to
-      `__path__` or `sys.modules` (`ProjectModel.extended_at`) counts as every file's;
+      `__path__`, `sys.modules` or `sys.meta_path` (`ProjectModel.extended_at`) counts as
+      every file's;
     - `IMPORT_GRAPH`: they depend on every read file's imports (and on what a package's
       `__init__` does to `__path__` or `sys.modules`), so the kind runs again over the
       whole project when a change touches those, and not after an edit that leaves them

@@ -220,8 +220,10 @@ class ProjectModel:
     def extended_at(self, name: str) -> str | None:
         """What keeps the files from telling whether `name` exists: the package where it
         goes missing, when its `__init__` extends or replaces `__path__` (another
-        distribution may add `pkg.sdk` to `pkg`), or a name at or above it that the
-        `__init__` of a package above it puts in `sys.modules`; None when the files tell.
+        distribution may add `pkg.sdk` to `pkg`), a name at or above it that the
+        `__init__` of a package above it puts in `sys.modules`, or a package above it whose
+        `__init__` adds a finder to `sys.meta_path` (which may serve `pkg.cli.errors` from
+        another module); None when the files tell.
         Python imports every package above a name first, so their `__init__`s are sure to
         have run: they are read here, on first need, whether or not a layer owns them."""
         missing = self.index.missing_part(name)
@@ -232,7 +234,7 @@ class ProjectModel:
             facts = self._package_facts(package)
             if facts is None:
                 continue
-            if package == deepest and facts.extends_path:
+            if (package == deepest and facts.extends_path) or facts.import_hook_line:
                 return package
             for registered in facts.registers:
                 if name == registered or name.startswith(registered + "."):

@@ -97,3 +97,10 @@ def test_facts_cross_the_pipe_unchanged() -> None:
         for names in (False, True):
             facts = parse_job(ParseJob("shop/m.py", data, "shop.m", False, names=names), GRAMMARS)
             assert facts_from_wire(pickle.loads(pickle.dumps(facts_to_wire(facts)))) == facts
+
+
+def test_a_package_import_hook_crosses_the_pipe() -> None:
+    data = b"import sys\nsys.meta_path.append(Finder())\n"
+    facts = parse_job(ParseJob("shop/__init__.py", data, "shop", True), GRAMMARS)
+    assert facts.import_hook_line == 2
+    assert facts_from_wire(pickle.loads(pickle.dumps(facts_to_wire(facts)))) == facts

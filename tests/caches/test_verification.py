@@ -90,6 +90,9 @@ def test_problems_grammar_and_line_counts_are_compared_too() -> None:
     assert facts_difference(ModuleFacts(line_count=3), ModuleFacts(line_count=4)) == (
         "line count: the cache has 3, the file 4"
     )
+    assert facts_difference(ModuleFacts(), ModuleFacts(import_hook_line=7)) == (
+        "sys.meta_path: the cache has no import hook, the file an import hook added on line 7"
+    )
 
 
 def test_cached_text_is_quoted_escaped_and_cut_short() -> None:

@@ -41,7 +41,7 @@ def test_a_misspelt_option_is_suggested_with_its_column(shop: Path) -> None:
     assert (
         "config error: .inwards/rules/ACME001.toml:7:3: options.forbiden: is not an option. "
         'Did you mean "forbidden"? Known options: allow, as-packages, dynamic, forbidden, '
-        "ignore-imports, indirect, modules, type-checking, unmatched-ignore."
+        "ignore-imports, indirect, missing-modules, modules, type-checking, unmatched-ignore."
     ) in done.stderr
 
 

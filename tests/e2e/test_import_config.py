@@ -50,6 +50,15 @@ layers =
     shop.domain
 """
 
+FORBIDDEN_API = """
+[importlinter:contract:f]
+name = Forbidden
+type = forbidden
+source_modules = shop.domain
+forbidden_modules = shop.api
+"""
+MISSING_API = "from shop.api.legacy import Thing\n"
+
 # id: (extra session options, contracts, files changed or added)
 CASES: dict[str, tuple[str, str, dict[str, str]]] = {
     "layers-kept": ("", LAYERS, {}),
@@ -388,6 +397,35 @@ depth = 0
         "",
         LAYERS,
         {"shop/domain/model.py": 'import importlib\nimportlib.import_module("shop.api")\n'},
+    ),
+    # Imports of modules that don't exist as files (served by an import hook, say): grimp
+    # tries the name imported, then the module above it, and otherwise adds no edge.
+    "forbidden-missing-module": (
+        "",
+        FORBIDDEN_API,
+        {
+            "shop/domain/model.py": (
+                "from shop.api.legacy import Thing\n"
+                "from shop.api.views.gone import x\n"
+                "import shop.api.gone.deeper\n"
+            )
+        },
+    ),
+    "forbidden-missing-module-chain": (
+        "",
+        FORBIDDEN_API,
+        {"shop/domain/model.py": "import shop.helpers\n", "shop/helpers.py": MISSING_API},
+    ),
+    "forbidden-missing-module-above": (
+        "",
+        FORBIDDEN_API + "as_packages = False\n",
+        {"shop/domain/__init__.py": "import shop.api.gone\n"},
+    ),
+    "layers-missing-module": ("", LAYERS, {"shop/domain/model.py": MISSING_API}),
+    "ignore-missing-module": (
+        "",
+        FORBIDDEN_API + "ignore_imports =\n    shop.domain.model -> shop.api.legacy\n",
+        {"shop/domain/model.py": MISSING_API},
     ),
 }
 

@@ -1,5 +1,6 @@
-"""Code run from text (exec, eval, compile) and what a module does to `__path__` and
-`sys.modules`: the facts the dynamic reader gives, and which files leave the skeleton."""
+"""Code run from text (exec, eval, compile) and what a module does to `__path__`,
+`sys.modules` and `sys.meta_path`: the facts the dynamic reader gives, and which files leave
+the skeleton."""
 
 from __future__ import annotations
 
@@ -188,15 +189,62 @@ def test_names_registered_in_sys_modules() -> None:
     assert not read_facts.extends_path
 
 
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        ("import sys\n\nsys.meta_path.insert(0, Finder())\n", 3),
+        ("import sys as system\nsystem.meta_path.append(Finder())\n", 2),
+        ("from sys import meta_path\nmeta_path.extend([Finder()])\n", 2),
+        ("import sys\nsys.meta_path += [Finder()]\n", 2),
+        ("import sys\nsys.meta_path[:0] = [Finder()]\n", 2),
+        ("import sys\nsys.meta_path = [Finder(), *sys.meta_path]\n", 2),
+        # Inside a function and a guard that reads the list first; the first adding line.
+        (
+            "import sys\n"
+            "def install():\n"
+            "    if not any(isinstance(f, Finder) for f in sys.meta_path):\n"
+            "        sys.meta_path.append(\n"
+            "            Finder())\n"
+            "    sys.meta_path.insert(0, Other())\n",
+            4,
+        ),
+    ],
+)
+def test_adding_an_import_hook_is_read(source: str, line: int) -> None:
+    read_facts = facts(source, module="pkg", is_package=True)
+    assert read_facts.import_hook_line == line
+    assert not read_facts.extends_path and read_facts.registers == ()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import sys\nfinders = list(sys.meta_path)\nsys.meta_path.remove(finders[0])\n",
+        "from sys import meta_path\nmeta_path = []\n",  # a name of the module, rebound
+        "meta_path = []\nmeta_path.append(1)\n",  # a list of the module's own
+    ],
+)
+def test_reading_or_shrinking_meta_path_adds_no_hook(source: str) -> None:
+    assert facts(source, module="pkg", is_package=True).import_hook_line == 0
+
+
+def test_an_import_hook_is_read_for_packages_only() -> None:
+    source = "import sys\nsys.meta_path.insert(0, Finder())\n"
+    assert facts(source, module="pkg", is_package=True).grammar == "ast"
+    assert facts(source, module="pkg.mod").import_hook_line == 0
+
+
 def test_new_facts_survive_the_cache() -> None:
     source = """
         import sys
         __path__ = __import__("pkgutil").extend_path(__path__, __name__)
         sys.modules["pkg.cli"] = sys
+        sys.meta_path.append(Finder())
         exec("from shop import x")
         """
     read_facts = facts(source, module="pkg", is_package=True)
     assert read_facts.extends_path and read_facts.registers == ("pkg.cli",)
+    assert read_facts.import_hook_line == 4
     assert facts_from_data(facts_to_data(read_facts)) == read_facts
 
 

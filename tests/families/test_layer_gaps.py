@@ -1,6 +1,7 @@
 """Gaps of the layer rules found on real code: modules whose names are no identifiers,
 dynamic imports of code no layer owns (INW006), code run from text (INW011), and packages
-whose contents the files don't tell (INW010)."""
+whose contents the files don't tell (INW010): `__path__` extended, names put in
+`sys.modules`, import hooks added to `sys.meta_path`."""
 
 from __future__ import annotations
 
@@ -173,6 +174,40 @@ def test_unknown_first_party_is_silent_below_names_registered_in_sys_modules() -
     named = run(files, ["shop/infrastructure/use.py"])
     assert [(f.file, f.span.line) for f in named if f.code == "INW010"] == [
         ("shop/infrastructure/use.py", 3)
+    ]
+
+
+def test_unknown_first_party_is_silent_below_a_package_that_adds_an_import_hook() -> None:
+    # A compatibility finder: old module names served from the modules that replaced them.
+    hook = (
+        "import importlib.abc\n"
+        "import sys\n"
+        "\n"
+        'RENAMED = {"shop.domain.legacy_taxes": "shop.domain.taxes"}\n'
+        "\n"
+        "class RenamedFinder(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, fullname, path, target=None):\n"
+        "        return None\n"
+        "\n"
+        "if not any(isinstance(f, RenamedFinder) for f in sys.meta_path):\n"
+        "    sys.meta_path.insert(0, RenamedFinder())\n"
+    )
+    files = {
+        "shop/domain/__init__.py": hook,
+        "shop/domain/order.py": (
+            "from shop.domain.legacy_taxes import VAT\n"
+            "from shop.domain.legacy.deep import x\n"
+            "from shop.common.gone import y\n"
+        ),
+        # A hook added by a module that is no package above the name: not seen.
+        "shop/application/boot.py": hook,
+        "shop/application/use.py": "import shop.application.renamed\n",
+    }
+    found = [(f.file, f.span.line) for f in run(files) if f.code == "INW010"]
+    assert found == [("shop/application/use.py", 1), ("shop/domain/order.py", 3)]
+    named = run(files, ["shop/domain/order.py"])
+    assert [(f.file, f.span.line) for f in named if f.code == "INW010"] == [
+        ("shop/domain/order.py", 3)
     ]
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from inwards_core.families.inw import plugin as inw_plugin
 from inwards_core.migration.importlinter_convert import (
+    MISSING_MODULES_NOTE,
     Conversion,
     Definition,
     Status,
@@ -64,6 +65,7 @@ broken_contract_guidance =
         "exhaustive": True,
         "exhaustive-ignores": ["_version"],
         "dynamic": False,
+        "missing-modules": False,
     }
     assert definition.guidance == "Move {it} down.\nThen retry."
     (report,) = conversion.reports
@@ -112,6 +114,7 @@ skip_descendants = shop.vendored
         "ignore-imports": ["shop.a.* -> shop.b.**", "shop.x -> shop.y"],
         "unmatched-ignore": "warning",
         "dynamic": False,
+        "missing-modules": False,
     }
     assert dict(forbidden.options) == {
         "modules": ["shop.domain"],
@@ -119,10 +122,16 @@ skip_descendants = shop.vendored
         "indirect": False,
         "as-packages": False,
         "dynamic": False,
+        "missing-modules": False,
     }
     assert (protected.kind, dict(protected.options)) == (
         "inw.protected",
-        {"modules": ["shop.db"], "importers": ["shop.repo"], "dynamic": False},
+        {
+            "modules": ["shop.db"],
+            "importers": ["shop.repo"],
+            "dynamic": False,
+            "missing-modules": False,
+        },
     )
     assert (acyclic.kind, dict(acyclic.options)) == (
         "inw.acyclic",
@@ -131,6 +140,7 @@ skip_descendants = shop.vendored
             "depth": 10,
             "skip-descendants": ["shop.vendored"],
             "dynamic": False,
+            "missing-modules": False,
         },
     )
     assert [d.code for d in conversion.definitions] == ["IL001", "IL002", "IL003", "IL004"]
@@ -263,3 +273,16 @@ def test_a_single_plain_layer_is_converted_with_missing_layers_an_error() -> Non
     options = dict(only(conversion).options)
     assert (options["layers"], options["missing-layers"]) == (["shop.api"], "error")
     assert conversion.reports[0].status is Status.EXACT
+
+
+def test_imports_of_missing_modules_are_left_out_and_the_conversion_says_so() -> None:
+    # grimp adds no edge for an import of a module that doesn't exist: each converted rule
+    # leaves them out, and one note names the key that checks them again.
+    rules = converted(
+        "[importlinter:contract:x]\nname = X\ntype = independence\nmodules = shop.a\n"
+    )
+    assert dict(only(rules).options)["missing-modules"] is False
+    assert rules.notes == (MISSING_MODULES_NOTE,)
+    assert "missing-modules = false" in MISSING_MODULES_NOTE
+    nothing = converted("[importlinter:contract:x]\nname = X\ntype = custom.Type\n")
+    assert nothing.definitions == () and nothing.notes == ()

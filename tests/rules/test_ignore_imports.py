@@ -1,4 +1,5 @@
-"""`ignore-imports`, `unmatched-ignore`, `type-checking` and `dynamic` on the five generic
+"""`ignore-imports`, `unmatched-ignore`, `type-checking`, `dynamic` and `missing-modules` on
+the five generic
 kinds: import-linter's grammar (pinned against grimp 3's matching), which imports each
 option takes out, and that no chain goes through them."""
 
@@ -201,6 +202,42 @@ def test_type_checking_and_dynamic_imports(
 ) -> None:
     assert ("shop/a/x.py", line) in _where(_run(kind, f"{option} = true\n", files))
     assert ("shop/a/x.py", line) not in _where(_run(kind, f"{option} = false\n", files))
+
+
+# Modules that no file stands for (an import hook serves them): grimp tries the name
+# imported, then the module above it, and otherwise records no import.
+MISSING_MODULES = {
+    "shop/a/x.py": "from shop.b.renamed import thing\n",  # neither `shop.b.renamed` nor above
+    "shop/a/z.py": "import shop.b.gone.deeper\n",  # nor `shop.b.gone`
+    "shop/a/y.py": "import shop.b.gone\n",  # an import of `shop.b`, which exists
+}
+
+
+@pytest.mark.parametrize("kind", [k for k in sorted(KINDS) if k != "inw.acyclic"])
+def test_imports_of_missing_modules_are_seen_as_grimp_sees_them(kind: str) -> None:
+    every = _where(_run(kind, files=MISSING_MODULES))
+    assert {("shop/a/x.py", 1), ("shop/a/y.py", 1), ("shop/a/z.py", 1)} <= set(every)
+    found = _run(kind, "missing-modules = false\n", MISSING_MODULES)
+    assert ("shop/a/x.py", 1) not in _where(found) and ("shop/a/z.py", 1) not in _where(found)
+    assert ("shop/a/y.py", 1) in _where(found)
+    assert all("shop.b.gone" not in f.message for f in found)
+
+
+def test_a_dynamic_import_of_a_missing_module_is_one_of_the_module_above_it() -> None:
+    files = {"shop/a/x.py": 'import importlib\n\nimportlib.import_module("shop.b.gone")\n'}
+    found = _run("inw.protected", "missing-modules = false\n", files)
+    assert [(f.file, f.span.line) for f in found if "shop.b" in f.message] == [
+        ("shop/a/x.py", 3),
+        ("shop/mid.py", 1),
+    ]
+
+
+def test_an_entry_matching_only_an_import_of_a_missing_module_is_unmatched() -> None:
+    options = 'missing-modules = false\nignore-imports = ["shop.a.x -> shop.b.renamed"]\n'
+    found = _run("inw.protected", options, MISSING_MODULES)
+    assert DEFINITION in [f.file for f in found]
+    kept = _run("inw.protected", options.replace("false", "true"), MISSING_MODULES)
+    assert DEFINITION not in [f.file for f in kept]
 
 
 @pytest.mark.parametrize("kind", CHAINS)

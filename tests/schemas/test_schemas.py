@@ -127,6 +127,7 @@ def test_config_schema_describes_every_key_the_loader_takes() -> None:
         "unmatched-ignore",
         "type-checking",
         "dynamic",
+        "missing-modules",
         "as-packages",
     }
     assert forbidden_options["indirect"] == {

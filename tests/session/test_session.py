@@ -121,6 +121,25 @@ def test_after_every_change_a_warm_session_gives_the_fresh_report(
         assert _timeless(session.check()) == _engine(tmp_path)
 
 
+def test_a_package_that_gains_or_loses_an_import_hook_rechecks_the_files_below_it(
+    tmp_path: Path,
+) -> None:
+    _project(tmp_path)
+    (tmp_path / "shop/application/old.py").write_text("from shop.domain.renamed import x\n")
+    init = tmp_path / "shop/domain/__init__.py"
+    hook = "import sys\n\nsys.meta_path.append(RenamedFinder())\n"
+    with Session.open(tmp_path, isolated=True) as session:
+        before = _timeless(session.check())
+        assert [f.code for f in before.findings if f.file == "shop/application/old.py"] == [
+            "INW010"
+        ]
+        for text in (hook, "import sys\n\n\nsys.meta_path.append(RenamedFinder())\n", ""):
+            init.write_text(text)
+            session.changed(["shop/domain/__init__.py"])
+            assert _timeless(session.check()) == _fresh(tmp_path), text
+        assert _timeless(session.check()) == before
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_contents_stand_for_the_disk_for_one_call(tmp_path: Path, seed: int) -> None:
     """A report with unsaved contents is the report of the tree with those contents

@@ -1,6 +1,6 @@
 """The options every generic kind (inw.layers, inw.independence, inw.forbidden,
 inw.protected, inw.acyclic) shares about which imports it sees at all: `ignore-imports`,
-`unmatched-ignore`, `type-checking` and `dynamic`.
+`unmatched-ignore`, `type-checking`, `dynamic` and `missing-modules`.
 
 `ignore-imports` takes import-linter's grammar, so a converted contract keeps its meaning:
 each side of `"importer -> imported"` is an exact module name, where a whole name segment
@@ -10,8 +10,9 @@ names the import of `shop.api` by the package `shop` alone. A library is matched
 import name or a dotted prefix of what is imported (`requests` matches
 `import requests.adapters`), as import-linter sees a library by its top-level name.
 
-An ignored import, an import under `if TYPE_CHECKING:` with `type-checking = false`, and a
-dynamic import with `dynamic = false` are taken out before the kind looks: nothing reports
+An ignored import, an import under `if TYPE_CHECKING:` with `type-checking = false`, a
+dynamic import with `dynamic = false`, and an import of a module of this project that doesn't
+exist with `missing-modules = false` are taken out before the kind looks: nothing reports
 them and no chain goes through them (`honours_import_options`).
 """
 
@@ -19,13 +20,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 import attrs
 
 from inwards_core import (
     ImportEdge,
+    ImportStyle,
     ModuleInfo,
     ProjectModel,
     ReadScope,
@@ -44,7 +46,7 @@ UNMATCHED_CHOICES = ("error", "warning", "none")
 
 # The paragraph each generic kind's "What it does" ends with.
 IMPORT_OPTIONS_DOCS = """
-Four options choose which imports the rule sees at all; what they take out is neither
+Five options choose which imports the rule sees at all; what they take out is neither
 reported nor followed by a chain. `ignore-imports` lists imports as
 `"importer -> imported"` in import-linter's grammar: exact module names on both sides, where
 a whole name segment may be `*` (exactly one segment) or `**` (one or more: `shop.**` is
@@ -52,8 +54,11 @@ every module below `shop`, not `shop` itself); a library matches by its import n
 dotted prefix (`requests` matches `import requests.adapters`). An entry that matches no
 import is a warning in the rule's definition, or with `unmatched-ignore = "error"` an error
 that fails the run (`"none"` says nothing). `type-checking = false` leaves out the imports
-under `if TYPE_CHECKING:`, and `dynamic = false` the dynamic ones
-(`importlib.import_module("x")`, `__import__("x")`), which import-linter never sees.
+under `if TYPE_CHECKING:`, `dynamic = false` the dynamic ones
+(`importlib.import_module("x")`, `__import__("x")`), which import-linter never sees, and
+`missing-modules = false` the imports of modules of this project that don't exist, as
+import-linter's graph has them: `from shop.gone import x` is no import at all, and
+`import shop.api.gone` an import of `shop.api` when that exists.
 """
 
 # The guidance parameters of the finding an unmatched `ignore-imports` entry gives.
@@ -143,8 +148,18 @@ def dynamic_option() -> Any:
     )
 
 
+def missing_modules_option() -> Any:
+    """The `missing-modules` field of an options class."""
+    return option(
+        True,
+        description="Whether imports of modules of this project that don't exist count (the "
+        "default); false leaves them out as import-linter's graph does: `from shop.gone import "
+        "x` is no import, `import shop.api.gone` one of `shop.api` when that exists.",
+    )
+
+
 class ImportOptions(Protocol):
-    """The options of a kind that takes the four fields above."""
+    """The options of a kind that takes the five fields above."""
 
     @property
     def ignore_imports(self) -> tuple[str, ...]: ...
@@ -157,6 +172,9 @@ class ImportOptions(Protocol):
 
     @property
     def dynamic(self) -> bool: ...
+
+    @property
+    def missing_modules(self) -> bool: ...
 
 
 def _segment_regex(segment: str) -> str:
@@ -223,12 +241,43 @@ def _kept(options: ImportOptions) -> Callable[[ImportEdge], bool] | None:
     return kept
 
 
+def as_grimp_sees(
+    model: ProjectModel, info: ModuleInfo, edges: Iterable[ImportEdge]
+) -> Iterator[ImportEdge]:
+    """The edges as import-linter's graph (grimp) records them: grimp tries the name an
+    import reaches, then the module above it, then drops the import. So `from shop.gone
+    import x` and `import shop.gone.deep` are no imports, `import shop.api.gone` is one of
+    `shop.api` when that exists; `from shop.api.gone import x` reaches `shop.api.gone`
+    (here its target), above which grimp never looks."""
+    index = model.index
+    for edge in edges:
+        if not edge.first_party or index.exists(edge.target):
+            yield edge
+            continue
+        above = edge.target.rpartition(".")[0]
+        if above and index.exists(above) and _imports_whole_name(model, info, edge):
+            yield attrs.evolve(edge, target=above)
+
+
+def _imports_whole_name(model: ProjectModel, info: ModuleInfo, edge: ImportEdge) -> bool:
+    """Whether the edge's target is the whole name imported (`import a.b.c`, a dynamic
+    import), not the module part of `from a.b import c`."""
+    if edge.dynamic:
+        return True
+    return any(
+        fact.span == edge.span and fact.style is ImportStyle.IMPORT
+        for fact, _ in model.resolved_imports(info)
+    )
+
+
 @attrs.frozen
 class FilteredModel(ProjectModel):
-    """The project as one rule sees it: `import_edges` leaves out what `keep` refuses.
+    """The project as one rule sees it: `import_edges` leaves out what `keep` refuses, and
+    with `as_grimp` sees imports of missing modules as grimp does (`as_grimp_sees`).
     Everything else (and the cache of every file's edges) is the run's own model's."""
 
     keep: Callable[[ImportEdge], bool] = attrs.field(kw_only=True, eq=False, repr=False)
+    as_grimp: bool = attrs.field(default=False, kw_only=True)
     _kept_edges: dict[str, tuple[ImportEdge, ...]] = attrs.field(
         factory=dict, eq=False, repr=False, alias="_kept_edges", kw_only=True
     )
@@ -236,15 +285,22 @@ class FilteredModel(ProjectModel):
     def import_edges(self, info: ModuleInfo) -> tuple[ImportEdge, ...]:
         found = self._kept_edges.get(info.file)
         if found is None:
-            found = tuple(edge for edge in super().import_edges(info) if self.keep(edge))
+            edges: Iterable[ImportEdge] = super().import_edges(info)
+            if self.as_grimp:
+                edges = as_grimp_sees(self, info, edges)
+            found = tuple(edge for edge in edges if self.keep(edge))
             self._kept_edges[info.file] = found
         return found
+
+
+def _keep_all(edge: ImportEdge) -> bool:
+    return True
 
 
 def filtered(model: ProjectModel, options: ImportOptions) -> ProjectModel:
     """The model the kind checks: without the imports the options take out."""
     keep = _kept(options)
-    if keep is None:
+    if keep is None and options.missing_modules:
         return model
     fields = {
         (field.alias or field.name): getattr(model, field.name)
@@ -252,7 +308,7 @@ def filtered(model: ProjectModel, options: ImportOptions) -> ProjectModel:
         if field.init
     }
     fields["_shared"] = {}  # what a kind computed once per run saw every import
-    return FilteredModel(**fields, keep=keep)
+    return FilteredModel(**fields, keep=keep or _keep_all, as_grimp=not options.missing_modules)
 
 
 def unmatched(model: ProjectModel, options: ImportOptions) -> Iterator[Violation]:
@@ -270,7 +326,10 @@ def unmatched(model: ProjectModel, options: ImportOptions) -> Iterator[Violation
         candidates = [p for p, e in left.items() if e.importer.fullmatch(name) is not None]
         if not candidates or info.file not in model.facts:
             continue
-        for edge in model.import_edges(info):
+        edges: Iterable[ImportEdge] = model.import_edges(info)
+        if not options.missing_modules:
+            edges = as_grimp_sees(model, info, edges)
+        for edge in edges:
             if _left_out(options, edge):
                 continue
             for position in [p for p in candidates if left[p].matches(edge)]:

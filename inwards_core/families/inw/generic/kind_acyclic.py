@@ -29,6 +29,7 @@ from inwards_core.families.inw.generic.ignored_imports import (
     dynamic_option,
     honours_import_options,
     ignore_imports_option,
+    missing_modules_option,
     reads_ignored_importers,
     type_checking_option,
     unmatched_ignore_option,
@@ -110,6 +111,7 @@ class AcyclicOptions:
     unmatched_ignore: str = unmatched_ignore_option()
     type_checking: bool = type_checking_option()
     dynamic: bool = dynamic_option()
+    missing_modules: bool = missing_modules_option()
 
     def check_together(self) -> tuple[str, str] | None:
         both = sorted(set(self.packages) & set(self.skip_descendants))

@@ -28,6 +28,7 @@ from inwards_core.families.inw.generic.ignored_imports import (
     dynamic_option,
     honours_import_options,
     ignore_imports_option,
+    missing_modules_option,
     reads_ignored_importers,
     type_checking_option,
     unmatched_ignore_option,
@@ -109,6 +110,7 @@ class IndependenceOptions:
     unmatched_ignore: str = unmatched_ignore_option()
     type_checking: bool = type_checking_option()
     dynamic: bool = dynamic_option()
+    missing_modules: bool = missing_modules_option()
 
 
 @reads_ignored_importers

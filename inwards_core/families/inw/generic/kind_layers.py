@@ -30,6 +30,7 @@ from inwards_core.families.inw.generic.ignored_imports import (
     dynamic_option,
     honours_import_options,
     ignore_imports_option,
+    missing_modules_option,
     reads_ignored_importers,
     type_checking_option,
     unmatched_ignore_option,
@@ -145,6 +146,7 @@ class LayersOptions:
     unmatched_ignore: str = unmatched_ignore_option()
     type_checking: bool = type_checking_option()
     dynamic: bool = dynamic_option()
+    missing_modules: bool = missing_modules_option()
     missing_layers: str = option(
         "warning",
         check=check_missing_layers,

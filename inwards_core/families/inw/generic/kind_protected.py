@@ -28,6 +28,7 @@ from inwards_core.families.inw.generic.ignored_imports import (
     dynamic_option,
     honours_import_options,
     ignore_imports_option,
+    missing_modules_option,
     reads_ignored_importers,
     type_checking_option,
     unmatched_ignore_option,
@@ -99,6 +100,7 @@ class ProtectedOptions:
     unmatched_ignore: str = unmatched_ignore_option()
     type_checking: bool = type_checking_option()
     dynamic: bool = dynamic_option()
+    missing_modules: bool = missing_modules_option()
     as_packages: bool = as_packages_option()
 
 

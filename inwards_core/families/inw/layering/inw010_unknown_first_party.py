@@ -50,11 +50,14 @@ reported: a module missing from a package whose `__init__` extends or replaces `
 (`__path__ = pkgutil.extend_path(__path__, __name__)`, `__path__.append(...)`, `__path__ +=
 [...]`, as when another distribution provides `pkg.sdk`), and a name at or below one that
 the `__init__` of a package above it puts in `sys.modules` (`sys.modules["pkg.cli.run"] =
-run`, `sys.modules[__name__ + ".compat"] = compat`). Those `__init__` files are read for it
-even when no layer owns them. A regular package below such a package is still judged (its
-`__path__` is its own directory), and so is a module replacing itself
-(`sys.modules[__name__] = ...`). A name put in `sys.modules` by any other module is not
-seen: Python has it only if that module happened to run first.
+run`, `sys.modules[__name__ + ".compat"] = compat`), and any name below a package whose
+`__init__` adds an import hook to `sys.meta_path` (`sys.meta_path.insert(0, Finder())`, as
+a finder serving old module names from the modules that replaced them). Those `__init__`
+files are read for it even when no layer owns them. A regular package below a package that
+extends `__path__` is still judged (its `__path__` is its own directory), and so is a module
+replacing itself (`sys.modules[__name__] = ...`). A name put in `sys.modules`, or a hook
+added, by any other module is not seen: Python has it only if that module happened to run
+first.
 """,
 )
 
