@@ -55,7 +55,7 @@ class CheckArguments:
     # Re-derive everything read from the cache; exit 2 on any difference.
     verify_cache: bool = False
     # [tool.inwards.rules] for this run: each option as given (repeatable, each value a
-    # comma-separated list of codes or names); None: --select not given.
+    # comma-separated list of codes, code prefixes or names); None: --select not given.
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -132,8 +132,8 @@ CHECK_OPTIONS = (
         "select",
         ("--select",),
         "Only these rules for this run, in place of [tool.inwards.rules]'s select, "
-        "extend-select and ignore: codes or names, comma-separated, the option repeatable "
-        "(--select INW001,layer-dependency).",
+        "extend-select and ignore: codes, code prefixes or names, comma-separated, the option "
+        "repeatable (--select FAPI,INW001,layer-dependency).",
         value=str,
         repeatable=True,
     ),
@@ -141,15 +141,15 @@ CHECK_OPTIONS = (
         "extend_select",
         ("--extend-select",),
         "Also these rules for this run (turns opt-in rules on, wins over the "
-        "configuration's ignore): codes or names, comma-separated.",
+        "configuration's ignore): codes, code prefixes or names, comma-separated.",
         value=str,
         repeatable=True,
     ),
     OptionSpec(
         "ignore",
         ("--ignore",),
-        "Turn these rules off for this run, whatever selects them: codes or names, "
-        "comma-separated.",
+        "Turn these rules off for this run, whatever selects them: codes, code prefixes or "
+        "names, comma-separated.",
         value=str,
         repeatable=True,
     ),
