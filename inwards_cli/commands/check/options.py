@@ -78,6 +78,7 @@ CHECK_OPTIONS = (
         f"Output format: {listed([output.description for output in FORMATS], 'or')}.",
         value=str,
         choices=FORMAT_NAMES,
+        metavar="FORMAT",
     ),
     OptionSpec(
         "max_diagnostics",
@@ -85,6 +86,7 @@ CHECK_OPTIONS = (
         "Show at most N findings (errors first); the summary still counts all.",
         value=int,
         minimum=0,
+        metavar="N",
     ),
     CONFIG,
     NO_CACHE,
@@ -101,6 +103,7 @@ CHECK_OPTIONS = (
         "Write the report to this file (atomically) instead of standard output.",
         value=Path,
         names_a_file=True,
+        metavar="FILE",
     ),
     OptionSpec(
         "statistics",
@@ -116,6 +119,7 @@ CHECK_OPTIONS = (
         "inwards-baseline.json next to the config (see `inwards baseline`).",
         value=Path,
         names_a_file=True,
+        metavar="FILE",
     ),
     OptionSpec(
         "no_baseline", ("--no-baseline",), "Ignore inwards-baseline.json: report every finding."
@@ -136,6 +140,7 @@ CHECK_OPTIONS = (
         "repeatable (--select FAPI,INW001,layer-dependency).",
         value=str,
         repeatable=True,
+        metavar="RULES",
     ),
     OptionSpec(
         "extend_select",
@@ -144,6 +149,7 @@ CHECK_OPTIONS = (
         "configuration's ignore): codes, code prefixes or names, comma-separated.",
         value=str,
         repeatable=True,
+        metavar="RULES",
     ),
     OptionSpec(
         "ignore",
@@ -152,6 +158,7 @@ CHECK_OPTIONS = (
         "names, comma-separated.",
         value=str,
         repeatable=True,
+        metavar="RULES",
     ),
     OptionSpec(
         "exit_zero",
@@ -191,6 +198,7 @@ CHECK_OPTIONS = (
         "judge, what comments and the baseline hid (see `inwards rules why`). The run is "
         "never recalled from the cache's memo.",
         value=str,
+        metavar="RULE",
     ),
     OptionSpec(
         "watch",
