@@ -163,7 +163,16 @@ def test_path_with_no_module_means_nothing_checked(tmp_path: Path) -> None:
     run = run_inwards("check", "docs", cwd=root)
     assert run.code == 2
     assert "Nothing checked" in run.stdout
-    assert "docs holds no Python module" in run.stdout
+    # A warning, so on stderr with the others: stdout is the report
+    assert run.stderr == "warning: docs holds no Python module, so it was not checked.\n"
+    assert "warning:" not in run.stdout
+    concise = run_inwards("check", "docs", "--format", "concise", cwd=root)
+    assert (concise.code, concise.stderr) == (2, run.stderr)
+    assert "warning:" not in concise.stdout
+    machine = json.loads(run_inwards("check", "docs", "--format", "json", cwd=root).stdout)
+    assert machine["notChecked"] == [
+        {"path": "docs", "message": "docs holds no Python module, so it was not checked."}
+    ]
 
 
 def test_paths_mode_skips_whole_project_findings(tmp_path: Path) -> None:
