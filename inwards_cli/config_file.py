@@ -38,8 +38,8 @@ that never ends, must not fill the memory)."""
 NO_CONFIG_MESSAGE = (
     "No pyproject.toml with a [tool.inwards] table was found in this directory or any "
     "directory above it.\n"
-    "Add one to your project's pyproject.toml, listing the layers innermost first, "
-    "for example:\n"
+    "Run `inwards init` in the project's directory to write a starting one, or add one to "
+    "your project's pyproject.toml, listing the layers innermost first, for example:\n"
     "\n"
     "    [tool.inwards]\n"
     '    layers = [{ name = "domain", modules = ["shop.domain"] },\n'
@@ -122,7 +122,8 @@ def read_config(path: Path) -> LoadedConfig:
     if not isinstance(tool, dict) or "inwards" not in tool:
         raise _failure(
             shown,
-            "has no [tool.inwards] table. Add one that lists your layers, for example:\n"
+            "has no [tool.inwards] table. Run `inwards init` in its directory to write a "
+            "starting one, or add one that lists your layers, for example:\n"
             "    [tool.inwards]\n"
             '    layers = [{ name = "domain", modules = ["shop.domain"] }]',
         )

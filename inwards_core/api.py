@@ -246,7 +246,8 @@ class ConfigNotFoundError(ConfigError):
                     "",
                     "has no pyproject.toml with a [tool.inwards] table, and neither has any "
                     "directory above it. Add a [tool.inwards] table listing the project's "
-                    "layers, innermost first, to its pyproject.toml (see docs/configuration.md).",
+                    "layers, innermost first, to its pyproject.toml (see docs/configuration.md), "
+                    "or run `inwards init` there to write a starting one.",
                 ),
             )
         )

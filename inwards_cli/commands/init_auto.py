@@ -27,9 +27,10 @@ def run_auto(
 ) -> None:
     from inwards_cli.pyproject_edit import render_table
 
-    path, text = load_pyproject(project_dir, create=False)
-    assert text is not None  # load_pyproject exits when there is no file
-    name = resolve_package(text, package)
+    # Without --write nothing is written, so the proposal needs no pyproject.toml to go into.
+    path, existing = load_pyproject(project_dir, create=not write)
+    text = existing or ""
+    name = resolve_package(existing, package)
     root = project.root_for(project_dir, name)
     modules = project.existing_modules(project_dir, root, name)
     if len(modules) <= 1:

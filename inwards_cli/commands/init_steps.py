@@ -18,6 +18,10 @@ def resolve_package(text: str | None, package: str | None) -> str:
     """--package, else the normalised [project].name; exit 2 when neither gives one."""
     from inwards_cli.commands.init_project import project_name, valid_package
 
+    if package is None and text is None:
+        fail(
+            "error: there is no pyproject.toml to read the package name from; pass --package NAME."
+        )
     name = package if package is not None else (project_name(text) if text else None)
     if name is None:
         fail("error: pyproject.toml has no [project] name; pass --package NAME.")

@@ -38,6 +38,7 @@ CONFIG = OptionSpec(
     ("--config",),
     "The pyproject.toml to use, instead of the nearest one holding [tool.inwards].",
     value=Path,
+    metavar="FILE",
 )
 ISOLATED = OptionSpec(
     "isolated",

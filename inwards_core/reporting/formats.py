@@ -29,6 +29,7 @@ class Format:
     frames: bool = False  # the line of source under each finding
     every_finding: bool = False  # a consumer needs every finding: no limit on them
     explains: bool = False  # `--explain` appends its explanation
+    counts: bool = False  # `--statistics` appends the findings per rule
     watchable: bool = False  # `--watch` can print what changed in it
 
 
@@ -70,6 +71,7 @@ FORMATS = (
         for_people=True,
         frames=True,
         explains=True,
+        counts=True,
         watchable=True,
     ),
     Format(
@@ -78,6 +80,7 @@ FORMATS = (
         _concise,
         for_people=True,
         explains=True,
+        counts=True,
         watchable=True,
     ),
     Format("json", "json", _json, explains=True),

@@ -119,13 +119,8 @@ def trailer(report: Report, shown: Shown, display: DisplayPath = same_path) -> l
         lines.extend(
             f"  {item.code} ({item.effect}): {item.path}" for item in report.user_definitions
         )
-    if report.overlays:
-        lines.append("Overlays in effect (the files each rule merges, lowest root first):")
-        for overlay in report.overlays:
-            chain = " < ".join(f"{link.root.value} {link.path}" for link in overlay.chain)
-            count = overlay.conflicts
-            conflicts = f" ({plural(count, 'conflict')})" if count else ""
-            lines.append(f"  {overlay.code}: {chain}{conflicts}")
+    # No overlay chains here: they are the same on every run, so they would end every report;
+    # the head of a finding names its roots, and `status` and `rules explain` show the chains.
     return [safe_line(line) for line in lines]
 
 

@@ -289,14 +289,20 @@ class SelectionError(Exception):
         self.message = message
 
 
-def _codes_of(option: str, values: Iterable[str], rule_set: RuleSet) -> tuple[str, ...]:
-    """The codes an option names: each value a comma-separated list of codes or names."""
+def _codes_of(
+    option: str, values: Iterable[str], rule_set: RuleSet, settings: RuleSettings
+) -> tuple[str, ...]:
+    """The codes an option names: each value a comma-separated list of codes, names or
+    code prefixes (`INW`, `FAPI0`: every rule whose code starts so, as ruff takes them)."""
     codes: list[str] = []
     for value in values:
         for item in value.split(","):
             wanted = item.strip()
             rule = rule_set.lookup(wanted) if wanted else None
-            if rule is None:
+            named = (
+                (rule.code,) if rule is not None else _prefixed(option, wanted, rule_set, settings)
+            )
+            if not named:
                 from inwards_core.rules.lookup import did_you_mean  # only to say what's wrong
 
                 shown = quoted(wanted)
@@ -306,9 +312,32 @@ def _codes_of(option: str, values: Iterable[str], rule_set: RuleSet) -> tuple[st
                     f"{did_you_mean(rule_set, wanted) if wanted else ''} "
                     "`inwards rules` lists them.",
                 )
-            if rule.code not in codes:
-                codes.append(rule.code)
+            codes.extend(code for code in named if code not in codes)
     return tuple(codes)
+
+
+def _prefixed(
+    option: str, prefix: str, rule_set: RuleSet, settings: RuleSettings
+) -> tuple[str, ...]:
+    """The codes starting with `prefix` (letters and digits only, so a mistyped name never
+    matches), in code order. A prefix names a group, not each rule in it: ignored, it leaves
+    out the always-on rules (they can't be turned off); selected, the rules that can't run
+    without an option the configuration doesn't give (INW015's `role`)."""
+    if not prefix.isalnum():
+        return ()
+    wanted = prefix.upper()
+    if option == "--ignore":
+        covered = [r for r in rule_set.rules if r.code.startswith(wanted) and not r.always_on]
+    else:
+        covered = [
+            r for r in rule_set.rules if r.code.startswith(wanted) and _runnable(r, settings)
+        ]
+    return tuple(sorted(rule.code for rule in covered))
+
+
+def _runnable(rule: ResolvedRule, settings: RuleSettings) -> bool:
+    given = {**rule.definition.options, **settings.options.get(rule.name, {})}
+    return all(given.get(name) for name in needed_when_on(rule.kind.options_type))
 
 
 def override_selection(
@@ -324,9 +353,9 @@ def override_selection(
     others); `extend_select` adds rules, even ones the configuration ignores; `ignore`
     turns rules off, whatever selects them. Severities, option tables and templates stay.
     Raises SelectionError for a code or name no rule has, or an always-on rule ignored."""
-    chosen = None if select is None else _codes_of("--select", select, rule_set)
-    extend = _codes_of("--extend-select", extend_select, rule_set)
-    ignored = _codes_of("--ignore", ignore, rule_set)
+    chosen = None if select is None else _codes_of("--select", select, rule_set, settings)
+    extend = _codes_of("--extend-select", extend_select, rule_set, settings)
+    ignored = _codes_of("--ignore", ignore, rule_set, settings)
     for code in ignored:
         rule = rule_set.by_code(code)
         if rule is not None and rule.always_on:

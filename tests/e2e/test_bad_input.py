@@ -86,6 +86,22 @@ def test_no_config_found(tmp_path: Path) -> None:
     assert "[tool.inwards]" in run.stderr and "--config" in run.stderr
 
 
+@pytest.mark.parametrize(
+    "command", [["check"], ["baseline"], ["context"], ["diagram"], ["explain-module", "x"]]
+)
+def test_no_config_found_says_inwards_init_writes_one(tmp_path: Path, command: list[str]) -> None:
+    run = run_inwards(*command, cwd=tmp_path)
+    assert run.code == 2
+    assert "Run `inwards init` in the project's directory to write a starting one" in run.stderr
+
+
+def test_a_config_file_without_the_table_says_inwards_init_writes_one(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    run = run_inwards("check", "--config", "pyproject.toml", cwd=tmp_path)
+    assert run.code == 2
+    assert "Run `inwards init` in its directory to write a starting one" in run.stderr
+
+
 def test_required_version_newer_than_this_one(tmp_path: Path) -> None:
     config = LAYERS.replace("[tool.inwards]", '[tool.inwards]\nrequired-version = "99.0.0"')
     run = run_inwards("check", cwd=project(tmp_path, config))
@@ -147,7 +163,16 @@ def test_path_with_no_module_means_nothing_checked(tmp_path: Path) -> None:
     run = run_inwards("check", "docs", cwd=root)
     assert run.code == 2
     assert "Nothing checked" in run.stdout
-    assert "docs holds no Python module" in run.stdout
+    # A warning, so on stderr with the others: stdout is the report
+    assert run.stderr == "warning: docs holds no Python module, so it was not checked.\n"
+    assert "warning:" not in run.stdout
+    concise = run_inwards("check", "docs", "--format", "concise", cwd=root)
+    assert (concise.code, concise.stderr) == (2, run.stderr)
+    assert "warning:" not in concise.stdout
+    machine = json.loads(run_inwards("check", "docs", "--format", "json", cwd=root).stdout)
+    assert machine["notChecked"] == [
+        {"path": "docs", "message": "docs holds no Python module, so it was not checked."}
+    ]
 
 
 def test_paths_mode_skips_whole_project_findings(tmp_path: Path) -> None:

@@ -126,3 +126,17 @@ def test_examples_readme_matches_the_output() -> None:
     readme = (EXAMPLES / "README.md").read_text(encoding="utf-8")
     for file, line, code, _severity in PLANTED:
         assert f"{file}:{line}" in readme and code in readme, (file, line, code)
+
+
+def test_a_suppression_without_a_reason_says_so_first(copy_example) -> None:  # type: ignore[no-untyped-def]
+    """INW009 for a broken comment leads with what is wrong: "hides nothing" read like the
+    warning for a comment that suppresses nothing."""
+    project: Path = copy_example("shop-violations")
+    run = run_inwards("check", "--format", "concise", cwd=project)
+    broken, unused = [line for line in run.stdout.splitlines() if " INW009 " in line]
+    assert broken.startswith(
+        "src/shop/application/reports.py:6:72: INW009 This suppression comment has no reason: "
+        'say why in `reason="..."`. Until it is fixed it is not applied: the findings it names '
+        "are still reported. fix: "
+    )
+    assert "INW009 (warning) This suppression comment lists INW005, which reports nothing" in unused

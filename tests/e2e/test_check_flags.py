@@ -59,9 +59,28 @@ def test_select_extend_select_and_ignore_override_the_configuration(violations: 
     assert _codes(violations, "--ignore", "INW001") == {"INW000"}
 
 
+def test_a_code_prefix_selects_every_rule_whose_code_starts_so(violations: Path) -> None:
+    everything = _codes(violations)
+    assert _codes(violations, "--select", "INW00") == {c for c in everything if c < "INW010"}
+    # opt-in rules too (INW011 finds something here), but not INW015 without its `role`
+    by_prefix = _codes(violations, "--select", "inw01,INW001")
+    assert {"INW000", "INW001", "INW010", "INW011"} <= by_prefix
+    assert all(code.startswith("INW01") for code in by_prefix - {"INW000", "INW001"})
+    assert _codes(violations, "--ignore", "INW0") == {c for c in everything if c >= "INW1"} | {
+        "INW000"  # always on: an ignored prefix leaves it on rather than refusing
+    }
+    assert _codes(violations, "--select", "FAPI", "--extend-select", "INW010") == {
+        "INW000",
+        "INW010",
+    }
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
+        (("--select", "IL"), '--select: "IL" is not the code or name of a rule'),
+        (("--extend-select", "INW9"), '--extend-select: "INW9" is not the code or name'),
+        (("--ignore", "layer-"), '--ignore: "layer-" is not the code or name of a rule'),
         (("--select", "INW999"), '--select: "INW999" is not the code or name of a rule'),
         (("--extend-select", "layer-dependancy"), 'Did you mean "layer-dependency"?'),
         (("--ignore", "INW001,"), '--ignore: "" is not the code or name of a rule'),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.distributions import needs_tidy
 from tests.e2e.helpers import EXAMPLES, run_inwards, write_tree
 
 
@@ -73,6 +74,7 @@ def test_every_command_that_loads_families_takes_it(
     assert done.code == 0, done.stderr
 
 
+@needs_tidy
 def test_a_disabled_familys_rules_are_absent(shop: Path) -> None:
     listed = run_inwards("rules", "--disable-plugin", "tidy", cwd=shop)
     assert listed.code == 0
@@ -80,6 +82,7 @@ def test_a_disabled_familys_rules_are_absent(shop: Path) -> None:
     assert "TIDY001" in run_inwards("rules", cwd=shop).stdout
 
 
+@needs_tidy
 def test_a_shadow_of_a_disabled_familys_rule_says_why_it_has_no_kind(shop: Path) -> None:
     assert run_inwards("rules", "shadow", "TIDY001", "--to", "project", cwd=shop).code == 0
     done = run_inwards("check", "--disable-plugin", "tidy", cwd=shop)

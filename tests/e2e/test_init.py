@@ -243,6 +243,24 @@ def test_auto_write_writes_the_proposal(tmp_path: Path) -> None:
     assert "INW001" in checked.stdout
 
 
+def test_auto_prints_its_proposal_where_there_is_no_pyproject(tmp_path: Path) -> None:
+    write_tree(tmp_path, {k: v for k, v in AUTO_PROJECT.items() if k != "pyproject.toml"})
+    before = snapshot(tmp_path)
+    nameless = run_inwards("init", "--style", "auto", cwd=tmp_path)
+    assert nameless.code == 2
+    assert "no pyproject.toml to read the package name from; pass --package NAME" in (
+        nameless.stderr
+    )
+    done = run_inwards("init", "--style", "auto", "--package", "app", cwd=tmp_path)
+    assert done.code == 0, done.stderr
+    assert "Closest preset: clean" in done.stdout
+    assert "run `inwards init --style auto --write` to write it" in done.stdout
+    assert snapshot(tmp_path) == before
+    refused = run_inwards("init", "--style", "auto", "--package", "app", "--write", cwd=tmp_path)
+    assert refused.code == 2 and "no pyproject.toml in" in refused.stderr
+    assert snapshot(tmp_path) == before
+
+
 def test_auto_with_no_known_names_is_exit_2(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

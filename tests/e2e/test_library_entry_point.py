@@ -151,6 +151,7 @@ def test_a_directory_without_configuration_says_so(tmp_path: Path) -> None:
         inwards_core.check_path(tmp_path)
     assert isinstance(raised.value, inwards_core.ConfigError)
     assert "has no pyproject.toml with a [tool.inwards] table" in str(raised.value)
+    assert "run `inwards init` there to write a starting one" in str(raised.value)
     assert raised.value.problems[0].file == str(tmp_path)
     with pytest.raises(NotADirectoryError):
         inwards_core.check_path(tmp_path / "nowhere")

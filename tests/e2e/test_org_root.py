@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.distributions import needs_acme
 from tests.e2e.helpers import REPO, Run, assert_valid_output, run_inwards, write_tree
 
 DISTRIBUTION = "inwards-rules-acme"
@@ -33,19 +34,6 @@ PROJECT = {
     "shop/domain/__init__.py": "",
     "shop/domain/order.py": "import sqlalchemy\nimport pickle\n",
 }
-
-
-def installed() -> bool:
-    try:
-        metadata.distribution(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
-
-
-needs_pack = pytest.mark.skipif(
-    not installed(), reason=f"{DISTRIBUTION} is not installed: run `{INSTALL}` (.ci/run does)"
-)
 
 
 def new_rule(code: str, summary: str, *, default: str = "on") -> str:
@@ -113,7 +101,7 @@ def root_row(status: dict[str, Any], root: str) -> dict[str, Any]:
 # -- the example pack, installed for real ------------------------------------------------
 
 
-@needs_pack
+@needs_acme
 def test_the_installed_copy_is_the_source_tree() -> None:
     files = metadata.distribution(DISTRIBUTION).files or ()
     shipped = {
@@ -125,7 +113,7 @@ def test_the_installed_copy_is_the_source_tree() -> None:
     assert shipped == source, f"the installed {DISTRIBUTION} is stale: run `{INSTALL}`"
 
 
-@needs_pack
+@needs_acme
 def test_status_lists_the_pack_with_its_distribution_and_version(setup: Setup) -> None:
     status = setup.json("status", "--json", env={"INWARDS_ORG_RULES_DIR": ""})
     [pack] = [p for p in status["rulePacks"] if p["distribution"] == DISTRIBUTION]
@@ -146,7 +134,7 @@ def test_status_lists_the_pack_with_its_distribution_and_version(setup: Setup) -
     assert "(from 1 installed rule pack)" in text.stdout
 
 
-@needs_pack
+@needs_acme
 def test_the_installed_pack_is_inert_until_its_rule_is_selected(setup: Setup) -> None:
     report = setup.check()
     assert diagnostics(report, "ACME100") == []

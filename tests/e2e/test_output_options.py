@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,27 @@ def test_statistics_count_findings_per_rule(violations: Path) -> None:
     first, second = (int(line.split()[0]) for line in table.strip().split("\n")[:2])
     assert first >= second  # most first
     assert "INW006   unassigned-module (2 warnings)" in table
+
+
+@pytest.mark.parametrize("output", ["json", "sarif", "github"])
+def test_statistics_with_a_format_that_has_no_counts_is_refused(
+    violations: Path, output: str
+) -> None:
+    done = run_inwards("check", "--statistics", "--format", output, cwd=violations)
+    assert (done.code, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"--statistics can't be used with --format {output}: the counts per rule are written "
+        "with the text and concise formats.\n"
+    )
+
+
+def test_check_help_names_what_each_option_takes(tmp_path: Path) -> None:
+    """No metavar of a Python type or function (`<str>`, `<_output_format>`)."""
+    done = run_inwards("check", "--help", cwd=tmp_path)
+    assert done.code == 0
+    assert re.findall(r"^\s+(?:-\w, )?--[\w-]+ <", done.stdout, re.MULTILINE) == []
+    for shown in ("--format FORMAT", "--select RULES", "--ignore RULES", "--explain RULE"):
+        assert shown in done.stdout
 
 
 def test_the_short_output_option_takes_the_fast_path() -> None:

@@ -189,8 +189,12 @@ def test_json_and_sarif_carry_the_overlay_chain(roots: Roots) -> None:
     ]
     assert run["properties"]["overlays"][0]["code"] == "INW005"
     text = roots.run("check", "--no-cache").stdout
-    assert "Overlays in effect" in text and "INW005: core " in text
     assert "INW005 (warning) [core < user < project overlay]" in text
+    # The chain itself is for status and rules explain, not the end of every report.
+    assert "Overlays in effect" not in text
+    assert "1 overlaying a core rule (INW005)" in roots.run("status").stdout
+    explained = roots.run("rules", "explain", "INW005").stdout
+    assert "Overlay chain, lowest root first:" in explained
 
 
 def test_a_whole_file_shadow_of_an_overlay_flattens_it(roots: Roots) -> None:

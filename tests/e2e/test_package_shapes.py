@@ -178,4 +178,4 @@ def test_a_named_file_no_layer_owns_is_judged(tmp_path: Path) -> None:
     # A file that no layer owns and that is no member of a package is still not checked.
     other = run_inwards("check", "src/run.py", cwd=project)
     assert other.code == 2
-    assert "src/run.py holds no module that a layer owns" in other.stdout
+    assert "src/run.py holds no module that a layer owns" in other.stderr

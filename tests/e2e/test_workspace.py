@@ -83,7 +83,8 @@ def test_a_member_without_a_table_is_listed_as_not_checked(workspace: Path) -> N
     run = check(workspace)
     assert run.code == 1, run.stderr
     message = "packages/legacy has no [tool.inwards] table, so it was not checked."
-    assert f"warning: {message}" in run.stdout.splitlines()
+    assert f"warning: {message}" in run.stderr.splitlines()
+    assert message not in run.stdout
     # The root's configuration leaves every member's directory to the member.
     assert "pyproject.toml: 2 files, 0 errors, 0 warnings" in run.stdout
     _, document = as_json(workspace)

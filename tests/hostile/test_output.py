@@ -60,7 +60,8 @@ def check_from_above(
 ) -> str:
     """`inwards check` from the directory above the project, so every path it shows
     starts with the project's hostile name. With `named`, only the odd file is checked
-    (it holds no module, so it is reported as not checked); else the whole project."""
+    (it holds no module, so it is reported as not checked: by the text formats on stderr,
+    which is returned after stdout); else the whole project."""
     paths = [f"{PROJECT}/src/shop/domain/{ODD_FILE}"] if named else []
     run = run_limited(
         "check",
@@ -73,7 +74,7 @@ def check_from_above(
         env=env,
     )
     assert run.code == (2 if named else 1), run.output
-    return run.stdout
+    return run.stdout + run.stderr if named else run.stdout
 
 
 def assert_nothing_raw(output: str) -> None:

@@ -85,7 +85,7 @@ def test_a_link_to_the_root_directory_is_not_walked(project: Path) -> None:
     result = run("check", cwd=project, budget=QUICK)
     clean_exit(result, 0)
     for link in ("src/everything", "src/shop/domain/everything"):
-        assert f"warning: {link} is a symlink to /, outside the project directory" in result.stdout
+        assert f"warning: {link} is a symlink to /, outside the project directory" in result.stderr
 
 
 @pytest.mark.parametrize("depth", [16, 31])
@@ -100,7 +100,7 @@ def test_a_ladder_of_links_is_walked_once(tmp_path: Path, depth: int) -> None:
     result = run("check", cwd=project, budget=QUICK)
     clean_exit(result, 0)
     assert result.seconds < 5
-    assert result.stdout.count("which is listed already; it was not followed") == 2 * depth
+    assert result.stderr.count("which is listed already; it was not followed") == 2 * depth
     assert f"in {depth + 3} files" in result.stdout  # each module once, by its own path
 
 
@@ -115,7 +115,7 @@ def test_a_file_claiming_100_gb_is_reported_and_the_run_goes_on(tmp_path: Path) 
     assert "INW001" in result.stdout
     assert (
         "src/shop/domain/huge.py could not be read (it is larger than 128 MiB, more than "
-        "inwards reads), so it was not checked." in result.stdout
+        "inwards reads), so it was not checked." in result.stderr
     )
 
 

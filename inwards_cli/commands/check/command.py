@@ -27,8 +27,7 @@ PathsArgument = Annotated[
 
 
 def _output_format(value: str) -> str:
-    """The value of --format, or a usage error (exit 2) that lists the formats. (Its name
-    is the metavar of --format in the help.)"""
+    """The value of --format, or a usage error (exit 2) that lists the formats."""
     if value in FORMAT_NAMES:
         return value
     known = ", ".join(FORMAT_NAMES)

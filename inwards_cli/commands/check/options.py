@@ -55,7 +55,7 @@ class CheckArguments:
     # Re-derive everything read from the cache; exit 2 on any difference.
     verify_cache: bool = False
     # [tool.inwards.rules] for this run: each option as given (repeatable, each value a
-    # comma-separated list of codes or names); None: --select not given.
+    # comma-separated list of codes, code prefixes or names); None: --select not given.
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -78,6 +78,7 @@ CHECK_OPTIONS = (
         f"Output format: {listed([output.description for output in FORMATS], 'or')}.",
         value=str,
         choices=FORMAT_NAMES,
+        metavar="FORMAT",
     ),
     OptionSpec(
         "max_diagnostics",
@@ -85,6 +86,7 @@ CHECK_OPTIONS = (
         "Show at most N findings (errors first); the summary still counts all.",
         value=int,
         minimum=0,
+        metavar="N",
     ),
     CONFIG,
     NO_CACHE,
@@ -101,6 +103,7 @@ CHECK_OPTIONS = (
         "Write the report to this file (atomically) instead of standard output.",
         value=Path,
         names_a_file=True,
+        metavar="FILE",
     ),
     OptionSpec(
         "statistics",
@@ -116,6 +119,7 @@ CHECK_OPTIONS = (
         "inwards-baseline.json next to the config (see `inwards baseline`).",
         value=Path,
         names_a_file=True,
+        metavar="FILE",
     ),
     OptionSpec(
         "no_baseline", ("--no-baseline",), "Ignore inwards-baseline.json: report every finding."
@@ -132,26 +136,29 @@ CHECK_OPTIONS = (
         "select",
         ("--select",),
         "Only these rules for this run, in place of [tool.inwards.rules]'s select, "
-        "extend-select and ignore: codes or names, comma-separated, the option repeatable "
-        "(--select INW001,layer-dependency).",
+        "extend-select and ignore: codes, code prefixes or names, comma-separated, the option "
+        "repeatable (--select FAPI,INW001,layer-dependency).",
         value=str,
         repeatable=True,
+        metavar="RULES",
     ),
     OptionSpec(
         "extend_select",
         ("--extend-select",),
         "Also these rules for this run (turns opt-in rules on, wins over the "
-        "configuration's ignore): codes or names, comma-separated.",
+        "configuration's ignore): codes, code prefixes or names, comma-separated.",
         value=str,
         repeatable=True,
+        metavar="RULES",
     ),
     OptionSpec(
         "ignore",
         ("--ignore",),
-        "Turn these rules off for this run, whatever selects them: codes or names, "
-        "comma-separated.",
+        "Turn these rules off for this run, whatever selects them: codes, code prefixes or "
+        "names, comma-separated.",
         value=str,
         repeatable=True,
+        metavar="RULES",
     ),
     OptionSpec(
         "exit_zero",
@@ -191,6 +198,7 @@ CHECK_OPTIONS = (
         "judge, what comments and the baseline hid (see `inwards rules why`). The run is "
         "never recalled from the cache's memo.",
         value=str,
+        metavar="RULE",
     ),
     OptionSpec(
         "watch",

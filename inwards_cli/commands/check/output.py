@@ -10,10 +10,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import attrs
+
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.standard_output import write_standard_output
 from inwards_cli.commands.check.options import CheckArguments
-from inwards_cli.commands.console import display_from, fail
+from inwards_cli.commands.console import display_from, fail, warn
 from inwards_core.model.findings import Report
 from inwards_core.reporting import FixDisplay, ReportInput
 from inwards_core.reporting.formats import format_named, write_report
@@ -52,6 +54,12 @@ def render_report(
     only for a terminal (see `use_colour`); machine formats never are."""
     output = format_named(arguments.output_format)
     display = display_from(project_dir)
+    if output.for_people and report.not_checked:
+        # What was not checked is a warning, and a person's warnings go to stderr (as the
+        # rule warnings do), not into the report; the machine formats keep them in theirs.
+        for item in report.not_checked:
+            warn(item.message)
+        report = attrs.evolve(report, not_checked=())
     to_terminal = arguments.output_file is None and sys.stdout.isatty()
     source_root, prefix = sarif_source_root(project_dir, os.environ)
     explanation_text = ""

@@ -390,6 +390,12 @@ def _refuse_conflicting_options(arguments: CheckArguments) -> None:
             f"--explain can't be used with {listed(['--watch', *unexplained], 'or')}: the "
             f"explanation is written with the {listed(explained, 'and')} formats."
         )
+    if arguments.statistics and not output.counts:
+        counted = [each.name for each in FORMATS if each.counts]
+        fail(
+            f"--statistics can't be used with --format {output.name}: the counts per rule are "
+            f"written with the {listed(counted, 'and')} formats."
+        )
     if output.every_finding and arguments.max_diagnostics is not None:
         fail(
             f"--max-diagnostics can't be used with --format {output.name}: code scanning needs "

@@ -43,13 +43,19 @@ A reason can't contain a double quote.
 """,
 )
 
+# What is wrong, first: "hides nothing" alone reads like an unused suppression (the warning).
 _PROBLEMS = {
     SuppressionProblem.MALFORMED: (
-        'It is not of the form `# inwards: ignore[CODE, ...] reason="..."`.'
+        'This suppression comment is not of the form `# inwards: ignore[CODE, ...] reason="..."`.'
     ),
-    SuppressionProblem.NO_REASON: 'It has no reason: say why in `reason="..."`.',
-    SuppressionProblem.SECOND_DIRECTIVE: "It holds a second `inwards:` directive; use one per comment.",
+    SuppressionProblem.NO_REASON: (
+        'This suppression comment has no reason: say why in `reason="..."`.'
+    ),
+    SuppressionProblem.SECOND_DIRECTIVE: (
+        "This suppression comment holds a second `inwards:` directive; use one per comment."
+    ),
 }
+_NOT_APPLIED = "Until it is fixed it is not applied: the findings it names are still reported."
 
 
 def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
@@ -60,18 +66,22 @@ def check(model: ProjectModel, options: NoOptions) -> Iterator[Violation]:
         if comment.problem is not None:
             reasons.append(_PROBLEMS[comment.problem])
         if verdict.unknown:
-            reasons.append(f"{_listed(verdict.unknown)} is not a rule code.")
+            reasons.append(
+                f"This suppression comment names {_listed(verdict.unknown)}, which is not a rule code."
+            )
         if verdict.unsuppressible:
             reasons.append(
-                f"{_listed(verdict.unsuppressible)} can't be suppressed inline; "
-                "use the baseline or fix the code."
+                f"This suppression comment names {_listed(verdict.unsuppressible)}, which can't be "
+                "suppressed inline; use the baseline or fix the code."
             )
         if reasons:
+            # Each reason after the first is "It ...": the comment was named once.
+            later = [reason.replace("This suppression comment", "It", 1) for reason in reasons[1:]]
             yield Violation(
                 file=verdict.file,
                 module=verdict.module,
                 span=comment.span,
-                message="This suppression comment hides nothing. " + " ".join(reasons),
+                message=" ".join([reasons[0], *later, _NOT_APPLIED]),
                 params=params,
             )
         elif verdict.unused:
