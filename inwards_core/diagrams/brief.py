@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from inwards_core.config.values import Config, Layer
-from inwards_core.diagrams.writing import layer_ranks
+from inwards_core.diagrams.writing import layer_ranks, one_line
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.selection import ActiveRule
 
@@ -41,8 +41,8 @@ def architecture_brief(config: Config, active: Sequence[ActiveRule], families: B
     out = [
         HEADING,
         "",
-        f"`inwards check` enforces this, from `[tool.inwards]` of `{config.file}`"
-        f" (modules under `{config.root}`). Imports point inwards: a layer may import the "
+        f"`inwards check` enforces this, from `[tool.inwards]` of `{one_line(config.file)}`"
+        f" (modules under `{one_line(config.root)}`). Imports point inwards: a layer may import the "
         "layers listed before it, never one after it.",
         "",
         *_layer_lines(config, on, families),
@@ -113,7 +113,9 @@ def _rule_lines(rules: Iterable[ActiveRule]) -> list[str]:
         if chosen:
             out += ["", title]
             out += [
-                f"- {rule.code} {rule.rule.name}: {rule.rule.definition.summary}"
+                # A project rule's name and summary are the project's text: one line each.
+                f"- {rule.code} {one_line(rule.rule.name)}: "
+                f"{one_line(rule.rule.definition.summary)}"
                 for rule in sorted(chosen, key=lambda r: r.code)
             ]
     return out
