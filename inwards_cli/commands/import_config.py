@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from inwards_cli.commands.console import fail, warn, write_text
+from inwards_core.reporting.escaping import printable
 
 if TYPE_CHECKING:
     from inwards_core.migration.importlinter_convert import Conversion, Definition
@@ -289,4 +290,6 @@ def _print_report(conversion: Conversion, source: str) -> None:
         )
         lines += [f"      {note}" for note in report.notes]
     lines += [f"  note: {note}" for note in conversion.notes]
-    write_text("\n".join(lines) + "\n")
+    # Notes quote the contracts and `source` is the FILE given: a line break in either
+    # must not start a line of its own.
+    write_text("\n".join(map(printable, lines)) + "\n")
