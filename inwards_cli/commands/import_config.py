@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import attrs
 import typer
 
 from inwards_cli.commands.console import fail, warn, write_text
@@ -69,6 +70,9 @@ def import_config_command(
         where = f"{project / config.file}" if config.file else str(project)
         line = f":{config.line}" if config.line else ""
         fail(f"import-config: {where}{line}: {config.message}")
+    # The file's name is written into TOML comments and the report: shown escaped, a
+    # control character or a line break in it can't end a comment or forge a line.
+    config = attrs.evolve(config, file=printable(config.file))
     if not config.root_packages:
         fail(f"import-config: {config.file}: [importlinter] sets no root_package(s)")
     root = _root_directory(project, config.root_packages)
@@ -98,14 +102,29 @@ def import_config_command(
 
 
 def _read_texts(project: Path, names: tuple[str, ...]) -> dict[str, str]:
+    """The files import-linter would read, with `check`'s limits: a regular file of at most
+    `MAX_CONFIG_BYTES`, inside the project (a link out of it is refused, not followed)."""
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.adapters.reading import read_regular_file
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
+
     texts = {}
     for name in names:
         path = project / name
-        if path.is_file():
-            try:
-                texts[name] = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                fail(f"import-config: {path}: can't be read ({error})")
+        if not path.is_file():
+            continue
+        leads_to = Path(os.path.realpath(path))
+        if not leads_to.is_relative_to(project):
+            fail(
+                f"import-config: {path}: is a symbolic link to {leads_to}, outside the project "
+                f"at {project}; import-config reads only files inside it"
+            )
+        try:
+            texts[name] = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
+        except OSError as error:
+            fail(f"import-config: {path}: can't be read: {failure_reason(error)}")
+        except UnicodeDecodeError as error:
+            fail(f"import-config: {path}: can't be read ({error})")
     return texts
 
 
@@ -171,11 +190,17 @@ def _other_rules(families: Sequence[Family], kinds: Iterable[str]) -> tuple[tupl
 
 
 def _read_optional(path: Path) -> str:
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.adapters.reading import read_regular_file
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
+
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular_file(path, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
     except FileNotFoundError:
         return ""
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
+        fail(f"import-config: {path}: can't be read: {failure_reason(error)}")
+    except UnicodeDecodeError as error:
         fail(f"import-config: {path}: can't be read ({error})")
 
 

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 
 import attrs
 
+from inwards_core.config.nesting import TomlTooDeepError, load_toml
+
 # import-linter's own search order (importlinter.adapters.user_options).
 SEARCH_ORDER = ("setup.cfg", ".importlinter", "pyproject.toml")
 
@@ -142,7 +144,9 @@ def _ini_options(section: configparser.SectionProxy) -> list[tuple[str, Value]]:
 
 def _read_toml(name: str, text: str) -> ImportLinterConfig | ReadProblem | None:
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text)
+    except TomlTooDeepError as error:
+        return ReadProblem(name, error.line or 0, str(error))
     except tomllib.TOMLDecodeError as error:
         match = re.search(r"line (\d+)", str(error))
         line = int(match.group(1)) if match else 0

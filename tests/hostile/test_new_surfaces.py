@@ -4,10 +4,13 @@ one line; nothing is read outside the project nor half-written."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.helpers import write_tree
-from tests.hostile.harness import Budget, run_limited
+from tests.hostile.harness import Budget, LimitedRun, run_limited
 
 QUICK = Budget(seconds=15, memory_mb=2048)
 FORGED = "FORGED: a line of its own"
@@ -68,3 +71,91 @@ def test_a_line_break_in_a_package_directory_is_escaped_by_init_auto(tmp_path: P
     assert run.code == 0, run.output
     assert f"shop.x\\n{FORGED}" in run.stdout
     _no_forged_line(run.output)
+
+
+DEEP = "x = " + "[" * 5_000 + "]" * 5_000 + "\n"
+DOTTED = ".".join(["a"] * 50_000) + " = 1\n"
+IMPORTLINTER_TOML = '[tool.importlinter]\nroot_package = "shop"\n'
+
+
+def _one_error_line(run: LimitedRun, *needles: str) -> None:
+    assert run.code == 2, run.output[-2000:]
+    assert run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1, run.stderr[-2000:]
+    assert "internal error" not in run.stderr
+    for needle in needles:
+        assert needle in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("name", ["setup.cfg", ".importlinter", "pyproject.toml"])
+def test_a_huge_sparse_import_linter_file_is_not_read_whole(tmp_path: Path, name: str) -> None:
+    _shop(tmp_path, "")
+    with (tmp_path / name).open("wb") as sparse:
+        sparse.truncate(20 * 1024**3)
+    run = run_limited("import-config", name, cwd=tmp_path, budget=Budget(15, memory_mb=512))
+    _one_error_line(run, name, "larger than 10 MiB")
+
+
+def test_a_huge_sparse_pyproject_beside_the_config_is_not_read_whole(tmp_path: Path) -> None:
+    _shop(tmp_path, "", **{".importlinter": "[importlinter]\nroot_package = shop\n"})
+    with (tmp_path / "pyproject.toml").open("wb") as sparse:
+        sparse.truncate(20 * 1024**3)
+    run = run_limited("import-config", cwd=tmp_path, budget=Budget(15, memory_mb=512))
+    _one_error_line(run, "pyproject.toml", "larger than 10 MiB")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [(DEEP, "more than 100 levels deep"), (DOTTED, "dotted key of 50000 parts")],
+    ids=["deep-array", "dotted-key"],
+)
+def test_a_deep_toml_file_is_refused_by_import_config(tmp_path: Path, text: str, says: str) -> None:
+    _shop(tmp_path, IMPORTLINTER_TOML + text)
+    run = run_limited("import-config", "--dry-run", cwd=tmp_path, budget=QUICK)
+    _one_error_line(run, "pyproject.toml", says)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [(DEEP, "more than 100 levels deep"), (DOTTED, "dotted key of 50000 parts")],
+    ids=["deep-array", "dotted-key"],
+)
+@pytest.mark.parametrize(
+    "args",
+    [("--style", "hexagonal"), ("--style", "hexagonal", "--package", "shop")],
+    ids=["project-name", "package-option"],
+)
+def test_a_deep_pyproject_is_refused_by_init(
+    tmp_path: Path, text: str, says: str, args: tuple[str, ...]
+) -> None:
+    _shop(tmp_path, '[project]\nname = "shop"\n' + text)
+    before = (tmp_path / "pyproject.toml").read_bytes()
+    run = run_limited("init", *args, cwd=tmp_path, budget=QUICK)
+    _one_error_line(run, "pyproject.toml", says)
+    assert (tmp_path / "pyproject.toml").read_bytes() == before
+
+
+def test_an_import_linter_file_linked_out_of_the_project_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    write_tree(outside, {".importlinter": "[importlinter]\nroot_package = shop\n"})
+    project = _shop(tmp_path / "project", "")
+    (project / ".importlinter").symlink_to(outside / ".importlinter")
+    run = run_limited("import-config", "--dry-run", cwd=project, budget=QUICK)
+    _one_error_line(run, ".importlinter", "outside the project")
+
+
+def test_a_control_character_in_the_file_name_stays_out_of_the_comments(tmp_path: Path) -> None:
+    name = "a\x1bb\n[tool.inwards]"
+    ini = (
+        "[importlinter]\nroot_package = shop\n[importlinter:contract:one]\nname = one\n"
+        "type = forbidden\nsource_modules = shop.a\nforbidden_modules = shop.b\n"
+    )
+    _shop(tmp_path, "", **{name: ini})
+    run = run_limited("import-config", name, cwd=tmp_path, budget=QUICK)
+    assert run.code == 0, run.output[-2000:]
+    assert "\x1b" not in run.output
+    rule = (tmp_path / ".inwards/rules/IL001.toml").read_text(encoding="utf-8")
+    assert "in a\\x1bb\\n[tool.inwards]." in rule
+    tomllib.loads(rule)
+    tomllib.loads((tmp_path / "pyproject.toml").read_text(encoding="utf-8"))
+    assert run_limited("check", "--no-cache", cwd=tmp_path, budget=QUICK).code == 0
