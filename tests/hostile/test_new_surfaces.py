@@ -4,6 +4,7 @@ one line; nothing is read outside the project nor half-written."""
 
 from __future__ import annotations
 
+import resource
 import tomllib
 from pathlib import Path
 
@@ -159,3 +160,82 @@ def test_a_control_character_in_the_file_name_stays_out_of_the_comments(tmp_path
     tomllib.loads(rule)
     tomllib.loads((tmp_path / "pyproject.toml").read_text(encoding="utf-8"))
     assert run_limited("check", "--no-cache", cwd=tmp_path, budget=QUICK).code == 0
+
+
+def _ini(contracts: int, source: str = "shop.a", name: str = "one") -> str:
+    return "[importlinter]\nroot_package = shop\n" + "".join(
+        f"[importlinter:contract:c{index}]\nname = {name}\ntype = forbidden\n"
+        f"source_modules = {source}\nforbidden_modules = shop.b\n"
+        for index in range(contracts)
+    )
+
+
+def _nothing_written(project: Path) -> None:
+    assert not (project / ".inwards").exists()
+    assert (project / "pyproject.toml").read_text(encoding="utf-8") == "[project]\n"
+
+
+@pytest.mark.parametrize(
+    ("file_size", "failing"),
+    [(600, "pyproject.toml"), (100, "IL001.toml")],
+    ids=["the-pyproject-fails", "a-rule-file-fails"],
+)
+def test_import_config_writes_all_or_nothing(tmp_path: Path, file_size: int, failing: str) -> None:
+    _shop(tmp_path, "[project]\n", **{".importlinter": _ini(2)})
+    run = run_limited(
+        "import-config",
+        cwd=tmp_path,
+        budget=QUICK,
+        limits={resource.RLIMIT_FSIZE: (file_size, file_size)},
+    )
+    _one_error_line(run, failing)
+    _nothing_written(tmp_path)
+    rerun = run_limited("import-config", cwd=tmp_path, budget=QUICK)
+    assert rerun.code == 0, rerun.output[-2000:]
+
+
+def test_a_read_only_pyproject_leaves_no_rule_files(tmp_path: Path) -> None:
+    _shop(tmp_path, "[project]\n", **{".importlinter": _ini(2)})
+    (tmp_path / "pyproject.toml").chmod(0o444)
+    run = run_limited("import-config", cwd=tmp_path, budget=QUICK)
+    _one_error_line(run, "pyproject.toml", "read-only")
+    _nothing_written(tmp_path)
+
+
+def test_a_thousand_contracts_are_refused_not_written_as_il1000(tmp_path: Path) -> None:
+    _shop(tmp_path, "[project]\n", **{".importlinter": _ini(1_000)})
+    run = run_limited("import-config", cwd=tmp_path, budget=QUICK)
+    _one_error_line(run, ".importlinter", "more than 999 contracts")
+    _nothing_written(tmp_path)
+
+
+def test_twenty_thousand_contracts_of_one_name_are_read_in_linear_time(tmp_path: Path) -> None:
+    _shop(tmp_path, "[project]\n", **{".importlinter": _ini(20_000)})
+    run = run_limited("import-config", "--dry-run", cwd=tmp_path, budget=Budget(seconds=20))
+    _one_error_line(run, "more than 999 contracts")
+
+
+def test_a_module_name_inwards_refuses_is_not_converted(tmp_path: Path) -> None:
+    ini = _ini(1, source="shop.a-b", name="bad") + _ini(1, name="good").replace(
+        "[importlinter]\nroot_package = shop\n[importlinter:contract:c0]",
+        "[importlinter:contract:c1]",
+    )
+    _shop(tmp_path, "[project]\n", **{".importlinter": ini})
+    run = run_limited("import-config", cwd=tmp_path, budget=QUICK)
+    assert run.code == 0, run.output[-2000:]
+    assert "  - 'bad' (.importlinter:3): not converted" in run.stdout
+    assert "option source_modules: shop.a-b: 'a-b' is not a Python name" in run.stdout
+    assert "  IL001 'good' (.importlinter:8): converted exactly" in run.stdout
+    assert not (tmp_path / ".inwards/rules/IL002.toml").exists()
+    check = run_limited("check", "--no-cache", cwd=tmp_path, budget=QUICK)
+    assert check.code == 0, check.output[-2000:]
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)], ids=["plain", "force"])
+def test_a_rule_file_differing_only_in_case_is_refused(
+    tmp_path: Path, force: tuple[str, ...]
+) -> None:
+    _shop(tmp_path, "[project]\n", **{".importlinter": _ini(1), ".inwards/rules/il001.toml": ""})
+    run = run_limited("import-config", *force, cwd=tmp_path, budget=QUICK)
+    _one_error_line(run, "il001.toml", "only in case")
+    assert sorted(p.name for p in (tmp_path / ".inwards/rules").iterdir()) == ["il001.toml"]
