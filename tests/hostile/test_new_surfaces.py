@@ -239,3 +239,21 @@ def test_a_rule_file_differing_only_in_case_is_refused(
     run = run_limited("import-config", *force, cwd=tmp_path, budget=QUICK)
     _one_error_line(run, "il001.toml", "only in case")
     assert sorted(p.name for p in (tmp_path / ".inwards/rules").iterdir()) == ["il001.toml"]
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "args"),
+    [
+        (f'[project]\nname = "{"a" * 300}"\n', ("--style", "hexagonal")),
+        (f'[project]\nname = "{"a" * 300}"\n', ("--style", "auto")),
+        ("[project]\n", ("--style", "hexagonal", "--scaffold", "--package", "b" * 256)),
+    ],
+    ids=["project-name", "auto", "package-option"],
+)
+def test_init_with_a_package_name_too_long_for_a_folder(
+    tmp_path: Path, pyproject: str, args: tuple[str, ...]
+) -> None:
+    write_tree(tmp_path, {"pyproject.toml": pyproject})
+    run = run_limited("init", *args, cwd=tmp_path, budget=QUICK)
+    _one_error_line(run, "characters long", "at most 255 bytes")
+    assert (tmp_path / "pyproject.toml").read_text(encoding="utf-8") == pyproject
