@@ -257,3 +257,32 @@ def test_init_with_a_package_name_too_long_for_a_folder(
     run = run_limited("init", *args, cwd=tmp_path, budget=QUICK)
     _one_error_line(run, "characters long", "at most 255 bytes")
     assert (tmp_path / "pyproject.toml").read_text(encoding="utf-8") == pyproject
+
+
+def _many_layers(count: int) -> str:
+    layers = "".join(f'  {{ name = "layer{i}", modules = ["shop.l{i}"] }},\n' for i in range(count))
+    return f'[tool.inwards]\nroot = "src"\nlayers = [\n{layers}]\n'
+
+
+@pytest.mark.parametrize("args", [(), ("--write",)], ids=["printed", "written"])
+def test_the_brief_of_ten_thousand_layers_is_bounded(tmp_path: Path, args: tuple[str, ...]) -> None:
+    write_tree(tmp_path, {"pyproject.toml": _many_layers(10_000), "src/shop/__init__.py": ""})
+    run = run_limited("context", *args, cwd=tmp_path, budget=Budget(15, memory_mb=768))
+    assert run.code == 0, run.output[-2000:]
+    brief = (tmp_path / "AGENTS.md").read_text(encoding="utf-8") if args else run.stdout
+    assert len(brief) < 101_000
+    assert "(The brief stops here, at 100,000 characters: " in brief
+    assert "more lines are left out. `[tool.inwards]` of `pyproject.toml` has them all.)" in brief
+    assert "layer owns a module and what it may import.\n" in brief[-300:]
+
+
+def test_a_layer_past_fifty_inner_ones_counts_them(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": _many_layers(60), "src/shop/__init__.py": ""})
+    run = run_limited("context", cwd=tmp_path, budget=QUICK)
+    assert run.code == 0, run.output[-2000:]
+    names = ", ".join(f"layer{i}" for i in range(50))
+    assert f"51. **layer50** (`shop.l50`): may import {names}.\n" in run.stdout
+    assert (
+        "52. **layer51** (`shop.l51`): may import the 51 layers listed before it.\n" in run.stdout
+    )
+    assert "stops here" not in run.stdout
