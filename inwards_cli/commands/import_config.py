@@ -284,7 +284,7 @@ def _print_dry_run(old: str, new: str, definitions: dict[str, str], project: Pat
 def _write(
     project: Path, pyproject: Path, new: str, definitions: dict[str, str], *, force: bool
 ) -> None:
-    from inwards_cli.adapters.atomic import RefusedTargetError, failure_reason
+    from inwards_cli.adapters.atomic import RefusedTargetError
     from inwards_cli.definition_files import refuse_links_out
 
     directory = project / RULES_DIRECTORY
@@ -299,7 +299,7 @@ def _write(
     except RefusedTargetError as error:
         fail(f"import-config: {error}")
     except _WriteFailedError as error:
-        fail(f"import-config: {error.path}: {failure_reason(error.error)}")
+        fail(f"import-config: {error.path}: {error.error.strerror or error.error}")
     for path, _data in writes:
         sys.stdout.write(f"wrote {path.relative_to(project)}\n")
 
@@ -309,23 +309,23 @@ def _refuse_taken(directory: Path, targets: Iterable[Path], *, force: bool) -> N
     differs only in case: on a case-insensitive disk it is the same file, on any other two
     files would define one code."""
     try:
-        present = {name.lower(): name for name in os.listdir(directory)}
+        present = sorted(os.listdir(directory))
     except OSError:
         return  # no folder yet (or none readable: the write says why)
-    for target in targets:
-        name = present.get(target.name.lower())
-        if name is None:
-            continue
-        if name != target.name:
+    wanted = {target.name.lower(): target for target in targets}
+    for name in present:
+        target = wanted.get(name.lower())
+        if target is not None and name != target.name:
             fail(
                 f"import-config: {directory / name} is there, which differs from "
                 f"{target.name} only in case; rename or remove it first"
             )
-        if not force:
-            fail(
-                f"import-config: {target} already exists (a rule with that code is defined); "
-                "pass --force to overwrite the IL definitions"
-            )
+    taken = [target for target in wanted.values() if target.name in present]
+    if taken and not force:
+        fail(
+            f"import-config: {taken[0]} already exists (a rule with that code is defined); "
+            "pass --force to overwrite the IL definitions"
+        )
 
 
 class _WriteFailedError(Exception):
