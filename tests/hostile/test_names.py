@@ -83,3 +83,16 @@ def test_a_line_break_in_the_config_file_name_stays_in_its_comment(tmp_path: Pat
     run = run_limited("context", "--config", name, cwd=tmp_path, budget=QUICK)
     assert run.code == 0, run.output
     assert "\n!include" not in run.stdout
+
+
+def test_import_diagram_writes_no_name_a_document_would_misread(tmp_path: Path) -> None:
+    diagram = (
+        "%% inwards: layers\nflowchart TB\n"
+        '  x["<img src=x onerror=alert(1)>: shop.adapters"]\n  y["domain: shop.domain"]\n'
+        "  x --> y\n"
+    )
+    layered_project(tmp_path, {"docs/a.mmd": diagram}, "")
+    run = run_limited("import-diagram", "docs/a.mmd", cwd=tmp_path, budget=QUICK)
+    assert run.code == 2, run.output[-2000:]
+    assert "must not hold any of" in run.stderr
+    assert (tmp_path / "pyproject.toml").read_text(encoding="utf-8") == ""
