@@ -110,8 +110,14 @@ def write_pyproject(path: Path, text: str) -> None:
 
 
 def _load(text: str) -> dict[str, Any]:
+    # With `check`'s nesting limits: the results parsed back below are this text with a
+    # table added, so they are bounded once this is.
+    from inwards_core.config.nesting import TomlTooDeepError, load_toml
+
     try:
-        return tomllib.loads(text)
+        return load_toml(text)
+    except TomlTooDeepError as error:
+        raise PyprojectEditError(str(error), error.line) from None
     except tomllib.TOMLDecodeError as error:
         position = decode_error_position(error, text)
         raise PyprojectEditError(

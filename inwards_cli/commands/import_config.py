@@ -13,9 +13,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import attrs
 import typer
 
 from inwards_cli.commands.console import fail, warn, write_text
+from inwards_core.reporting.escaping import printable
 
 if TYPE_CHECKING:
     from inwards_core.migration.importlinter_convert import Conversion, Definition
@@ -53,7 +55,7 @@ def import_config_command(
     """Convert import-linter contracts: one project rule per contract (IL001, ...), turned
     on alone in a new [tool.inwards] table, so `inwards check` gives lint-imports' verdicts."""
     from inwards_cli.commands.loading import plugin_host
-    from inwards_core.migration.importlinter_convert import convert
+    from inwards_core.migration.importlinter_convert import CODE_PREFIX, MAX_DEFINITIONS, convert
     from inwards_core.migration.importlinter_read import (
         SEARCH_ORDER,
         ReadProblem,
@@ -68,6 +70,9 @@ def import_config_command(
         where = f"{project / config.file}" if config.file else str(project)
         line = f":{config.line}" if config.line else ""
         fail(f"import-config: {where}{line}: {config.message}")
+    # The file's name is written into TOML comments and the report: shown escaped, a
+    # control character or a line break in it can't end a comment or forge a line.
+    config = attrs.evolve(config, file=printable(config.file))
     if not config.root_packages:
         fail(f"import-config: {config.file}: [importlinter] sets no root_package(s)")
     root = _root_directory(project, config.root_packages)
@@ -85,6 +90,12 @@ def import_config_command(
         top_level=_top_level(project / root),
         other_rules=_other_rules(families.families(), kinds.values()),
     )
+    if len(conversion.definitions) > MAX_DEFINITIONS:
+        fail(
+            f"import-config: {config.file}: more than {MAX_DEFINITIONS} contracts to convert, "
+            f"but rule codes have three digits ({CODE_PREFIX}001 to {CODE_PREFIX}"
+            f"{MAX_DEFINITIONS}); split the contracts between configurations"
+        )
     pyproject = project / "pyproject.toml"
     old = _read_optional(pyproject)
     new = _with_table(old, conversion, force=force)
@@ -97,14 +108,29 @@ def import_config_command(
 
 
 def _read_texts(project: Path, names: tuple[str, ...]) -> dict[str, str]:
+    """The files import-linter would read, with `check`'s limits: a regular file of at most
+    `MAX_CONFIG_BYTES`, inside the project (a link out of it is refused, not followed)."""
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.adapters.reading import read_regular_file
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
+
     texts = {}
     for name in names:
         path = project / name
-        if path.is_file():
-            try:
-                texts[name] = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                fail(f"import-config: {path}: can't be read ({error})")
+        if not path.is_file():
+            continue
+        leads_to = Path(os.path.realpath(path))
+        if not leads_to.is_relative_to(project):
+            fail(
+                f"import-config: {path}: is a symbolic link to {leads_to}, outside the project "
+                f"at {project}; import-config reads only files inside it"
+            )
+        try:
+            texts[name] = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
+        except OSError as error:
+            fail(f"import-config: {path}: can't be read: {failure_reason(error)}")
+        except UnicodeDecodeError as error:
+            fail(f"import-config: {path}: can't be read ({error})")
     return texts
 
 
@@ -170,11 +196,17 @@ def _other_rules(families: Sequence[Family], kinds: Iterable[str]) -> tuple[tupl
 
 
 def _read_optional(path: Path) -> str:
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.adapters.reading import read_regular_file
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
+
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular_file(path, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
     except FileNotFoundError:
         return ""
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
+        fail(f"import-config: {path}: can't be read: {failure_reason(error)}")
+    except UnicodeDecodeError as error:
         fail(f"import-config: {path}: can't be read ({error})")
 
 
@@ -253,30 +285,93 @@ def _write(
     project: Path, pyproject: Path, new: str, definitions: dict[str, str], *, force: bool
 ) -> None:
     from inwards_cli.adapters.atomic import RefusedTargetError
-    from inwards_cli.definition_files import refuse_links_out, write_definition
-    from inwards_cli.pyproject_edit import write_pyproject
+    from inwards_cli.definition_files import refuse_links_out
 
     directory = project / RULES_DIRECTORY
     targets = {code: directory / f"{code}.toml" for code in definitions}
-    taken = [path for path in targets.values() if os.path.lexists(path)]
+    _refuse_taken(directory, targets.values(), force=force)
+    writes = [(targets[code], text.encode("utf-8")) for code, text in definitions.items()]
+    writes.append((pyproject, new.encode("utf-8")))
+    try:
+        for path in targets.values():
+            refuse_links_out(project, path)
+        _write_all_or_nothing(writes)
+    except RefusedTargetError as error:
+        fail(f"import-config: {error}")
+    except _WriteFailedError as error:
+        fail(f"import-config: {error.path}: {error.error.strerror or error.error}")
+    for path, _data in writes:
+        sys.stdout.write(f"wrote {path.relative_to(project)}\n")
+
+
+def _refuse_taken(directory: Path, targets: Iterable[Path], *, force: bool) -> None:
+    """Exit 2 when a definition file is there already (without --force), or one whose name
+    differs only in case: on a case-insensitive disk it is the same file, on any other two
+    files would define one code."""
+    try:
+        present = sorted(os.listdir(directory))
+    except OSError:
+        return  # no folder yet (or none readable: the write says why)
+    wanted = {target.name.lower(): target for target in targets}
+    for name in present:
+        target = wanted.get(name.lower())
+        if target is not None and name != target.name:
+            fail(
+                f"import-config: {directory / name} is there, which differs from "
+                f"{target.name} only in case; rename or remove it first"
+            )
+    taken = [target for target in wanted.values() if target.name in present]
     if taken and not force:
         fail(
             f"import-config: {taken[0]} already exists (a rule with that code is defined); "
             "pass --force to overwrite the IL definitions"
         )
+
+
+class _WriteFailedError(Exception):
+    def __init__(self, path: Path, error: OSError) -> None:
+        super().__init__(str(error))
+        self.path = path
+        self.error = error
+
+
+def _write_all_or_nothing(writes: Sequence[tuple[Path, bytes]]) -> None:
+    """Write every file (each atomically) or, when one fails, put back the ones already
+    written: a half-converted project (rule files without the table that turns them on)
+    would make the rerun refuse. Raises `_WriteFailedError` naming the file that failed, or
+    `RefusedTargetError` (see `write_user_file`)."""
+    import contextlib
+
+    from inwards_cli.adapters.atomic import RefusedTargetError, write_user_file
+
+    created: dict[Path, None] = {}  # the folders to make, innermost first
+    for path, _data in writes:
+        folder = path.parent
+        while not folder.exists() and folder not in created:
+            created[folder] = None
+            folder = folder.parent
+    done: list[tuple[Path, bytes | None]] = []
     try:
-        for path in targets.values():
-            refuse_links_out(project, path)
-        directory.mkdir(parents=True, exist_ok=True)
-        for code, text in definitions.items():
-            write_definition(targets[code], text.encode("utf-8"))
-        write_pyproject(pyproject, new)
-    except RefusedTargetError as error:
-        fail(f"import-config: {error}")
-    except OSError as error:
-        fail(f"import-config: {getattr(error, 'filename', '') or pyproject}: {error.strerror}")
-    for path in (*targets.values(), pyproject):
-        sys.stdout.write(f"wrote {path.relative_to(project)}\n")
+        for path, data in writes:
+            old = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+            try:
+                write_user_file(path, data)
+            except RefusedTargetError:
+                raise
+            except OSError as error:
+                raise _WriteFailedError(path, error) from None
+            done.append((path, old))
+    except BaseException:
+        for path, old in reversed(done):
+            with contextlib.suppress(OSError):
+                if old is None:
+                    path.unlink()
+                else:
+                    write_user_file(path, old)
+        for folder in created:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
 
 
 def _print_report(conversion: Conversion, source: str) -> None:
@@ -289,4 +384,6 @@ def _print_report(conversion: Conversion, source: str) -> None:
         )
         lines += [f"      {note}" for note in report.notes]
     lines += [f"  note: {note}" for note in conversion.notes]
-    write_text("\n".join(lines) + "\n")
+    # Notes quote the contracts and `source` is the FILE given: a line break in either
+    # must not start a line of its own.
+    write_text("\n".join(map(printable, lines)) + "\n")

@@ -19,6 +19,7 @@ from inwards_cli.commands.init_steps import (
 from inwards_core.config.values import ConfigError
 from inwards_core.presets import PresetTarget
 from inwards_core.presets.auto import AutoProposal, propose
+from inwards_core.reporting.escaping import printable
 from inwards_core.version import VERSION
 
 
@@ -53,7 +54,8 @@ def run_auto(
         "Review the layers: names were matched, not imports."
     )
     new = new_pyproject(text, table, comment, force=force)
-    write_text("\n".join(_proposal_lines(proposal, root)) + "\n\n")
+    # A package's name is a directory's: a line break in it must not start a line of its own.
+    write_text("\n".join(map(printable, _proposal_lines(proposal, root))) + "\n\n")
     write_text(render_table(table, comment) + "\n")
     _print_findings(project_dir, new, table)
     if dry_run:

@@ -42,10 +42,15 @@ def read_pyproject(path: Path) -> str:
 
 def project_name(text: str) -> str | None:
     """`[project].name` normalised into an import name (lower case, `-` and `.` as `_`)."""
+    from inwards_core.config.nesting import TomlTooDeepError, load_toml
+
     try:
-        project = tomllib.loads(text).get("project")
+        project = load_toml(text).get("project")
     except tomllib.TOMLDecodeError:
         return None
+    except TomlTooDeepError as error:
+        where = f":{error.line}" if error.line else ""
+        fail(f"error: pyproject.toml{where}: {error}.")
     name = project.get("name") if isinstance(project, dict) else None
     if not isinstance(name, str) or not name:
         return None

@@ -30,7 +30,16 @@ def resolve_package(text: str | None, package: str | None) -> str:
             f"error: {name!r} is not a top-level Python package name; pass --package NAME "
             "(letters, digits and _, as `import NAME` takes it)."
         )
+    if len(name.encode("utf-8")) > _LONGEST_FILE_NAME:
+        fail(
+            f"error: the package name is {len(name)} characters long; it names a folder, and "
+            f"a file name holds at most {_LONGEST_FILE_NAME} bytes: pass a shorter --package NAME."
+        )
     return name
+
+
+# What a file system takes for one file or folder name (NAME_MAX on Linux and macOS).
+_LONGEST_FILE_NAME = 255
 
 
 def load_pyproject(project_dir: Path, *, create: bool) -> tuple[Path, str | None]:

@@ -16,7 +16,14 @@ import attrs
 
 from inwards_core.config.entries import module_entry
 from inwards_core.config.feature_values import Context, PublicEntry
-from inwards_core.config.problems import PREFIX, ProblemCollector, known_keys, sub_key, type_name
+from inwards_core.config.problems import (
+    PREFIX,
+    ProblemCollector,
+    known_keys,
+    name_problem,
+    sub_key,
+    type_name,
+)
 from inwards_core.config.values import CONTEXT_CYCLES, DEFAULT_CYCLES, MODULE_CYCLES
 
 CONTEXT_KEYS = ("name", "modules", "public", "depends-on", "template")
@@ -141,6 +148,8 @@ def _context(problems: ProblemCollector, table: Mapping[str, Any], key: str) -> 
         problems.add(f"{key}.name", f"must be a string, not {type_name(name)}.")
     elif not name.strip():
         problems.add(f"{key}.name", "must not be empty.")
+    elif message := name_problem(name):
+        problems.add(f"{key}.name", message)
     if "modules" not in table:
         problems.add(
             key,
@@ -154,17 +163,13 @@ def _context(problems: ProblemCollector, table: Mapping[str, Any], key: str) -> 
         )
     modules = _entries(problems, table, "modules", key, context_module_entry)
     public = _entries(problems, table, "public", key, public_entry)
-    depends_on = _entries(problems, table, "depends-on", key, _any_name)
+    depends_on = _entries(problems, table, "depends-on", key, name_problem)
     if not isinstance(name, str) or not name.strip():
         return None
     # A context with other problems is still read, with its valid entries, so the checks
     # across contexts report on it too.
     context = Context(name=name, modules=modules.values, key=key)
     return _Draft(context, modules, public, depends_on)
-
-
-def _any_name(text: str) -> str | None:
-    return None
 
 
 def _check_names_and_modules(

@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from inwards_core.config.entries import library_entry, module_entry
-from inwards_core.config.problems import PREFIX, ProblemCollector, known_keys, sub_key, type_name
+from inwards_core.config.problems import (
+    PREFIX,
+    ProblemCollector,
+    known_keys,
+    name_problem,
+    sub_key,
+    type_name,
+)
 from inwards_core.config.values import Layer
 
 # `template` is expanded away before this module reads a layer (`templates.py`).
@@ -96,6 +103,8 @@ def _layer(
         problems.add(f"{key}.name", "must not be empty.")
     elif "|" in name:
         problems.add(f"{key}.name", f'"{name}" must not contain "|".')
+    elif message := name_problem(name):
+        problems.add(f"{key}.name", message)
     modules: tuple[str, ...] | None = None
     if "modules" not in table:
         problems.add(

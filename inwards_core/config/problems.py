@@ -44,6 +44,22 @@ def closest(unknown: str, keys: tuple[str, ...]) -> str | None:
     return close[0] if close else None
 
 
+# What a layer or context name must not hold: it is written into Mermaid and PlantUML
+# diagrams, Markdown and AGENTS.md (`inwards diagram`, `inwards context`), where a line
+# break, a quote, a backtick or an angle bracket would end the name's place and let the
+# rest of it read as syntax (a link, `!include`, raw HTML, the brief's end marker).
+_NAME_DELIMITERS = '"`<>'
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` can't name a layer or a context, or None when it can."""
+    if any(not character.isprintable() for character in name):
+        return f'"{name}" must not hold a control character or a line break.'
+    if any(character in _NAME_DELIMITERS for character in name):
+        return f'"{name}" must not hold any of " ` < > (diagrams and the brief quote names).'
+    return None
+
+
 def known_keys(keys: tuple[str, ...], unknown: str) -> str:
     close = closest(unknown, keys)
     hint = f' Did you mean "{close}"?' if close else ""

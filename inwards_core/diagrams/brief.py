@@ -16,13 +16,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from inwards_core.config.values import Config, Layer
-from inwards_core.diagrams.writing import layer_ranks
+from inwards_core.diagrams.writing import layer_ranks, one_line
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.selection import ActiveRule
 
 BEGIN_MARKER = "<!-- inwards-brief:begin -->"
 END_MARKER = "<!-- inwards-brief:end -->"
 HEADING = "## Architecture brief (inwards)"
+MAX_NAMED_INNER_LAYERS = 50
+"""A layer's line names the layers it may import up to this many; past it, it counts them."""
+MAX_BRIEF_CHARACTERS = 100_000
+"""The brief's length before its closing line; past it, the rest is counted, not written."""
 
 
 class BriefLines(Protocol):
@@ -38,11 +42,11 @@ def architecture_brief(config: Config, active: Sequence[ActiveRule], families: B
     """The brief of `config` with the rules `active` (as `select` gives them), and the
     lines the `families` add for them."""
     on = {rule.code: rule for rule in active if rule.enabled}
-    out = [
+    body = [
         HEADING,
         "",
-        f"`inwards check` enforces this, from `[tool.inwards]` of `{config.file}`"
-        f" (modules under `{config.root}`). Imports point inwards: a layer may import the "
+        f"`inwards check` enforces this, from `[tool.inwards]` of `{one_line(config.file)}`"
+        f" (modules under `{one_line(config.root)}`). Imports point inwards: a layer may import the "
         "layers listed before it, never one after it.",
         "",
         *_layer_lines(config, on, families),
@@ -50,11 +54,32 @@ def architecture_brief(config: Config, active: Sequence[ActiveRule], families: B
         *families.brief_lines(config, on),
         *_context_lines(config),
         *_rule_lines(on.values()),
+    ]
+    out = [
+        *_within_budget(body, config.file),
         "",
         "Before committing, run `inwards check`; `inwards explain-module MODULE` says which "
         "layer owns a module and what it may import.",
     ]
     return "\n".join(out) + "\n"
+
+
+def _within_budget(lines: list[str], file: str) -> list[str]:
+    """`lines`, or as many as fit in `MAX_BRIEF_CHARACTERS` and a line saying how many
+    more there are: the brief goes into an agent's context, which a configuration of
+    thousands of layers would flood."""
+    used = 0
+    for kept, line in enumerate(lines):
+        used += len(line) + 1
+        if used > MAX_BRIEF_CHARACTERS:
+            left_out = len(lines) - kept
+            return [
+                *lines[:kept],
+                "",
+                f"(The brief stops here, at {MAX_BRIEF_CHARACTERS:,} characters: {left_out:,} "
+                f"more lines are left out. `[tool.inwards]` of `{one_line(file)}` has them all.)",
+            ]
+    return lines
 
 
 def _code(items: Iterable[str]) -> str:
@@ -63,10 +88,17 @@ def _code(items: Iterable[str]) -> str:
 
 def _layer_lines(config: Config, on: dict[str, ActiveRule], families: BriefLines) -> list[str]:
     out = ["Layers, innermost first:", ""]
-    ranks = layer_ranks(config)
-    for number, group in enumerate(ranks, start=1):
-        inner = [layer.name for rank in ranks[: number - 1] for layer in rank]
-        may = f"may import {', '.join(inner)}" if inner else "imports no other layer"
+    inner: list[str] = []  # the names of the layers before this ring, up to one past the cap
+    inner_count = 0
+    for number, group in enumerate(layer_ranks(config), start=1):
+        if not inner_count:
+            may = "imports no other layer"
+        elif inner_count <= MAX_NAMED_INNER_LAYERS:
+            may = f"may import {', '.join(inner)}"
+        else:  # naming them all made the brief quadratic in the layers
+            may = f"may import the {inner_count:,} layers listed before it"
+        inner += [layer.name for layer in group][: MAX_NAMED_INNER_LAYERS + 1 - len(inner)]
+        inner_count += len(group)
         names = " and ".join(f"**{layer.name}** ({_code(layer.modules)})" for layer in group)
         out.append(f"{number}. {names}: {may}.")
         out += families.brief_layer_lines(config, group, on)
@@ -113,7 +145,9 @@ def _rule_lines(rules: Iterable[ActiveRule]) -> list[str]:
         if chosen:
             out += ["", title]
             out += [
-                f"- {rule.code} {rule.rule.name}: {rule.rule.definition.summary}"
+                # A project rule's name and summary are the project's text: one line each.
+                f"- {rule.code} {one_line(rule.rule.name)}: "
+                f"{one_line(rule.rule.definition.summary)}"
                 for rule in sorted(chosen, key=lambda r: r.code)
             ]
     return out

@@ -37,6 +37,14 @@ _ABOUT = {
 }
 
 
+def one_line(text: str) -> str:
+    """`text` with each character that isn't printable (a line break, a control) shown as
+    an escape, so it stays within its line of a diagram or of the brief."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
 class NothingToDraw(ValueError):
     """The configuration has nothing of the sort asked for (no contexts)."""
 
@@ -48,7 +56,12 @@ def architecture_diagram(config: Config, kind: DiagramKind, notation: Notation) 
     if not boxes:
         raise NothingToDraw(f"{config.file} declares no [[tool.inwards.contexts]] to draw")
     ids = _box_ids([name for name, _ in boxes])
-    about = f"Written by `inwards diagram` from [tool.inwards] of {config.file}: {_ABOUT[kind]}."
+    # The file's path is the one text here no check of the configuration has read: a line
+    # break in it would end the comment and start a statement.
+    about = (
+        f"Written by `inwards diagram` from [tool.inwards] of {one_line(config.file)}: "
+        f"{_ABOUT[kind]}."
+    )
     if notation == "mermaid":
         return _mermaid(kind, about, boxes, arrows, ids)
     return _plantuml(kind, about, boxes, arrows, ids)

@@ -11,6 +11,7 @@ kind for is reported as not converted.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,8 @@ from inwards_core.migration.importlinter_read import Contract, ImportLinterConfi
 from inwards_core.migration.importlinter_table import inwards_table, rule_name, table_comment
 
 CODE_PREFIX = "IL"
+MAX_DEFINITIONS = 999
+"""Rule codes end in three digits: IL001 to IL999. `convert` stops past one more."""
 
 # Options every built-in contract type takes, handled the same way for each.
 _COMMON = ("ignore_imports", "unmatched_ignore_imports_alerting", "broken_contract_guidance")
@@ -105,13 +108,14 @@ def convert(
     session = _SessionFacts.of(config)
     definitions: list[Definition] = []
     reports: list[ContractReport] = []
-    names: set[str] = set()
+    names = _Names()
     for contract in config.contracts:
+        if len(definitions) > MAX_DEFINITIONS:
+            break  # too many to convert, which the caller refuses: no need to go on
         code = f"{CODE_PREFIX}{len(definitions) + 1:03d}"
         definition, notes = _convert_contract(contract, session, code, names, kinds)
         if definition is not None:
             definitions.append(definition)
-            names.add(definition.name)
         reports.append(_report(contract, definition, notes))
     table = inwards_table(config, root, top_level, tuple(d.code for d in definitions))
     return Conversion(
@@ -167,7 +171,7 @@ def _convert_contract(
     contract: Contract,
     session: _SessionFacts,
     code: str,
-    taken: set[str],
+    taken: _Names,
     kinds: Mapping[str, str],
 ) -> tuple[Definition | None, tuple[str, ...]]:
     """The definition of `contract` (None when it is not converted) and the notes."""
@@ -180,12 +184,12 @@ def _convert_contract(
         if key not in _KNOWN[contract.type]:
             notes.add(key, "not an option of this contract type; not converted")
     options = _BUILDERS[contract.type](contract, session, notes)
-    if options is None:
+    if options is None or not _names_are_python(contract, notes):
         return None, tuple(notes.items)
     options += _common_options(contract, session)
     definition = Definition(
         code=code,
-        name=_unique(rule_name(contract), taken),
+        name=taken.unique(rule_name(contract)),
         summary=_summary(contract),
         kind=kind,
         options=tuple(options),
@@ -340,13 +344,59 @@ def _note_wildcards(notes: _Notes, option: str, modules: Iterable[str]) -> None:
         )
 
 
-def _unique(name: str, taken: set[str]) -> str:
-    if name not in taken:
+# import-linter's options whose entries are module names (a layer may join several with
+# `|` or `:` and wrap them in parentheses); the rule loader refuses a segment that isn't a
+# Python name.
+_MODULE_OPTIONS = (
+    "layers", "containers", "exhaustive_ignores", "modules", "source_modules",
+    "forbidden_modules", "protected_modules", "allowed_importers", "ancestors",
+    "skip_descendants",
+)  # fmt: skip
+_LAYER_SEPARATORS = re.compile(r"[|:]")
+
+
+def _names_are_python(contract: Contract, notes: _Notes) -> bool:
+    """False, with a note, when an option names a module that isn't a dotted Python name
+    (`shop.a-b`): written as is, the rule would not load and `inwards check` would stop."""
+    fine = True
+    for option in _MODULE_OPTIONS:
+        for entry in _list(contract.get(option)):
+            for part in _LAYER_SEPARATORS.split(entry):
+                name = part.strip().strip("()").strip()
+                bad = next((segment for segment in name.split(".") if _not_a_name(segment)), None)
+                if bad is not None:
+                    notes.add(
+                        option,
+                        f"{name}: {bad!r} is not a Python name, which inwards can't check; "
+                        "not converted",
+                    )
+                    fine = False
+    return fine
+
+
+def _not_a_name(part: str) -> bool:
+    # Wildcards (`*`, `**`, and a partial one) are noted or refused by the rule loader.
+    return "*" not in part and not part.isidentifier()
+
+
+class _Names:
+    """The rule names given so far; a name given again gets the next free `-2`, `-3`, ...
+    (each name remembers where its numbers stopped: a thousand contracts of one name
+    took time quadratic in them)."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+        self.next_number: dict[str, int] = {}
+
+    def unique(self, name: str) -> str:
+        if name in self.taken:
+            number = self.next_number.get(name, 2)
+            while f"{name}-{number}" in self.taken:
+                number += 1
+            self.next_number[name] = number + 1
+            name = f"{name}-{number}"
+        self.taken.add(name)
         return name
-    number = 2
-    while f"{name}-{number}" in taken:
-        number += 1
-    return f"{name}-{number}"
 
 
 def _summary(contract: Contract) -> str:

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 
 import attrs
 
+from inwards_core.config.nesting import TomlTooDeepError, load_toml
+
 # import-linter's own search order (importlinter.adapters.user_options).
 SEARCH_ORDER = ("setup.cfg", ".importlinter", "pyproject.toml")
 
@@ -116,13 +118,13 @@ def _read_ini(name: str, text: str) -> ImportLinterConfig | ReadProblem | None:
     if "importlinter" not in parser.sections():
         return None
     contracts = []
+    lines = _section_lines(text)
     for section in parser.sections():
         if not section.startswith("importlinter:"):
             continue
         options = _ini_options(parser[section])
         contract_id = section.split(":")[-1]
-        line = _line_of(text, re.compile(rf"^[ \t]*\[{re.escape(section)}\]", re.MULTILINE), 0)
-        contracts.append(_contract(contract_id, options, line))
+        contracts.append(_contract(contract_id, options, lines.get(section, 0)))
     session = _ini_options(parser["importlinter"])
     return _config(name, session, tuple(contracts))
 
@@ -142,7 +144,9 @@ def _ini_options(section: configparser.SectionProxy) -> list[tuple[str, Value]]:
 
 def _read_toml(name: str, text: str) -> ImportLinterConfig | ReadProblem | None:
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text)
+    except TomlTooDeepError as error:
+        return ReadProblem(name, error.line or 0, str(error))
     except tomllib.TOMLDecodeError as error:
         match = re.search(r"line (\d+)", str(error))
         line = int(match.group(1)) if match else 0
@@ -212,6 +216,22 @@ def _config(
         session=rest,
         contracts=contracts,
     )
+
+
+# A section header as configparser reads one: the name runs to the line's last `]`.
+_SECTION_HEADER = re.compile(r"^[ \t]*\[(.+)\]", re.MULTILINE)
+
+
+def _section_lines(text: str) -> dict[str, int]:
+    """The line of each section's header, in one pass over `text` (a search from the start
+    for each section took time quadratic in the contracts)."""
+    lines: dict[str, int] = {}
+    line, counted_to = 1, 0
+    for match in _SECTION_HEADER.finditer(text):
+        line += text.count("\n", counted_to, match.start())
+        counted_to = match.start()
+        lines.setdefault(match.group(1), line)
+    return lines
 
 
 def _line_of(text: str, pattern: re.Pattern[str], default: int) -> int:

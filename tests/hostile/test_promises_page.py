@@ -36,3 +36,13 @@ def test_every_test_file_the_page_names_exists() -> None:
     assert named, "the page names the tests that keep its promises"
     for name in named:
         assert (Path(__file__).parent / name).exists(), name
+
+
+def test_the_bounds_of_the_brief_and_of_import_config_are_the_codes() -> None:
+    from inwards_core.diagrams import brief
+    from inwards_core.migration import importlinter_convert
+
+    words = " ".join(PAGE.split())
+    assert f"names at most {brief.MAX_NAMED_INNER_LAYERS} layers" in words
+    assert f"stops at {brief.MAX_BRIEF_CHARACTERS:,} characters" in words
+    assert f"refuses more than {importlinter_convert.MAX_DEFINITIONS} contracts" in words
