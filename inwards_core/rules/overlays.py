@@ -18,6 +18,7 @@ import attrs
 
 from inwards_core.config.problems import closest
 from inwards_core.model.findings import Origin
+from inwards_core.model.quoting import quoted
 from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.definitions import (
     DEFINITION_KEYS,
@@ -239,22 +240,23 @@ def _appends(key: str, known: tuple[str, ...], below: Any) -> bool:
 
 def _check_unset(path: str, options: tuple[str, ...], written: set[str]) -> None:
     parts = path.split(".")
+    shown = quoted(path)  # a path of any length is quoted as every message quotes text
     if not path or not all(parts):
-        raise OverlayError("unset", f'"{path}" is not a dotted field path ("guidance.steps").')
+        raise OverlayError("unset", f'"{shown}" is not a dotted field path ("guidance.steps").')
     if parts[0] in _REQUIRED and len(parts) == 1:
         raise OverlayError(
-            "unset", f'"{path}" can\'t be unset: every definition has a `{parts[0]}`.'
+            "unset", f'"{shown}" can\'t be unset: every definition has a `{parts[0]}`.'
         )
     if not _known_path(parts, options):
         hint = closest(path, _known_paths(options))
         suggestion = f' Did you mean "{hint}"?' if hint else ""
         raise OverlayError(
-            "unset", f'"{path}" is not a field of this rule\'s definition.{suggestion}'
+            "unset", f'"{shown}" is not a field of this rule\'s definition.{suggestion}'
         )
     if path in written:
         raise OverlayError(
             "unset",
-            f'"{path}" is unset and set at once; to replace a table wholesale unset it and '
+            f'"{shown}" is unset and set at once; to replace a table wholesale unset it and '
             "set the fields inside it.",
         )
 

@@ -185,6 +185,18 @@ def test_unset_unknown_path_suggests() -> None:
     assert 'Did you mean "options.allow-bases"?' in problem.message
 
 
+def test_a_long_unset_path_is_quoted_as_other_text_is() -> None:
+    """A 2,000-character path is cut in the message (at the limit every quote has), not
+    printed whole."""
+    path = "options." + "x" * 2_000
+    overlay = f'overlays = "INW014"\nunset = ["{path}"]\n'
+    problem = only_problem(resolved(project={"INW014.toml": overlay}))
+    assert problem.key == "unset"
+    assert path not in problem.message
+    assert len(problem.message) < 400
+    assert "is not a field of this rule's definition" in problem.message
+
+
 def test_unset_required_key_is_error() -> None:
     overlay = 'overlays = "INW014"\nunset = ["name"]\n'
     problem = only_problem(resolved(project={"INW014.toml": overlay}))
