@@ -117,7 +117,11 @@ def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...
         inner = f"{relative}/{entry.name}" if relative else entry.name
         # Only a link needs resolving: below a real folder, a plain entry's path is real.
         is_link = entry.is_symlink()
-        real = os.path.realpath(path) if is_link else os.path.join(ancestors[-1], entry.name)
+        try:
+            real = os.path.realpath(path) if is_link else os.path.join(ancestors[-1], entry.name)
+        except OSError as error:  # a link through a place we may not look (/proc/1/cwd)
+            walk.problem(path, f"can't be read: {_reason(error)}.")
+            continue
         if is_link and not os.path.exists(path):
             if entry.name.lower().endswith(".toml"):
                 walk.problem(path, "is a symbolic link to nothing (broken link).")
@@ -196,6 +200,21 @@ def read_root(
     location = str(directory)
     if not os.path.lexists(directory):
         return RootReport(root, location, RootState.ABSENT), ()
+    try:
+        return _read_root(root, directory, other_root, confine_to)
+    except OSError as error:  # a root, or a link to it, through a place we may not look
+        return RootReport(
+            root,
+            location,
+            RootState.UNREADABLE,
+            (ListingProblem(location, f"can't be read: {_reason(error)}."),),
+        ), ()
+
+
+def _read_root(
+    root: RootKind, directory: Path, other_root: Path | None, confine_to: Path | None
+) -> tuple[RootReport, tuple[RuleDocument, ...]]:
+    location = str(directory)
     if not directory.exists():
         return RootReport(
             root,

@@ -106,7 +106,7 @@ class LocalRuleSources(RuleSources):
             reports.append(report)
             documents += found
         project = self.project_rules
-        project_real = Path(os.path.realpath(project)) if project is not None else None
+        project_real = _real_path(project) if project is not None else None
         user_dir = self._user.directory
         if self._user.ignored_because:
             reports.append(
@@ -114,7 +114,7 @@ class LocalRuleSources(RuleSources):
                     RootKind.USER, str(user_dir), RootState.IGNORED, note=self._user.ignored_because
                 )
             )
-        elif project_real is not None and Path(os.path.realpath(user_dir)) == project_real:
+        elif project_real is not None and _real_path(user_dir) == project_real:
             reports.append(
                 RootReport(
                     RootKind.USER,
@@ -148,3 +148,12 @@ class LocalRuleSources(RuleSources):
 
     def roots(self) -> Sequence[RootReport]:
         return self._load()[1]
+
+
+def _real_path(path: Path) -> Path | None:
+    """Where `path` leads; None when it leads through a place that can't be looked into (a
+    link to /proc/1/cwd): `read_root` then reports the root as unreadable."""
+    try:
+        return Path(os.path.realpath(path))
+    except OSError:
+        return None
