@@ -26,7 +26,9 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 def write_atomically(target: Path, payload: bytes, *, mode: int = 0o600) -> None:
     """Write a sibling temp file (created with `mode` less the umask, never an existing
-    file), then rename it over `target`."""
+    file), then rename it over `target`. The temp files of writers that died before their
+    rename (SIGKILL, a power cut) are removed first."""
+    sweep_dead_writers(target)
     # os.urandom, not `secrets`: the same bytes, without its imports on every start-up.
     temp = target.with_name(f"{target.name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY
@@ -39,6 +41,42 @@ def write_atomically(target: Path, payload: bytes, *, mode: int = 0o600) -> None
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def sweep_dead_writers(target: Path) -> None:
+    """Remove `target`'s temp files (`<name>.<pid>.<hex>.tmp`, as `write_atomically` names
+    them) whose writing process no longer runs. A live writer's, or one whose process can't
+    be asked about, stays."""
+    prefix = target.name + "."
+    try:
+        scanned = os.scandir(target.parent)
+    except OSError:
+        return
+    with scanned:
+        for entry in scanned:
+            if not (entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX)):
+                continue
+            found = _TEMP_NAME.fullmatch(entry.name[len(prefix) :])
+            if found is None or not _gone(int(found.group(1))):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False):
+                    os.unlink(entry.path)
+
+
+_TEMP_NAME = re.compile(r"([0-9]{1,10})\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def _gone(pid: int) -> bool:
+    if os.name != "posix" or pid == os.getpid() or pid <= 0:
+        return False  # elsewhere os.kill(pid, 0) would end the process, not ask about it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, but not ours to signal
+        return False
+    return False
 
 
 def write_user_file(target: Path, payload: bytes) -> None:

@@ -449,7 +449,7 @@ def test_old_temp_files_of_crashed_runs_are_removed(cache_dir: Path) -> None:
     _filled(cache_dir, 1)
     folder = cache_dir / namespace_folder(NAMESPACE)
     old = folder / "facts.json.4242.deadbeef.tmp"
-    young = folder / "facts.json.4243.cafebabe.tmp"
+    young = folder / f"facts.json.{os.getpid()}.cafebabe.tmp"  # a live writer's
     unrelated = folder / "notes.tmp"
     for path in (old, young, unrelated):
         path.write_bytes(b"partial")
