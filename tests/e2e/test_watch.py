@@ -88,7 +88,13 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
         reloaded = _until(lines, " new, ", poke=lambda: pyproject.write_text(ignoring))
         assert any(line.startswith("- src/shop/domain/pricing.py:") for line in reloaded)
         assert reloaded[-1].startswith("0 new, 1 gone. Found 1 error")
-        # And a file fixed on disk is read again: the last error goes.
+        # A saved project rule definition rebuilds the setup too: SHOP001 becomes a warning.
+        rule = shop / ".inwards" / "rules" / "SHOP001.toml"
+        warning = rule.read_text().replace('severity = "error"', 'severity = "warning"')
+        rule.write_text(warning)
+        redefined = _until(lines, " new, ", poke=lambda: rule.write_text(warning))
+        assert "No errors, 1 warning" in redefined[-1], redefined
+        # And a file fixed on disk is read again: the last finding goes.
         original = edited.replace("import shop.adapters.outbound\n", "")
         pricing.write_text(original)
         fixed = _until(lines, " new, ", poke=lambda: pricing.write_text(original))
@@ -126,3 +132,28 @@ def test_without_watchfiles_watch_says_how_to_install_it(
         run_watch(CheckArguments(output_format="text", watch=True))
     assert stopped.value.code == 2
     assert 'pip install "inwards-lint[watch]"' in capsys.readouterr().err
+
+
+def test_the_watch_covers_the_rule_roots_outside_the_project_and_not_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inwards_cli.commands.check.watch import _own_write, outside_rule_roots
+
+    project = tmp_path / "shop"
+    (project / ".inwards" / "rules").mkdir(parents=True)
+    config_home = tmp_path / "config"
+    (config_home / "inwards" / "rules").mkdir(parents=True)
+    org = tmp_path / "org-rules"
+    org.mkdir()
+    monkeypatch.delenv("INWARDS_USER_RULES_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config_home))
+    monkeypatch.setenv("INWARDS_ORG_RULES_DIR", str(org))
+    assert outside_rule_roots(project) == [
+        (config_home / "inwards" / "rules").resolve(),
+        org.resolve(),
+    ]
+    (project / ".config" / "inwards" / "rules").mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(project / ".config"))  # inside: the project's
+    assert outside_rule_roots(project) == [org.resolve()]
+    assert _own_write(str(project / ".inwards" / "cache" / "rule-roots.json"))
+    assert not _own_write(str(project / ".inwards" / "rules" / "SHOP001.toml"))

@@ -29,8 +29,10 @@ from inwards_core.reporting.text import render_concise, summary_line
 
 # What a save can change the verdict through: code, the configuration, rule definitions.
 WATCHED_SUFFIXES = (".py", ".pyi", ".toml")
-# Never woken by our own writes (the cache) or by tools' directories.
-IGNORED_DIRECTORIES = frozenset({".inwards", ".ruff_cache", "build", "dist"})
+# Never woken by tools' directories, nor by our own writes (the cache; the project's rule
+# definitions in .inwards/rules are watched).
+IGNORED_DIRECTORIES = frozenset({".ruff_cache", "build", "dist"})
+OWN_WRITES = (".inwards", "cache")
 INSTALL_HINT = 'pip install "inwards-lint[watch]"'
 
 # A finding is the same across runs when its rule, file and message are: an edit above it
@@ -75,12 +77,42 @@ def _watcher() -> Changes:
         ignore_dirs = (*watchfiles.DefaultFilter.ignore_dirs, *sorted(IGNORED_DIRECTORIES))
 
         def __call__(self, change: watchfiles.Change, path: str) -> bool:
-            return path.endswith(WATCHED_SUFFIXES) and super().__call__(change, path)
+            if not path.endswith(WATCHED_SUFFIXES) or _own_write(path):
+                return False
+            return super().__call__(change, path)
 
     def changes(project_dir: Path) -> Iterator[object]:
-        return iter(watchfiles.watch(project_dir, watch_filter=Saved(), debounce=400))
+        # The user's and the organisation's rule roots count too: a definition saved
+        # there changes the verdict as one in the project does.
+        roots = [project_dir, *outside_rule_roots(project_dir)]
+        return iter(watchfiles.watch(*roots, watch_filter=Saved(), debounce=400))
 
     return changes
+
+
+def _own_write(path: str) -> bool:
+    parts = Path(path).parts
+    return any(parts[at : at + 2] == OWN_WRITES for at in range(len(parts) - 1))
+
+
+def outside_rule_roots(project_dir: Path) -> list[Path]:
+    """The user and organisation rule roots that exist outside the project directory."""
+    from inwards_cli.adapters.org_rules import ORG_RULES_OVERRIDE
+    from inwards_cli.adapters.rule_roots import user_rules_directory
+
+    found: list[Path] = []
+    named = [user_rules_directory(os.environ)[0]]
+    if os.environ.get(ORG_RULES_OVERRIDE, "").startswith("/"):
+        named.append(Path(os.environ[ORG_RULES_OVERRIDE]))
+    project = project_dir.resolve()
+    for root in named:
+        try:
+            real = root.resolve()
+            if real.is_dir() and not real.is_relative_to(project):
+                found.append(real)
+        except OSError:
+            continue  # a root that can't be looked into is reported by the check itself
+    return found
 
 
 def _watch(arguments: CheckArguments, changes: Changes) -> None:
@@ -117,8 +149,10 @@ class _Watched:
         try:
             if self._opened is None:
                 self._opened = CheckSession(self._arguments)
-            elif changed is None:
-                self._opened.reload()
+            elif changed is None or not all(
+                _inside(path, self._opened.project_dir) for path in changed
+            ):
+                self._opened.reload()  # a rule root outside the project, or anything
             else:
                 self._opened.changed(changed)
             return self._opened.check()
@@ -131,6 +165,13 @@ class _Watched:
         if self._opened is not None:
             self._opened.close()
             self._opened = None
+
+
+def _inside(path: str, project_dir: Path) -> bool:
+    try:
+        return Path(path).resolve().is_relative_to(project_dir.resolve())
+    except OSError:
+        return False
 
 
 def _saved_paths(batch: object) -> list[str] | None:
