@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -52,14 +53,28 @@ def context_command(
 
 def _keep_in(target: Path, brief: str) -> None:
     from inwards_cli.adapters.atomic import failure_reason, write_user_file
+    from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
     from inwards_core.diagrams.brief import MarkerError, with_brief
 
     try:
-        old = target.read_text(encoding="utf-8")
+        # As check reads its configuration: a regular file of bounded size, never a FIFO
+        # that would block nor a link that leads elsewhere (the write would refuse it too).
+        data = read_regular_file(target, follow_symlinks=False, max_bytes=MAX_CONFIG_BYTES)
+        old = data.decode("utf-8")
     except FileNotFoundError:
         old = ""
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         fail(f"context: {target}: can't be read ({error})")
+    except NotARegularFileError as error:
+        fail(f"context: {target} {error.strerror}; the brief is written into a file.")
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            fail(
+                f"context: {target} is a symbolic link; the brief is written only into the "
+                "file itself (replace the link with the file)."
+            )
+        fail(f"context: {target}: can't be read: {failure_reason(error)}.")
     try:
         new = with_brief(old, brief)
     except MarkerError as error:

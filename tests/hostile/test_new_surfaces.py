@@ -4,6 +4,7 @@ one line; nothing is read outside the project nor half-written."""
 
 from __future__ import annotations
 
+import os
 import resource
 import tomllib
 from pathlib import Path
@@ -286,3 +287,35 @@ def test_a_layer_past_fifty_inner_ones_counts_them(tmp_path: Path) -> None:
         "52. **layer51** (`shop.l51`): may import the 51 layers listed before it.\n" in run.stdout
     )
     assert "stops here" not in run.stdout
+
+
+def _shop_with_layers(root: Path) -> Path:
+    return write_tree(root, {"pyproject.toml": _many_layers(2), "src/shop/__init__.py": ""})
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link", "sparse"])
+def test_context_write_reads_agents_md_as_check_reads_its_configuration(
+    tmp_path: Path, kind: str
+) -> None:
+    """AGENTS.md that is a FIFO (nothing writes it: reading would block), a link to a file
+    elsewhere, or a sparse file claiming a terabyte: one line, exit 2, nothing written."""
+    _shop_with_layers(tmp_path)
+    agents = tmp_path / "AGENTS.md"
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere.md"
+    if kind == "fifo":
+        os.mkfifo(agents)
+    elif kind == "link":
+        outside.write_text("someone else's file\n")
+        agents.symlink_to(outside)
+    else:
+        with agents.open("wb") as sparse:
+            sparse.truncate(1 << 40)
+    run = run_limited("context", "--write", cwd=tmp_path, budget=QUICK)
+    expected = {
+        "fifo": "is a FIFO, not a regular file",
+        "link": "is a symbolic link; the brief is written only into the file itself",
+        "sparse": "can't be read: is larger than 10 MiB.",
+    }[kind]
+    _one_error_line(run, "AGENTS.md", expected)
+    if kind == "link":
+        assert outside.read_text() == "someone else's file\n"
