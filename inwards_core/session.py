@@ -21,6 +21,7 @@ import attrs
 from inwards_core.adapters.caches import DictExtractionCache
 from inwards_core.adapters.entry_points import EntryPoint, installed_entry_points
 from inwards_core.adapters.grammars import StandardGrammars
+from inwards_core.adapters.overlay import ForgettingCache, OverlaidFiles
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
 from inwards_core.config.values import Config
 from inwards_core.engine import (
@@ -50,7 +51,6 @@ from inwards_core.extraction.remembered_runs import SOURCE_SUFFIXES
 from inwards_core.index.modules import ModuleInfo
 from inwards_core.model.findings import Finding, NotChecked, Report
 from inwards_core.model.value_repr import value_repr
-from inwards_core.ports import CacheKey, ExtractionCache, ProjectFiles, ProjectListing
 from inwards_core.rules.kinds import Reach
 from inwards_core.rules.project import PerFileMemo, ProjectModel
 from inwards_core.rules.rule_set import RuleSet
@@ -145,60 +145,6 @@ class DirectoryOpener(Protocol):
     def __call__(self, directory: str, *, isolated: bool, baseline: bool) -> SessionSetup: ...
 
 
-class _CallCache(ExtractionCache):
-    """The extraction cache of one call with unsaved contents: entries are read from the
-    session's cache and put here, to be forgotten with the call (facts of text that is
-    not on disk must never stand for the file)."""
-
-    def __init__(self, inner: ExtractionCache) -> None:
-        self._inner = inner
-        self._held: dict[CacheKey, ModuleFacts] = {}
-
-    def get(self, key: CacheKey) -> ModuleFacts | None:
-        return self._held.get(key) or self._inner.get(key)
-
-    def put(self, key: CacheKey, facts: ModuleFacts) -> None:
-        self._held[key] = facts
-
-    def flush(self, *, prune: bool) -> None:
-        return None
-
-
-class _OverlaidFiles(ProjectFiles):
-    """The project's files with some contents given instead of what is on disk (an
-    editor's buffer, an agent's proposed write); a given file that is not on disk is
-    listed too."""
-
-    def __init__(self, inner: ProjectFiles, contents: Mapping[str, bytes]) -> None:
-        self._inner = inner
-        self._contents = contents
-
-    def listing(self, under: str) -> ProjectListing:
-        listing = self._inner.listing(under)
-        prefix = f"{under.strip('/')}/" if under.strip("/") not in ("", ".") else ""
-        new = [
-            path
-            for path in self._contents
-            if path.startswith(prefix) and path not in set(listing.files)
-        ]
-        if not new:
-            return listing
-        directories = set(listing.directories)
-        for path in new:
-            parts = path.split("/")[:-1]
-            directories.update("/".join(parts[: end + 1]) for end in range(len(parts)))
-        return attrs.evolve(
-            listing,
-            files=tuple(sorted((*listing.files, *new))),
-            directories=tuple(sorted(directories)),
-        )
-
-    def read_bytes(self, path: str) -> bytes:
-        if path in self._contents:
-            return self._contents[path]
-        return self._inner.read_bytes(path)
-
-
 class _Warm:
     """What a whole-project run made, kept for the next: the tree and its plan, the
     documents, every planned file's facts as on disk (and the planned files by path, those
@@ -244,6 +190,11 @@ class _Warm:
         self.by_file: dict[str, dict[str, list[Finding]]] = {}
         self.whole: dict[str, list[Finding]] = {}
         self.memo = PerFileMemo()
+
+
+class _TreeMoved(Exception):
+    """A changed file the warm run reads can't be read any more: the tree is not the one
+    the warm state was made from."""
 
 
 class _Changes:
@@ -481,7 +432,11 @@ class Session:
         if any(path not in self._tree.listing.files for path in given):
             return self._cold(options, given)  # a file not on disk yet: its own listing
         if options.whole_project:
-            return self._whole(options, given)
+            try:
+                return self._whole(options, given)
+            except _TreeMoved:  # a changed file is gone: list the tree again, and start over
+                self._forget_warm()
+                return self._run(options, given)
         ports = self._ports_for(given)
         return run_once(
             setup.config, setup.rules, ports, options, self._tree, None, MemoState(None)
@@ -497,17 +452,21 @@ class Session:
     def _settle_pending(self) -> None:
         """A changed path that is not a listed source file, or no longer reads (a new
         file, a deleted one, a directory, a diagram), or that the warm run could not read:
-        the tree is listed again and every result made afresh."""
+        the tree is listed again and every result made afresh. A file the warm run reads
+        up front is not read here: `_read_pending` reads it anyway, and says when it is
+        gone (`_TreeMoved`)."""
         if not self._pending or self._tree is None:
             return
         listed = set(self._tree.listing.files)
-        unreadable = self._warm.unreadable if self._warm is not None else frozenset()
+        warm = self._warm
+        unreadable = warm.unreadable if warm is not None else {}
         for path in self._pending:
+            read_later = warm is not None and path in warm.checked
             if (
                 path not in listed
                 or not path.endswith(SOURCE_SUFFIXES)
                 or path in unreadable
-                or not self._readable(path)
+                or not (read_later or self._readable(path))
             ):
                 self._forget_warm()
                 return
@@ -526,7 +485,7 @@ class Session:
         if not given:
             return ports
         return attrs.evolve(
-            ports, files=_OverlaidFiles(ports.files, given), cache=_CallCache(ports.cache)
+            ports, files=OverlaidFiles(ports.files, given), cache=ForgettingCache(ports.cache)
         )
 
     def _cold(self, options: RunOptions, given: Mapping[str, bytes]) -> Report:
@@ -643,8 +602,8 @@ class Session:
                 changes.graph |= _graph_part(found) != _graph_part(warm.facts[file])
                 changes.packages |= _package_part(found) != _package_part(warm.facts[file])
                 warm.facts[file] = found
-        if unreadable:  # gone between the change and now: listed afresh next call
-            self._pending.update(problem.path for problem in unreadable)
+        if unreadable:  # deleted, or made unreadable, since the last call
+            raise _TreeMoved
 
     def _findings(self, warm: _Warm, model: ProjectModel, changes: _Changes) -> list[Finding]:
         """Every enabled rule's findings on this call's model: the kinds a change reaches

@@ -259,3 +259,18 @@ def test_in_memory_session_and_bad_arguments() -> None:
             session.check("shop/domain/a.py")
     with pytest.raises(RuntimeError, match="closed"):
         session.check()
+
+
+def test_a_deleted_module_lists_the_tree_again(tmp_path: Path) -> None:
+    """A changed file the warm run reads, gone when the session reads it again: the session
+    lists the tree anew instead of keeping that file's old facts and findings."""
+    _project(tmp_path)
+    breaking = tmp_path / "shop/domain/m2.py"
+    breaking.write_text("from shop.adapters.m1 import value\n")
+    with Session.open(tmp_path, isolated=True) as session:
+        assert any(f.file == "shop/domain/m2.py" for f in session.check().findings)
+        breaking.unlink()
+        session.changed(["shop/domain/m2.py"])
+        after = _timeless(session.check())
+        assert not any(f.file == "shop/domain/m2.py" for f in after.findings)
+        assert after == _fresh(tmp_path)
