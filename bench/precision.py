@@ -2,7 +2,9 @@
 
 Issue 13 asks each opt-in rule for its precision on code nobody here wrote: the findings of
 one rule over all corpora, a deterministic random sample of up to 20 of them, each judged by
-hand as right or wrong with one line of reasoning, and the share judged right.
+hand as right or wrong with one line of reasoning, and the share judged right. Issue 23 judges
+the rules again on fresh samples: a named round draws its own sample (of ``--size`` findings)
+and keeps its judgements in a directory of its own, so the earlier rounds stay as recorded.
 
 Input: the documents of ``inwards check --format json`` (``inwards/diagnostics@1``), one per
 corpus. A document's corpus is named with ``--corpus NAME=FILE.json``; a file given with
@@ -13,15 +15,21 @@ The sample: the rule's findings sorted by (corpus, file, line, column, message),
 ``random.Random(int(sha256(b"inwards-precision/" + CODE).hexdigest(), 16)).sample(findings,
 min(20, n))``, shown in sorted order. Same findings, same sample, whatever the order of the
 inputs; a changed rule changes its findings and so the sample (the report records the commit).
+``--size N`` draws ``min(N, n)`` instead of ``min(20, n)``. ``--round NAME`` folds the round's
+name into the seed, ``sha256(b"inwards-precision/round/" + NAME + b"/" + CODE)``, so the
+round's sample is a new draw, independent of the first round's; without it (the first round)
+the seed and so every recorded sample are as they were.
 
 Judgements: ``bench/precision/judgements/<CODE>.tsv``, one per line, five tab-separated fields
 ``corpus  file:line  digest  right|wrong  reason``, where digest is the first 12 hex digits
 of the sha256 of the finding's message; lines starting with ``#`` and blank lines are
 skipped. A judgement applies to a finding while its (corpus, file:line, digest) still
-matches, so a changed message needs judging again.
+matches, so a changed message needs judging again. A round's judgements are in
+``bench/precision/judgements/<NAME>/<CODE>.tsv`` unless ``--judgements DIR`` says otherwise.
 
 usage: python bench/precision.py sample --rule CODE [--findings FILE.json ...]
            [--corpus NAME=FILE.json ...] [--root DIR] [--judgements DIR]
+           [--size N] [--round NAME]
        python bench/precision.py report --rule CODE [--rule CODE ...] (same inputs)
 ``--root DIR`` is the directory holding each corpus's copy as ``DIR/<corpus>/``
 (``bench/out/precision``): the file of a finding is relative to it, and ``sample`` shows the
@@ -46,6 +54,8 @@ BENCH_DIR = Path(__file__).resolve().parent
 JUDGEMENTS_DIR = BENCH_DIR / "precision" / "judgements"
 SAMPLE_SIZE = 20
 SEED_PREFIX = b"inwards-precision/"
+ROUND_SEED_PREFIX = SEED_PREFIX + b"round/"
+_ROUND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # also a directory name
 DIAGNOSTICS_SCHEMA = "inwards/diagnostics@1"
 VERDICTS = ("right", "wrong")
 DIGEST_LENGTH = 12
@@ -157,16 +167,32 @@ def gather(sources: Iterable[tuple[str, Path]], code: str) -> list[Finding]:
     return sorted(f for corpus, path in sources for f in load_findings(path, corpus, code))
 
 
-def sample(findings: Sequence[Finding], code: str) -> list[Finding]:
-    """The deterministic sample of up to SAMPLE_SIZE findings, in sorted order."""
+def sample_seed(code: str, round_name: str = "") -> int:
+    """The seed of a rule's sample: the rule's code alone for the first round (its recorded
+    samples depend on it), the round's name and the code for a named round."""
+    if not round_name:
+        material = SEED_PREFIX + code.encode("ascii")
+    else:
+        material = ROUND_SEED_PREFIX + round_name.encode("ascii") + b"/" + code.encode("ascii")
+    return int(hashlib.sha256(material).hexdigest(), 16)
+
+
+def sample(
+    findings: Sequence[Finding], code: str, size: int = SAMPLE_SIZE, round_name: str = ""
+) -> list[Finding]:
+    """The deterministic sample of up to ``size`` findings, in sorted order."""
     ordered = sorted(findings)
-    seed = int(hashlib.sha256(SEED_PREFIX + code.encode("ascii")).hexdigest(), 16)
-    chosen = random.Random(seed).sample(ordered, min(SAMPLE_SIZE, len(ordered)))
+    chosen = random.Random(sample_seed(code, round_name)).sample(ordered, min(size, len(ordered)))
     return sorted(chosen)
 
 
 def judgements_path(directory: Path, code: str) -> Path:
     return directory / f"{code}.tsv"
+
+
+def round_judgements_dir(round_name: str) -> Path:
+    """Where a named round keeps its judgements, beside the first round's files."""
+    return JUDGEMENTS_DIR / round_name
 
 
 def _field_error(source: str, number: int, line: str, index: int, what: str) -> PrecisionError:
@@ -232,8 +258,11 @@ def tally(
     code: str,
     findings: Sequence[Finding],
     judgements: Mapping[tuple[str, str, str], Judgement],
+    chosen: Sequence[Finding] | None = None,
 ) -> Tally:
-    chosen = sample(findings, code)
+    """The rule's row; ``chosen`` is its sample when not the first round's of 20."""
+    if chosen is None:
+        chosen = sample(findings, code)
     verdicts = [judgements[f.key].verdict for f in chosen if f.key in judgements]
     return Tally(code, len(findings), len(chosen), verdicts.count("right"), verdicts.count("wrong"))
 
@@ -254,10 +283,12 @@ def render_sample(
     findings: Sequence[Finding],
     judgements: Mapping[tuple[str, str, str], Judgement],
     root: Path | None,
+    chosen: Sequence[Finding] | None = None,
 ) -> str:
     """The sample, each finding with its source line and its judgement, then the unjudged
-    ones as TSV lines to complete (verdict and reason)."""
-    chosen = sample(findings, code)
+    ones as TSV lines to complete (verdict and reason); ``chosen`` as for ``tally``."""
+    if chosen is None:
+        chosen = sample(findings, code)
     out = [f"{code}: {len(findings)} findings, {len(chosen)} sampled"]
     unjudged = []
     for index, finding in enumerate(chosen, start=1):
@@ -347,9 +378,53 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         command.add_argument("--rule", action="append", required=True, metavar="CODE")
         command.add_argument("--findings", nargs="+", default=[], metavar="FILE.json")
         command.add_argument("--corpus", action="append", default=[], metavar="NAME=FILE.json")
-        command.add_argument("--judgements", type=Path, default=JUDGEMENTS_DIR, metavar="DIR")
+        command.add_argument(
+            "--judgements",
+            type=Path,
+            metavar="DIR",
+            help="the judgements directory (default: bench/precision/judgements, and its "
+            "subdirectory NAME with --round NAME)",
+        )
         command.add_argument("--root", type=Path, metavar="DIR")
-    return parser.parse_args(argv)
+        command.add_argument(
+            "--size",
+            type=_positive,
+            default=SAMPLE_SIZE,
+            metavar="N",
+            help=f"findings drawn per rule (default {SAMPLE_SIZE})",
+        )
+        command.add_argument(
+            "--round",
+            dest="round_name",
+            type=_round_name,
+            metavar="NAME",
+            help="a named round of judging: its name is folded into the seed",
+        )
+    args = parser.parse_args(argv)
+    args.round_name = args.round_name or ""  # the first round has no name
+    if args.judgements is None:
+        args.judgements = (
+            round_judgements_dir(args.round_name) if args.round_name else JUDGEMENTS_DIR
+        )
+    return args
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {text!r}")
+    return value
+
+
+def _round_name(text: str) -> str:
+    if not _ROUND_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"expected letters, digits, '-' or '_' (a directory name), found {text!r}"
+        )
+    return text
 
 
 def run(args: argparse.Namespace) -> str:
@@ -360,11 +435,12 @@ def run(args: argparse.Namespace) -> str:
     for code in args.rule:
         findings = gather(sources, code)
         judgements = read_judgements(args.judgements, code)
+        chosen = sample(findings, code, args.size, args.round_name)
         if args.command == "sample":
-            outputs.append(render_sample(code, findings, judgements, args.root))
+            outputs.append(render_sample(code, findings, judgements, args.root, chosen))
             continue
-        tallies.append(tally(code, findings, judgements))
-        details[code] = [(f, judgements.get(f.key)) for f in sample(findings, code)]
+        tallies.append(tally(code, findings, judgements, chosen))
+        details[code] = [(f, judgements.get(f.key)) for f in chosen]
     if args.command == "report":
         outputs.append(render_report(tallies, details, current_commit()))
     return "\n".join(outputs)
