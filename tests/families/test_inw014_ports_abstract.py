@@ -541,3 +541,40 @@ def test_bases_that_fan_out_are_each_judged_once() -> None:
         lines += [f"class C{level}_{i}({below}):\n    pass" for i in range(20)]
     lines += ["class Top(C9_0):\n    def run(self) -> int:\n        return 1\n"]
     assert _lines({PORTS: "\n".join(lines)}) == [(PORTS, 1 + 2 * 200)]
+
+
+def test_a_subclass_of_a_value_class_is_concrete_not_an_implementation_of_a_port() -> None:
+    # A hand-written value (an initialiser that only stores) leaves nothing to implement:
+    # a subclass adding behaviour is a concrete class, not an adapter of a port. A base
+    # that leaves a method to implement, here through its own base, is still a port.
+    source = """\
+        class Coordinates:
+            def __init__(self, lat: float, lon: float) -> None:
+                self.lat = lat
+                self.lon = lon
+
+            def __repr__(self) -> str:
+                return f"{self.lat},{self.lon}"
+
+        class UnpackableCoordinates(Coordinates):
+            def __iter__(self):
+                return iter((self.lat, self.lon))
+
+        class Geocoder:
+            def locate(self, address: str) -> Coordinates:
+                raise NotImplementedError
+
+        class CachingGeocoder(Geocoder):
+            def __init__(self, size: int) -> None:
+                self.size = size
+
+        class TableGeocoder(CachingGeocoder):
+            def locate(self, address: str) -> Coordinates:
+                return Coordinates(0.0, 0.0)
+        """
+    assert [message for _, _, message in _where(_findings({PORTS: source}))] == [
+        "`UnpackableCoordinates` in port module `shop.application.ports` is a concrete class, "
+        "neither an interface nor a value type: `__iter__` does work.",
+        "`TableGeocoder` in port module `shop.application.ports` implements the port "
+        "`CachingGeocoder`: `locate` does work, which belongs in an adapter.",
+    ]

@@ -117,7 +117,10 @@ do class attributes (`__slots__`, annotations, constants).
 
 A class none of whose methods does work is an interface by convention even without
 `Protocol` or `ABC` (a `Generic` base class whose methods only raise
-`NotImplementedError`): no finding. Exempt as values: exception classes (a built-in one, a
+`NotImplementedError`): no finding. As a base it is a port only when it leaves a method to
+implement (a body of `...`, `pass` or `raise NotImplementedError`, its own or a first-party
+base's): a class whose only method stores values is a hand-written value, so a subclass
+of it that does work is a concrete class, not an adapter. Exempt as values: exception classes (a built-in one, a
 third-party base named `...Error`, `...Exception` or `...Warning`, and any class whose
 first-party bases lead to one, read through the modules that define them); pydantic models,
 `NamedTuple`, `TypedDict`, enums and msgspec structs (`allow-bases`); dataclasses and attrs

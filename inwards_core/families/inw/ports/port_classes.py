@@ -33,6 +33,8 @@ MACHINERY_METHODS = frozenset(("__class_getitem__", "__init_subclass__", "__subc
 VALUE_METHODS = frozenset(
     ("__repr__", "__str__", "__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__")
 )
+# Methods whose empty body promises nothing: not what makes a class an interface.
+_NOT_STUBS = frozenset(("__init__", "__new__", "__post_init__")) | MACHINERY_METHODS | VALUE_METHODS
 # How far first-party bases are followed (each hop may be another module).
 BASE_HOPS = 8
 # The only calls a plain initialiser makes (`super().__init__(...)` is both).
@@ -106,6 +108,8 @@ class Judge:
     find: FindClass
     # Each class is judged once (PLAIN while in progress, so a cycle of bases ends).
     _natures: dict[str, Nature] = attrs.field(factory=dict, alias="_natures")
+    # Whether a class leaves methods to implement, each class judged once too.
+    _stubs: dict[str, bool] = attrs.field(factory=dict, alias="_stubs")
 
     def nature(self, place: Place, cls: ClassFact, hops: int = BASE_HOPS) -> Nature:
         """EXEMPT, INTERFACE or PLAIN; an exempt base wins over everything, then an
@@ -148,7 +152,9 @@ class Judge:
         return any(is_abstract(place, method) for method in place.methods(cls))
 
     def ports_among_bases(self, place: Place, cls: ClassFact) -> Iterator[str]:
-        """The bases (as written) that are first-party interfaces: the ports it implements."""
+        """The bases (as written) that are first-party interfaces: the ports it implements.
+        A plain base is one by convention when no method of it does work and it leaves
+        something to implement; one whose only method stores values is a value class."""
         for written in cls.bases:
             found = self.find(place.canonical(written))
             if found is None:
@@ -156,9 +162,35 @@ class Judge:
             base_place, base = found
             nature = self.nature(base_place, base, BASE_HOPS - 1)
             if nature is Nature.INTERFACE or (
-                nature is Nature.PLAIN and not working_methods(base_place, base)
+                nature is Nature.PLAIN
+                and not working_methods(base_place, base)
+                and self.declares_stubs(base_place, base)
             ):
                 yield written.replace("()", "")
+
+    def declares_stubs(self, place: Place, cls: ClassFact, hops: int = BASE_HOPS) -> bool:
+        """Whether the class or a first-party base of it declares a method left to
+        implement: a body of `...`, `pass` or `raise NotImplementedError`, or an abstract
+        decorator (an initialiser and the value dunders are not such methods)."""
+        key = f"{place.module}:{cls.qualname}"
+        if key not in self._stubs:
+            self._stubs[key] = False  # while in progress, so a cycle of bases ends
+            self._stubs[key] = self._declares_stubs(place, cls, hops)
+        return self._stubs[key]
+
+    def _declares_stubs(self, place: Place, cls: ClassFact, hops: int) -> bool:
+        if any(
+            (m.trivial or is_abstract(place, m)) and last_name(m.qualname) not in _NOT_STUBS
+            for m in place.methods(cls)
+        ):
+            return True
+        if hops <= 0:
+            return False
+        for base in self.bases(place, cls):
+            found = self.find(base)
+            if found is not None and self.declares_stubs(*found, hops=hops - 1):
+                return True
+        return False
 
     def _exempt_name(self, name: str) -> bool:
         if name.startswith("builtins.") and name[9:] in builtin_exceptions():
