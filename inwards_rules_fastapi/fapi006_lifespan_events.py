@@ -62,9 +62,10 @@ extend-select = ["FAPI006"]
 ```
 """,
     why_is_this_bad="""
-`on_event`, `add_event_handler`, `on_startup` and `on_shutdown` are deprecated in FastAPI
-in favour of one `lifespan` function, and Starlette has dropped them: code written this way
-depends on a compatibility layer. Worse, the two styles don't mix: once `lifespan=` is set,
+FastAPI wants one `lifespan` function instead: `on_event` is deprecated (it warns), and
+`add_event_handler`, `on_startup` and `on_shutdown`, which Starlette has dropped, are kept
+by FastAPI for backward compatibility only, marked to be deprecated and removed: code
+written this way depends on a compatibility layer. Worse, the two styles don't mix: once `lifespan=` is set,
 handlers registered the old way are silently skipped, so the database pool is never opened
 or the cache never flushed, and nothing says so.
 """,
@@ -91,7 +92,8 @@ annotation, an app made by a library) is not judged, nor are handlers appended t
 `app.router.on_startup` by hand. Only the receiver's own `lifespan=` makes a finding an
 error: current FastAPI merges an included router's default lifespan into the app's, so a
 router's handlers still run under an app with a lifespan. A `lifespan=None` counts as not
-set; any other value, even one the rule cannot read, counts as set.
+set; any other value, even one the rule cannot read, counts as set. The message says "the
+deprecated way" for every form, though FastAPI (0.163.2) warns only for `on_event`.
 """,
 )
 
