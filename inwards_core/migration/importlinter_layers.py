@@ -98,6 +98,8 @@ def _layer(name: str, parts: Sequence[str], containers: Sequence[str]) -> dict[s
 
 
 def _names(entry: str) -> tuple[str, ...]:
+    """The layer names of an entry, as inw.layers reads them (`layer_entries.parse_entry`
+    of the INW family, which the migration, a room below the families, can't import)."""
     separator = _TOGETHER if _TOGETHER in entry and _INDEPENDENT not in entry else _INDEPENDENT
     names = []
     for raw in entry.split(separator):

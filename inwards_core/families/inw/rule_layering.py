@@ -19,8 +19,8 @@ from inwards_core.families.inw.generic.kind_independence import IndependenceOpti
 from inwards_core.families.inw.generic.kind_layers import LayersOptions
 from inwards_core.families.inw.generic.kind_protected import ProtectedOptions
 from inwards_core.families.inw.generic.layer_entries import (
-    RuleLayer,
     breach_of,
+    owning_layer,
     parse_entry,
     rule_layers,
 )
@@ -93,7 +93,7 @@ def _in_layers(index: ModuleIndex, name: str, options: LayersOptions) -> dict[st
         )
     for container in containers:
         layers = rule_layers(options.layers, container)
-        layer = _layer_of(name, layers)
+        layer = owning_layer(name, layers)
         if layer is None:
             continue
         may = [other.name for other in layers if other != layer and not breach_of(layer, other)]
@@ -110,17 +110,6 @@ def _in_layers(index: ModuleIndex, name: str, options: LayersOptions) -> dict[st
             "may_not_import": may_not,
         }
     return None
-
-
-def _layer_of(name: str, layers: Sequence[RuleLayer]) -> RuleLayer | None:
-    """The layer the most specific pattern wins, as the kind decides it."""
-    best: RuleLayer | None = None
-    best_key: tuple[int, int, int] | None = None
-    for layer in layers:
-        match = layer.pattern.match(name)
-        if match is not None and (best_key is None or match.precedence() > best_key):
-            best, best_key = layer, match.precedence()
-    return best
 
 
 def _independent(name: str, options: IndependenceOptions) -> dict[str, Any] | None:
