@@ -99,6 +99,7 @@ if TYPE_CHECKING:
         Scope,
         Violation,
     )
+    from inwards_core.rules.layering import RuleLayering
     from inwards_core.rules.module_names import ModuleNames, is_test_module
     from inwards_core.rules.options import OptionsError, option, option_name
     from inwards_core.rules.project import ImportEdge, ProjectModel
@@ -191,6 +192,7 @@ _HOMES = {
     "ActiveRule": "inwards_core.rules.selection",
     "RuleDefinition": "inwards_core.rules.definitions",
     "RuleSet": "inwards_core.rules.rule_set",
+    "RuleLayering": "inwards_core.rules.layering",
     "inwards_distribution": "inwards_core.version",
     "inwards_version": "inwards_core.version",
     # Rule definitions from roots of your own (an editor plugin, a script), and baselines.
@@ -287,6 +289,7 @@ __all__ = [
     "RootState",
     "RuleDefinition",
     "RuleDocument",
+    "RuleLayering",
     "RuleSet",
     "RuleSources",
     "Scope",

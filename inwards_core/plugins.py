@@ -20,6 +20,7 @@ import pluggy
 from inwards_core.config.values import Config, Layer
 from inwards_core.index.modules import ModuleIndex
 from inwards_core.rules.kinds import Family
+from inwards_core.rules.layering import RuleLayering
 from inwards_core.rules.selection import ActiveRule
 
 PROJECT_NAME = "inwards"
@@ -55,10 +56,21 @@ class _Specs:
 
     @hookspec(firstresult=True)
     def inwards_explain_module(
-        self, config: Config, index: ModuleIndex, module: str
+        self,
+        config: Config,
+        index: ModuleIndex,
+        module: str,
+        rules: Mapping[str, ActiveRule] | None,
     ) -> ModuleExplanation | None:
-        """Explain `module` (a module of `index`) for `inwards explain-module`: the first
+        """Explain `module` (a module of `index`) for `inwards explain-module`, with the
+        enabled rules by code (`rules`; None when they were not resolved): the first
         plugin to answer explains it."""
+
+    @hookspec(firstresult=True)
+    def inwards_rule_layering(self, rule: ActiveRule) -> RuleLayering | None:
+        """The layering `rule` checks, when its kind is one of this family's that layers
+        modules (None otherwise): `inwards diagram --rule`, `inwards context` and
+        `inwards explain-module` show it. The first plugin to answer describes it."""
 
     @hookspec
     def inwards_import_linter_kinds(self) -> Mapping[str, str]:  # type: ignore[empty-body]
@@ -166,12 +178,28 @@ class PluginHost:
         return _joined(self._manager.hook.inwards_brief_lines(config=config, rules=rules))
 
     def explain_module(
-        self, config: Config, index: ModuleIndex, module: str
+        self,
+        config: Config,
+        index: ModuleIndex,
+        module: str,
+        rules: Mapping[str, ActiveRule] | None = None,
     ) -> ModuleExplanation | None:
-        """The first plugin's explanation of `module`; None when no plugin explains modules."""
+        """The first plugin's explanation of `module`, with the enabled rules by code
+        (`rules`; None: not resolved); None when no plugin explains modules."""
         found: ModuleExplanation | None = self._manager.hook.inwards_explain_module(
-            config=config, index=index, module=module
+            config=config, index=index, module=module, rules=rules
         )
+        return found
+
+    def rule_layering(self, rule: ActiveRule) -> RuleLayering | None:
+        """The layering `rule` checks, as its family describes it; None when no family
+        says it layers modules."""
+        found: RuleLayering | None = self._manager.hook.inwards_rule_layering(rule=rule)
+        if found is not None and not isinstance(found, RuleLayering):
+            raise FamilyLoadError(
+                f"A plugin returned {found!r} from inwards_rule_layering; expected an "
+                "inwards_core.RuleLayering or None."
+            )
         return found
 
     def import_linter_kinds(self) -> dict[str, str]:

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from inwards_cli.commands.console import fail, fail_config, write_text
-from inwards_cli.commands.loading import build_config, locate_config, plugin_host, resolve_rules
+from inwards_cli.commands.console import fail, write_text
+from inwards_cli.commands.loading import active_rules, build_config, locate_config, plugin_host
 from inwards_cli.commands.options import ConfigOption, IsolatedOption
 
 AGENTS_FILE = "AGENTS.md"
@@ -33,18 +33,12 @@ def context_command(
     layers innermost first with their modules and what each may import, siblings, the
     libraries kept out, where the ports are, the contexts, and the opt-in rules that are
     on. Exit status 0, or 2 (no configuration, markers out of order, a failed write)."""
-    from inwards_core.config.values import ConfigError
     from inwards_core.diagrams.brief import architecture_brief
-    from inwards_core.rules.selection import select, validate_rule_settings
 
     loaded = locate_config(config)
     built = build_config(loaded)
-    rule_set = resolve_rules(loaded, built, isolated=isolated).rule_set
-    problems = validate_rule_settings(built.rules, rule_set, built.file, built.positions)
-    if problems:  # as `inwards check` says them, before the rules are selected
-        fail_config(ConfigError(problems))
-    families = plugin_host(loaded.project_dir)
-    brief = architecture_brief(built, select(rule_set, built.rules), families)
+    rules = active_rules(loaded, built, isolated=isolated)
+    brief = architecture_brief(built, rules, plugin_host(loaded.project_dir))
     if not write:
         write_text(brief)
         return

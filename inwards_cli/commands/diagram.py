@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from inwards_cli.commands.console import fail
-from inwards_cli.commands.loading import build_config, locate_config
-from inwards_cli.commands.options import ConfigOption
+from inwards_cli.commands.loading import active_rules, build_config, locate_config, plugin_host
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
 
 if TYPE_CHECKING:
+    from inwards_cli.config_file import LoadedConfig
+    from inwards_core.config.values import Config
     from inwards_core.diagrams.blocks import Notation
 
 RENDER_EXTRA = "inwards-lint[render]"
@@ -60,28 +62,73 @@ def diagram_command(
             show_default=False,
         ),
     ] = None,
+    rule: Annotated[
+        str | None,
+        typer.Option(
+            "--rule",
+            help="Draw the layers an enabled rule checks (a rule of kind inw.layers, such as "
+            "one `inwards import-config` wrote for a layers contract), by code or name, "
+            "instead of those of [tool.inwards]; the diagram carries no marker.",
+            show_default=False,
+            metavar="CODE",
+        ),
+    ] = None,
+    isolated: IsolatedOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Print the architecture of [tool.inwards] as a diagram: each layer a box labelled
     with its modules, arrows pointing inwards (from a layer to the layers it may import),
     siblings side by side; the `%% inwards: layers` marker makes INW017-INW019 check it
-    once its file is listed in `diagrams`. Exit status 0, or 2 (no configuration, no
-    contexts to draw, no renderer for svg/png)."""
+    once its file is listed in `diagrams`. `--rule CODE` draws a rule's layers instead.
+    Exit status 0, or 2 (no configuration, no contexts to draw, no such rule, no renderer
+    for svg/png)."""
     from inwards_core.diagrams.blocks import MARKDOWN_SUFFIXES
     from inwards_core.diagrams.writing import NothingToDraw, architecture_diagram
 
-    built = build_config(locate_config(config))
+    if rule is not None and contexts:
+        fail("error: --rule draws a rule's layers and --contexts the contexts; choose one.")
+    loaded = locate_config(config)
+    built = build_config(loaded)
     notation: Notation = "plantuml" if diagram_format is DiagramFormat.PLANTUML else "mermaid"
-    try:
-        text = architecture_diagram(built, "contexts" if contexts else "layers", notation)
-    except NothingToDraw as error:
-        fail(f"error: {error}; `inwards diagram` without --contexts draws the layers.")
+    if rule is not None:
+        text = _rule_diagram(loaded, built, rule, notation, isolated=isolated)
+    else:
+        try:
+            text = architecture_diagram(built, "contexts" if contexts else "layers", notation)
+        except NothingToDraw as error:
+            fail(f"error: {error}; `inwards diagram` without --contexts draws the layers.")
     if diagram_format in (DiagramFormat.SVG, DiagramFormat.PNG):
         _write_picture(text, diagram_format, output)
         return
     if output is not None and output.suffix.lower() in MARKDOWN_SUFFIXES:
         text = f"```{notation}\n{text}```\n"
     _write(text.encode("utf-8"), output)
+
+
+def _rule_diagram(
+    loaded: LoadedConfig, built: Config, wanted: str, notation: Notation, *, isolated: bool
+) -> str:
+    """The diagram of the layers the enabled rule `wanted` (a code or a name) checks."""
+    from inwards_core.diagrams.writing import rule_diagram
+    from inwards_core.reporting.escaping import printable
+
+    rules = active_rules(loaded, built, isolated=isolated)
+    found = next((r for r in rules if wanted.strip() in (r.code, r.name)), None)
+    shown = printable(wanted)
+    if found is None:
+        fail(f"error: --rule {shown}: no rule has that code or name (`inwards rules` lists them).")
+    if not found.enabled:
+        fail(
+            f"error: --rule {shown}: {found.code} is off in this project, so it checks no "
+            "layers; turn it on in [tool.inwards.rules] to draw them."
+        )
+    layering = plugin_host(loaded.project_dir).rule_layering(found)
+    if layering is None:
+        fail(
+            f"error: --rule {shown}: {found.code} (kind {found.rule.kind.id}) checks no layers; "
+            "--rule draws a rule of a kind that layers modules, such as inw.layers."
+        )
+    return rule_diagram(layering, found.rule.definition.origin.path, notation)
 
 
 def _write_picture(text: str, diagram_format: DiagramFormat, output: Path | None) -> None:

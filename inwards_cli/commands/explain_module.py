@@ -12,8 +12,8 @@ import typer
 
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.commands.console import fail, write_text
-from inwards_cli.commands.loading import build_config, locate_config, plugin_host
-from inwards_cli.commands.options import ConfigOption
+from inwards_cli.commands.loading import active_rules, build_config, locate_config, plugin_host
+from inwards_cli.commands.options import ConfigOption, IsolatedOption
 from inwards_core import ModuleIndex
 
 
@@ -27,17 +27,20 @@ def explain_module_command(
             "--json",
             help="Print a JSON object with the keys module, file, is_package, layer (name, "
             "key, entry, kind, why, also_matching), context (name, key, prefix, public, "
-            "public_entry), ignored, generated, shapes (as_member, as_package: key and package) and may_import (layers, libraries "
-            "with allow and deny, contexts); null where nothing applies.",
+            "public_entry), ignored, generated, shapes (as_member, as_package: key and package), may_import (layers, libraries "
+            "with allow and deny, contexts) and rules (code, name, kind, says; for inw.layers "
+            "also layer, container, may_import, may_not_import); null where nothing applies.",
         ),
     ] = False,
+    isolated: IsolatedOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Explain a module: the layer that owns it and the entry that won (and why), its
     context and whether it is public there, whether `ignore` or `generated` cover it, the
-    shapes over it, and what it may import (layers, libraries per INW005, contexts). Never
-    imports the project's code. Exit status 0, or 2 for a name that is no module of the
-    project or a configuration problem."""
+    shapes over it, what it may import (layers, libraries per INW005, contexts), and what
+    the enabled rules of the generic kinds (inw.layers, inw.forbidden, ...: import-config's
+    rules among them) say about it. Never imports the project's code. Exit status 0, or 2
+    for a name that is no module of the project or a configuration problem."""
     loaded = locate_config(config)
     built = build_config(loaded)
     listing = LocalProjectFiles(loaded.project_dir).listing(built.root)
@@ -47,7 +50,10 @@ def explain_module_command(
         close = index.closest_modules(name)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         fail(f'"{name}" is not a module of this project (under root "{built.root}").{hint}')
-    explanation = plugin_host(loaded.project_dir).explain_module(built, index, name)
+    enabled = {
+        rule.code: rule for rule in active_rules(loaded, built, isolated=isolated) if rule.enabled
+    }
+    explanation = plugin_host(loaded.project_dir).explain_module(built, index, name, enabled)
     if explanation is None:
         fail(
             "explain-module: no rule family of this run explains modules (a plugin left out "

@@ -383,6 +383,12 @@ def _print_report(conversion: Conversion, source: str) -> None:
             f"  {code} {(report.name or report.contract)!r} ({where}): {report.status.value}"
         )
         lines += [f"      {note}" for note in report.notes]
+    if conversion.layers_from is not None:
+        layered = conversion.layers_from
+        lines.append(
+            f"  layers: [tool.inwards] has the layers of {layered.code} {layered.label!r}, "
+            "which `inwards diagram`, `explain-module` and `context` show"
+        )
     lines += [f"  note: {note}" for note in conversion.notes]
     # Notes quote the contracts and `source` is the FILE given: a line break in either
     # must not start a line of its own.

@@ -17,9 +17,11 @@ from inwards_core.adapters.entry_points import (
 )
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.plugins import FamilyLoadError, PluginHost
+from inwards_core.rules.selection import ActiveRule
 
 __all__ = [
     "ResolvedRules",
+    "active_rules",
     "build_config",
     "find_optional_config",
     "locate_config",
@@ -84,6 +86,18 @@ def resolve_rules(
         )
     except FamilyLoadError as error:
         fail(f"error: {error}")
+
+
+def active_rules(loaded: LoadedConfig, config: Config, *, isolated: bool) -> tuple[ActiveRule, ...]:
+    """Every rule as `[tool.inwards.rules]` selects it (enabled or not), as `check` would
+    run it; a selection or rule option `check` refuses is exit 2 with the same problems."""
+    from inwards_core.rules.selection import select, validate_rule_settings
+
+    rule_set = resolve_rules(loaded, config, isolated=isolated).rule_set
+    problems = validate_rule_settings(config.rules, rule_set, config.file, config.positions)
+    if problems:  # as `inwards check` says them, before the rules are selected
+        fail_config(ConfigError(problems))
+    return tuple(select(rule_set, config.rules))
 
 
 def print_rule_warnings(resolved: ResolvedRules) -> None:

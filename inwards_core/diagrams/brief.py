@@ -18,6 +18,7 @@ from typing import Protocol
 from inwards_core.config.values import Config, Layer
 from inwards_core.diagrams.writing import layer_ranks, one_line
 from inwards_core.model.findings import RootKind
+from inwards_core.rules.layering import RuleLayering
 from inwards_core.rules.selection import ActiveRule
 
 BEGIN_MARKER = "<!-- inwards-brief:begin -->"
@@ -36,6 +37,7 @@ class BriefLines(Protocol):
         self, config: Config, group: Sequence[Layer], rules: Mapping[str, ActiveRule]
     ) -> list[str]: ...
     def brief_lines(self, config: Config, rules: Mapping[str, ActiveRule]) -> list[str]: ...
+    def rule_layering(self, rule: ActiveRule) -> RuleLayering | None: ...
 
 
 def architecture_brief(config: Config, active: Sequence[ActiveRule], families: BriefLines) -> str:
@@ -51,6 +53,7 @@ def architecture_brief(config: Config, active: Sequence[ActiveRule], families: B
         "",
         *_layer_lines(config, on, families),
         *_sibling_lines(config),
+        *_rule_layering_lines(config, on, families),
         *families.brief_lines(config, on),
         *_context_lines(config),
         *_rule_lines(on.values()),
@@ -114,6 +117,39 @@ def _sibling_lines(config: Config) -> list[str]:
     return out
 
 
+def _rule_layering_lines(
+    config: Config, on: dict[str, ActiveRule], families: BriefLines
+) -> list[str]:
+    """The layerings the enabled rules check (`inw.layers`, the layers contracts
+    `inwards import-config` converts), each on a line; one that is the table's own layers
+    says so instead of listing them again. A user's own rules are left out, as below."""
+    shared = [rule for code, rule in sorted(on.items()) if not _users(rule)]
+    found = [(rule, families.rule_layering(rule)) for rule in shared]
+    layerings = [(rule, layering) for rule, layering in found if layering is not None]
+    if not layerings:
+        return []
+    out = [
+        "",
+        "Layers that rules check, each on its own, innermost first (`a | b`: siblings that "
+        "may not import each other; `a : b`: siblings that may):",
+    ]
+    for rule, layering in layerings:
+        where = f" (in {_code(layering.containers)})" if layering.containers else ""
+        if layering.same_layers(config.layers):
+            flow = "the layers above"
+        else:
+            flow = " <- ".join(
+                " | ".join(one_line(layer.name) for layer in group) for group in layering.ranks()
+            )
+        chains = "; chains of imports through other modules count too" if layering.chains else ""
+        out.append(f"- {rule.code} {one_line(rule.rule.name)}{where}: {flow}{chains}.")
+    return out
+
+
+def _users(rule: ActiveRule) -> bool:
+    return rule.rule.definition.origin.root is RootKind.USER
+
+
 def _context_lines(config: Config) -> list[str]:
     if not config.contexts:
         return []
@@ -132,7 +168,7 @@ def _context_lines(config: Config) -> list[str]:
 def _rule_lines(rules: Iterable[ActiveRule]) -> list[str]:
     """The opt-in rules turned on and the project's own rules. A user's own rules are left
     out: they differ from one machine to the next, and the brief is committed."""
-    shared = [rule for rule in rules if rule.rule.definition.origin.root is not RootKind.USER]
+    shared = [rule for rule in rules if not _users(rule)]
     out: list[str] = []
     opt_in = [rule for rule in shared if rule.rule.definition.default != "on"]
     project = [

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from inwards_core.config.values import Config, Layer
 from inwards_core.diagrams.blocks import Notation
 from inwards_core.diagrams.model import DiagramKind
+from inwards_core.rules.layering import RuleLayering
 
 _PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Words Mermaid or PlantUML read as a statement where a box id stands.
@@ -67,6 +68,24 @@ def architecture_diagram(config: Config, kind: DiagramKind, notation: Notation) 
     return _plantuml(kind, about, boxes, arrows, ids)
 
 
+def rule_diagram(layering: RuleLayering, source: str, notation: Notation) -> str:
+    """The layering a rule checks (`inwards diagram --rule`), drawn as the layers are, from
+    the definition in `source`. It carries no marker: the diagram rules compare marked
+    diagrams with `[tool.inwards]`, which a rule's layering is not."""
+    boxes, arrows = _layers_graph(layering.layers)
+    ids = _box_ids([name for name, _ in boxes])
+    inside = f", in {', '.join(layering.containers)}" if layering.containers else ""
+    chains = " (the rule follows chains of imports too)" if layering.chains else ""
+    about = (
+        f"Written by `inwards diagram --rule {layering.code}` from {one_line(source)}{inside}: "
+        f"{_ABOUT['layers']}{chains}. Not marked: the diagram rules check the layers of "
+        "[tool.inwards], not a rule's."
+    )
+    if notation == "mermaid":
+        return _mermaid("layers", about, boxes, arrows, ids, marked=False)
+    return _plantuml("layers", about, boxes, arrows, ids, marked=False)
+
+
 Box = tuple[str, tuple[str, ...]]  # a name and the module prefixes it stands for
 Arrows = tuple[tuple[str, tuple[str, ...]], ...]  # a name and the names it points to
 
@@ -80,7 +99,14 @@ def layer_ranks(config: Config) -> list[list[Layer]]:
 
 
 def _layer_graph(config: Config) -> tuple[tuple[Box, ...], Arrows]:
-    outermost_first = layer_ranks(config)[::-1]
+    return _layers_graph(config.layers)
+
+
+def _layers_graph(layers: Sequence[Layer]) -> tuple[tuple[Box, ...], Arrows]:
+    grouped: dict[int, list[Layer]] = {}
+    for layer in layers:
+        grouped.setdefault(layer.rank, []).append(layer)
+    outermost_first = [grouped[rank] for rank in sorted(grouped, reverse=True)]
     boxes = tuple((layer.name, layer.modules) for group in outermost_first for layer in group)
     arrows = tuple(
         (layer.name, tuple(inner.name for inner in inward))
@@ -128,13 +154,16 @@ def _label(name: str, modules: tuple[str, ...]) -> str:
 
 
 def _mermaid(
-    kind: DiagramKind, about: str, boxes: tuple[Box, ...], arrows: Arrows, ids: dict[str, str]
+    kind: DiagramKind,
+    about: str,
+    boxes: tuple[Box, ...],
+    arrows: Arrows,
+    ids: dict[str, str],
+    *,
+    marked: bool = True,
 ) -> str:
-    lines = [
-        f"%% inwards: {kind}",
-        f"%% {about}",
-        "flowchart TB" if kind == "layers" else "flowchart LR",
-    ]
+    lines = [f"%% inwards: {kind}"] if marked else []
+    lines += [f"%% {about}", "flowchart TB" if kind == "layers" else "flowchart LR"]
     lines += [f'  {ids[name]}["{_label(name, modules)}"]' for name, modules in boxes]
     # Boxes with the same targets (the siblings of a ring) share one line: `a & b --> c`.
     grouped: list[tuple[list[str], tuple[str, ...]]] = []
@@ -151,9 +180,15 @@ def _mermaid(
 
 
 def _plantuml(
-    kind: DiagramKind, about: str, boxes: tuple[Box, ...], arrows: Arrows, ids: dict[str, str]
+    kind: DiagramKind,
+    about: str,
+    boxes: tuple[Box, ...],
+    arrows: Arrows,
+    ids: dict[str, str],
+    *,
+    marked: bool = True,
 ) -> str:
-    lines = ["@startuml", f"' inwards: {kind}", f"' {about}"]
+    lines = ["@startuml", *([f"' inwards: {kind}"] if marked else []), f"' {about}"]
     if kind == "contexts":
         lines.append("left to right direction")
     lines += [f'component "{_label(name, modules)}" as {ids[name]}' for name, modules in boxes]

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from inwards_core.migration.importlinter_layers import LayeredContract, table_layers
 from inwards_core.migration.importlinter_read import Contract, ImportLinterConfig, Value
 from inwards_core.migration.importlinter_table import inwards_table, rule_name, table_comment
 
@@ -82,13 +83,16 @@ class ContractReport:
 @attrs.frozen
 class Conversion:
     """`table` is `[tool.inwards]` as plain data (`comment` goes above it), `definitions`
-    the rule files, `reports` one per contract, `notes` what the session options lost."""
+    the rule files, `reports` one per contract, `notes` what the session options lost,
+    `layers_from` the layers contract whose layers the table holds (None: one layer per
+    root package)."""
 
     table: Mapping[str, Any]
     comment: str
     definitions: tuple[Definition, ...]
     reports: tuple[ContractReport, ...]
     notes: tuple[str, ...]
+    layers_from: LayeredContract | None = None
 
 
 def convert(
@@ -109,6 +113,7 @@ def convert(
     definitions: list[Definition] = []
     reports: list[ContractReport] = []
     names = _Names()
+    layered: list[LayeredContract] = []
     for contract in config.contracts:
         if len(definitions) > MAX_DEFINITIONS:
             break  # too many to convert, which the caller refuses: no need to go on
@@ -116,14 +121,23 @@ def convert(
         definition, notes = _convert_contract(contract, session, code, names, kinds)
         if definition is not None:
             definitions.append(definition)
+            if contract.type == "layers":
+                options = dict(definition.options)
+                layers, containers = options["layers"], options.get("containers", [])
+                label = contract.name or contract.label
+                layered.append(LayeredContract(code, label, tuple(layers), tuple(containers)))
         reports.append(_report(contract, definition, notes))
-    table = inwards_table(config, root, top_level, tuple(d.code for d in definitions))
+    chosen = table_layers(layered, root)
+    codes = tuple(d.code for d in definitions)
     return Conversion(
-        table=table,
-        comment=table_comment(config, other_rules),
+        table=inwards_table(config, root, top_level, codes, chosen.layers),
+        comment=table_comment(config, other_rules, chosen.source),
         definitions=tuple(definitions),
         reports=tuple(reports),
-        notes=session.notes + ((MISSING_MODULES_NOTE,) if definitions else ()),
+        notes=(
+            session.notes + chosen.passed_over + ((MISSING_MODULES_NOTE,) if definitions else ())
+        ),
+        layers_from=chosen.source,
     )
 
 

@@ -120,6 +120,8 @@ def test_same_verdict_per_contract_as_lint_imports(tmp_path: Path, name: str, va
     ours_broken = {n for n, code in codes.items() if ours.broken(code)}
     assert ours_broken == expected_broken, ours.output
     assert ours.code == (1 if expected_broken else 0), ours.output
+    # The layers import-config writes into [tool.inwards] bring no finding of their own.
+    assert {f["code"] for f in ours.findings} <= set(codes.values()), ours.output
     uncovered = [
         (contract, importer, imported)
         for contract, found in theirs.pairs.items()
@@ -147,6 +149,23 @@ def test_every_import_of_every_route_is_reported(tmp_path: Path, name: str, vari
         if not ours.reports(codes[contract], module_file(root, importer), imported, line)
     ]
     assert not missing, missing
+
+
+# The boxes `inwards diagram` draws after the conversion: the layers of the project's
+# (outermost) layers contract, a `|` group drawn as one box per sibling.
+LAYER_BOXES = {"import-linter": 8, "kedro": 8, "dfetch": 8, "usethis": 20}
+
+
+@pytest.mark.corpus
+@NAMES
+def test_the_converted_layers_are_drawn_and_explained(tmp_path: Path, name: str) -> None:
+    _, _, _, root = converted_and_checked(tmp_path, name, "shipped")
+    project = root.parent if root.name == "src" else root
+    diagram = run_inwards("diagram", cwd=project)
+    assert diagram.code == 0, diagram.stderr
+    assert diagram.stdout.count('["') == LAYER_BOXES[name], diagram.stdout
+    brief = run_inwards("context", cwd=project)
+    assert ": the layers above;" in brief.stdout, brief.stdout
 
 
 @pytest.mark.corpus

@@ -29,6 +29,11 @@ def test_text_names_the_layer_the_entry_it_beat_and_what_it_may_import(tmp_path:
     )
     # Its own layer and the inner ones; inbound, its sibling, is not among them.
     assert "  may import layers: domain, application, outbound" in lines
+    # The project rule that guards it, as its options say.
+    assert lines[-2:] == [
+        "  rules:",
+        "    SHOP001 adapters-wired-in-bootstrap: only shop.bootstrap may import it",
+    ]
 
 
 def test_json_document(tmp_path: Path) -> None:
@@ -37,7 +42,7 @@ def test_json_document(tmp_path: Path) -> None:
     document = json.loads(run.stdout)
     assert list(document) == [
         "module", "file", "is_package", "layer", "context", "ignored", "generated",
-        "shapes", "may_import",
+        "shapes", "may_import", "rules",
     ]  # fmt: skip
     assert document["layer"]["name"] == "domain"
     assert document["layer"]["kind"] == "prefix"
@@ -47,6 +52,8 @@ def test_json_document(tmp_path: Path) -> None:
     # The innermost layer gets INW005's default deny list.
     assert "sqlalchemy" in document["may_import"]["libraries"]["deny"]
     assert document["may_import"]["libraries"]["allow"] is None
+    # The shop's project rule SHOP001 (inw.protected) guards the outbound adapters only.
+    assert document["rules"] == []
 
 
 def test_an_unknown_name_is_a_usage_error_with_close_names(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from inwards_core import hookimpl
 
 if TYPE_CHECKING:
-    from inwards_core import ActiveRule, Config, Layer, ModuleIndex
+    from inwards_core import ActiveRule, Config, Layer, ModuleIndex, RuleLayering
     from inwards_core.families.inw.module_explanation import ModuleExplanation
 
 PURE_DOMAIN = "INW005"
@@ -91,10 +91,21 @@ def inwards_brief_lines(config: Config, rules: Mapping[str, ActiveRule]) -> Sequ
 
 
 @hookimpl
-def inwards_explain_module(config: Config, index: ModuleIndex, module: str) -> ModuleExplanation:
+def inwards_explain_module(
+    config: Config, index: ModuleIndex, module: str, rules: Mapping[str, ActiveRule] | None
+) -> ModuleExplanation:
     from inwards_core.families.inw.module_explanation import explain_module
 
-    return explain_module(config, index, module)
+    # With INW005 off, `check` keeps no library out whatever the layers' lists say.
+    libraries_checked = rules is None or PURE_DOMAIN in rules
+    return explain_module(config, index, module, rules, libraries_checked=libraries_checked)
+
+
+@hookimpl
+def inwards_rule_layering(rule: ActiveRule) -> RuleLayering | None:
+    from inwards_core.families.inw.rule_layering import layering_of
+
+    return layering_of(rule)
 
 
 @hookimpl

@@ -9,7 +9,7 @@ by prefix (`shop.domain`) or selector (`shop.*.domain`), as `[tool.inwards] laye
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from inwards_core import (
@@ -110,11 +110,16 @@ def expand(model: ProjectModel, entry: str) -> tuple[str, ...]:
     """The packages or modules an entry stands for, each one unit: a prefix stands for
     itself; a selector (`shop.*`) for every distinct name it matches (`shop.orders`,
     `shop.billing`), leaving out names inside another one."""
+    return expand_among(model.index.modules, entry)
+
+
+def expand_among(modules: Iterable[str], entry: str) -> tuple[str, ...]:
+    """`expand` over the module names `modules`."""
     pattern = pattern_of(entry)
     if not pattern.is_selector:
         return (entry,)
     found: set[str] = set()
-    for name in model.index.modules:
+    for name in modules:
         match = pattern.match(name)
         if match is not None:
             found.add(".".join(name.split(".")[: match.depth]))

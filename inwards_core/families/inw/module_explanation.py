@@ -1,19 +1,23 @@
 """What the configuration says about one module (`inwards explain-module`): its layer and
-the entry that won it, its context, `ignore` and `generated`, the shapes over it, and what
-it may import. Answers come from the same functions the INW kinds use (ownership of the
-index, `shape_rules.Shapes`, INW005's deny lists), so the explanation and `check` agree.
+the entry that won it, its context, `ignore` and `generated`, the shapes over it, what it
+may import, and what the enabled rules of INW's generic kinds say about it (the rules
+`inwards import-config` writes among them). Answers come from the same functions the INW
+kinds use (ownership of the index, `shape_rules.Shapes`, INW005's deny lists, the generic
+kinds' layers and entries), so the explanation and `check` agree.
 
 It lives in the INW family because shapes and INW005's library lists are the family's."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from inwards_core import Config, Context, Layer, ModuleIndex
+from inwards_core import ActiveRule, Config, Context, Layer, ModuleIndex
 from inwards_core.families.inw.layering.inw005_pure_domain import denied_entries
 from inwards_core.families.inw.module_entries import owner, pattern_of
+from inwards_core.families.inw.rule_layering import rules_over
 from inwards_core.families.inw.shapes.shape_rules import Shapes
 
 __all__ = ["EXPLANATION_KEYS", "ModuleExplanation", "explain_module"]
@@ -29,6 +33,7 @@ EXPLANATION_KEYS = (
     "generated",
     "shapes",
     "may_import",
+    "rules",
 )
 
 
@@ -45,6 +50,7 @@ class ModuleExplanation:
     generated: bool
     shapes: dict[str, Any]
     may_import: dict[str, Any]
+    rules: list[dict[str, Any]] = attrs.field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in EXPLANATION_KEYS}
@@ -61,17 +67,26 @@ class ModuleExplanation:
         may = self.may_import
         if may["layers"] is not None:
             lines.append(f"  may import layers: {_listed(may['layers'])}")
-            libraries = may["libraries"]
-            allow = libraries["allow"]
-            allowed = "any third-party library" if allow is None else _listed(allow)
-            lines.append(f"  libraries: {allowed}; denied: {_listed(libraries['deny'])}")
+            lines.append(f"  libraries: {_libraries_line(may['libraries'])}")
         if may["contexts"] is not None:
             lines.append(f"  may import contexts: {_listed(may['contexts'])}")
+        if self.rules:
+            lines.append("  rules:")
+            lines += [f"    {rule['code']} {rule['name']}: {rule['says']}" for rule in self.rules]
         return "\n".join(lines) + "\n"
 
 
-def explain_module(config: Config, index: ModuleIndex, name: str) -> ModuleExplanation:
-    """Explain `name`, a module or package of the project (check `index.modules` first)."""
+def explain_module(
+    config: Config,
+    index: ModuleIndex,
+    name: str,
+    rules: Mapping[str, ActiveRule] | None = None,
+    *,
+    libraries_checked: bool = True,
+) -> ModuleExplanation:
+    """Explain `name`, a module or package of the project (check `index.modules` first),
+    with the enabled rules by code (`rules`; None when they were not resolved: no rule is
+    listed). `libraries_checked` false says INW005 is off: no library list is shown."""
     info = index.modules.get(name)
     owned = index.owning_pattern(name)
     layer = None if owned is None else owned[0]
@@ -87,9 +102,12 @@ def explain_module(config: Config, index: ModuleIndex, name: str) -> ModuleExpla
         shapes=_shape_facts(config, name, info is not None and info.is_package),
         may_import={
             "layers": None if layer is None else _usable_layers(config, layer),
-            "libraries": None if layer is None else _libraries(config, layer),
+            "libraries": (
+                None if layer is None or not libraries_checked else _libraries(config, layer)
+            ),
             "contexts": None if context is None else [context.name, *context.depends_on],
         },
+        rules=[] if rules is None else rules_over(index, name, rules),
     )
 
 
@@ -164,6 +182,14 @@ def _libraries(config: Config, layer: Layer) -> dict[str, Any]:
         "allow": None if allow is None else list(allow),
         "deny": list(denied_entries(config, layer)),
     }
+
+
+def _libraries_line(libraries: dict[str, Any] | None) -> str:
+    if libraries is None:  # a layer whose libraries INW005, turned off, does not check
+        return "not checked (INW005 is off)"
+    allow = libraries["allow"]
+    allowed = "any third-party library" if allow is None else _listed(allow)
+    return f"{allowed}; denied: {_listed(libraries['deny'])}"
 
 
 def _layer_line(layer: dict[str, Any] | None) -> str:

@@ -11,6 +11,7 @@ from inwards_core.families.inw.contributions import (  # hook implementations, r
     inwards_brief_lines,
     inwards_explain_module,
     inwards_import_linter_kinds,
+    inwards_rule_layering,
 )
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "inwards_explain_module",
     "inwards_import_linter_kinds",
     "inwards_register_rule_families",
+    "inwards_rule_layering",
 ]
 
 

@@ -178,6 +178,17 @@ def rule_layers(layers: Sequence[str], container: str | None) -> tuple[RuleLayer
     return tuple(found)
 
 
+def owning_layer(name: str, layers: Sequence[RuleLayer]) -> RuleLayer | None:
+    """The layer of module `name`: the one whose pattern matches it most specifically."""
+    best: RuleLayer | None = None
+    best_key: tuple[int, int, int] | None = None
+    for layer in layers:
+        match = layer.pattern.match(name)
+        if match is not None and (best_key is None or match.precedence() > best_key):
+            best, best_key = layer, match.precedence()
+    return best
+
+
 def breach_of(source: RuleLayer, target: RuleLayer) -> str | None:
     """As `breach`, except that siblings of an `"a : b"` entry may import each other."""
     if source.rank == target.rank and not source.independent:
