@@ -86,7 +86,9 @@ def main() -> int:
         if isinstance(ours, Counter) and isinstance(reference, Counter):
             for code in sorted(set(ours) | set(reference)):
                 if ours[code] != reference[code]:
-                    apart.append(f"{tree.name}: {code} ours {ours[code]}, reference {reference[code]}")
+                    apart.append(
+                        f"{tree.name}: {code} ours {ours[code]}, reference {reference[code]}"
+                    )
         print(f"{tree.name}: done", file=sys.stderr, flush=True)
     print("| code | " + " | ".join(tools) + " |")
     print("|---|" + "---|" * len(tools))
@@ -94,7 +96,11 @@ def main() -> int:
         print(f"| {code} | " + " | ".join(f"{totals[tool][code]:,}" for tool in tools) + " |")
     print("| all | " + " | ".join(f"{sum(totals[tool].values()):,}" for tool in tools) + " |")
     print()
-    print("Where ours and the reference differ:" if apart else "Ours and the reference agree on every tree.")
+    print(
+        "Where ours and the reference differ:"
+        if apart
+        else "Ours and the reference agree on every tree."
+    )
     for line in apart:
         print(f"- {line}")
     return 0

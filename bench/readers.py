@@ -85,9 +85,9 @@ def module_files(package_dir: Path, package: str) -> Iterator[tuple[str, Path, b
 
 def grimp_scan(package: str, exclude_type_checking: bool) -> dict[str, frozenset[Pair]]:
     """grimp's own finder and Rust scanner, as `build_graph` runs them without a cache."""
-    from grimp.application import usecases  # noqa: PLC0415 (only this script needs grimp)
-    from grimp.application.config import settings  # noqa: PLC0415
-    from grimp.main import settings as _configured  # noqa: F401, PLC0415 (sets the adapters)
+    from grimp.application import usecases
+    from grimp.application.config import settings
+    import grimp.main  # noqa: F401 (importing it configures grimp's adapters)
 
     file_system = settings.FILE_SYSTEM
     found = usecases._find_packages(file_system=file_system, package_names=[package])
@@ -109,7 +109,9 @@ def grimp_reading(package: str) -> Reading:
     outside = grimp_scan(package, exclude_type_checking=True)
     return Reading(
         pairs=every,
-        type_checking={name: pairs - outside.get(name, frozenset()) for name, pairs in every.items()},
+        type_checking={
+            name: pairs - outside.get(name, frozenset()) for name, pairs in every.items()
+        },
     )
 
 
