@@ -85,9 +85,9 @@ def module_files(package_dir: Path, package: str) -> Iterator[tuple[str, Path, b
 
 def grimp_scan(package: str, exclude_type_checking: bool) -> dict[str, frozenset[Pair]]:
     """grimp's own finder and Rust scanner, as `build_graph` runs them without a cache."""
+    import grimp.main  # noqa: F401 (importing it configures grimp's adapters)
     from grimp.application import usecases
     from grimp.application.config import settings
-    import grimp.main  # noqa: F401 (importing it configures grimp's adapters)
 
     file_system = settings.FILE_SYSTEM
     found = usecases._find_packages(file_system=file_system, package_names=[package])
