@@ -128,3 +128,16 @@ def layered_project(
         **files,
     }
     return write_tree(root, tree)
+
+
+def inotify_watches(pid: int) -> int:
+    """How many inotify watches process `pid` holds: the `inotify wd:` lines of the fdinfo
+    of each of its inotify descriptors (Linux)."""
+    count = 0
+    for descriptor in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/{pid}/fd/{descriptor}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/{pid}/fdinfo/{descriptor}", encoding="ascii") as info:
+                count += sum(1 for line in info if line.startswith("inotify wd:"))
+    return count
