@@ -28,6 +28,7 @@ from inwards_cli.commands.check.output import render, use_colour
 from inwards_cli.commands.check.run import CheckOutcome, CheckSession
 from inwards_cli.commands.console import display_from, fail
 from inwards_cli.commands.loading import locate_config
+from inwards_cli.termination import received
 from inwards_core.model.findings import Finding, Report
 from inwards_core.ports import is_skipped_directory_name
 from inwards_core.reporting import FixDisplay
@@ -64,6 +65,10 @@ def run_watch(arguments: CheckArguments) -> int:
         _watch(arguments, changes)
     except KeyboardInterrupt:
         sys.stdout.flush()
+        # watchfiles turns a SIGTERM handler's exception into KeyboardInterrupt too.
+        ended = received()
+        if ended is not None:
+            raise ended from None
     return 0
 
 
