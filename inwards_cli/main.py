@@ -13,6 +13,8 @@ import gc
 import os
 import sys
 
+from inwards_cli.termination import Terminated, end_on_termination
+
 DEBUG_VARIABLE = "INWARDS_DEBUG"
 EXIT_INTERNAL_ERROR = 2  # a run that broke is no verdict: never 0 or 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -21,11 +23,14 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; an error of inwards itself is one line and exit status 2."""
     try:
+        end_on_termination()  # SIGTERM and SIGHUP unwind what is being written, as Ctrl-C
         _run(argv)
     except SystemExit:
         raise
     except KeyboardInterrupt:
         _stop(EXIT_INTERRUPTED, "inwards: interrupted")
+    except Terminated as ended:
+        _stop(ended.exit_status, ended.message)
     except BaseException as error:
         _internal_error(error)
 

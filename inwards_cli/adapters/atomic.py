@@ -32,8 +32,11 @@ def write_atomically(target: Path, payload: bytes, *, mode: int = 0o600) -> None
     # os.urandom, not `secrets`: the same bytes, without its imports on every start-up.
     temp = target.with_name(f"{target.name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY
-    descriptor = os.open(temp, flags, mode)
     try:
+        # Opened inside the `try`: a SIGTERM (`inwards_cli.termination`) or Ctrl-C that
+        # comes just after the open still removes the temp file. Its name holds our pid
+        # and fresh random bits, so a file of that name can only be ours.
+        descriptor = os.open(temp, flags, mode)
         with os.fdopen(descriptor, "wb") as stream:
             stream.write(payload)
         os.replace(temp, target)

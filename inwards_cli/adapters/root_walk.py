@@ -46,6 +46,8 @@ class _Walk:
     top: Path
     other_root: Path | None
     confine: str | None  # the real project directory, for the project root
+    read_definitions: bool = True  # False: only the folders are walked (`root_directories`)
+    entered: list[Path] = attrs.Factory(list)  # each folder walked, as the walk reached it
     documents: list[RuleDocument] = attrs.Factory(list)
     problems: list[ListingProblem] = attrs.Factory(list)
     seen_files: set[str] = attrs.Factory(set)
@@ -141,7 +143,7 @@ def _walk(walk: _Walk, directory: Path, relative: str, ancestors: tuple[str, ...
             continue
         if is_dir:
             _enter(walk, path, inner, real, ancestors)
-        elif is_file and entry.name.lower().endswith(".toml"):
+        elif is_file and walk.read_definitions and entry.name.lower().endswith(".toml"):
             _read_definition(walk, path, inner, real)
 
 
@@ -162,6 +164,7 @@ def _enter(walk: _Walk, path: Path, inner: str, real: str, ancestors: tuple[str,
         )
         return
     walk.seen_directories.add(real)
+    walk.entered.append(path)
     _walk(walk, path, inner, (*ancestors, real))
 
 
@@ -251,3 +254,23 @@ def _read_root(
     documents = tuple(sorted(walk.documents, key=lambda d: d.relative))
     report = RootReport(root, location, RootState.FOUND, walk.all_problems())
     return report, documents
+
+
+def root_directories(directory: Path, *, confine_to: Path | None = None) -> tuple[Path, ...]:
+    """The folders `read_root` walks below `directory` (itself first), each as the walk
+    reached it, within the same bounds and never through a link it would not follow; ()
+    when the root is absent or can't be read. What `check --watch` watches of a rule root."""
+    try:
+        real = os.path.realpath(directory)
+        if not os.path.isdir(directory):
+            return ()
+    except (OSError, ValueError):
+        return ()
+    confine = os.path.realpath(confine_to) if confine_to is not None else None
+    if confine is not None and not _inside(real, confine):
+        return ()
+    walk = _Walk(RootKind.USER, Path(real), None, confine, read_definitions=False)
+    walk.seen_directories.add(real)
+    walk.entered.append(directory)
+    _walk(walk, directory, "", (real,))
+    return tuple(walk.entered)

@@ -194,6 +194,7 @@ def _prepare_worker(parent: int) -> None:
         os._exit(0)  # the parent died before the death signal was armed
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent cleans up
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not the parent's unwinding handlers
     signal.signal(signal.SIGPROF, signal.SIG_DFL)
     _set_soft_limit(_resource().RLIMIT_CORE, 0)
     _statm.cache_clear()  # opened in this process, it must name this process

@@ -4,6 +4,7 @@ diagram listed in `diagrams` and the diagram rules on, so the two stay in step."
 
 from __future__ import annotations
 
+import errno
 import sys
 import tomllib
 from pathlib import Path
@@ -55,7 +56,7 @@ def import_diagram_command(
 
     project = Path.cwd()
     entry = _diagrams_entry(project, file)
-    diagram = _read_diagram(file, entry)
+    diagram = _read_diagram(file, project.resolve() / entry, entry)
     try:
         ranks = rank_layers(diagram)
     except RankingError as error:
@@ -78,26 +79,46 @@ def import_diagram_command(
 
 
 def _diagrams_entry(project: Path, file: Path) -> str:
-    """FILE as `diagrams` lists it: relative to the project directory, in POSIX form."""
+    """FILE as `diagrams` lists it: its real path (links resolved) relative to the project
+    directory, in POSIX form. A file, or a link to one, outside the project is refused: the
+    diagram rules read only files inside it, and neither does this command read others."""
     resolved = file.resolve()
     try:
         relative = resolved.relative_to(project.resolve())
     except ValueError:
+        through = f" (a symbolic link to {resolved})" if file.is_symlink() else ""
         fail(
-            f"import-diagram: {file} is outside the project directory {project}: "
+            f"import-diagram: {file}{through} is outside the project directory {project}: "
             "`diagrams` lists files inside it; copy the diagram into the project first"
         )
     return relative.as_posix()
 
 
-def _read_diagram(file: Path, entry: str) -> Diagram:
+def _read_diagram(file: Path, real: Path, entry: str) -> Diagram:
+    """The marked layers diagram of `file`, read at `real`, its resolved path inside the
+    project, as the diagram rules read it: a regular file of at most MAX_DOCUMENT_BYTES,
+    UTF-8 (a byte-order mark dropped). Not through a link: `real` has none left, so one
+    that appeared since is refused rather than followed. A FIFO is refused, not waited on."""
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
     from inwards_core.diagrams.blocks import find_blocks
     from inwards_core.diagrams.reading import parse_diagram_block
+    from inwards_core.extraction.documents import MAX_DOCUMENT_BYTES
 
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"import-diagram: {file}: can't be read ({error})")
+        data = read_regular_file(real, follow_symlinks=False, max_bytes=MAX_DOCUMENT_BYTES)
+    except NotARegularFileError as error:
+        fail(f"import-diagram: {file} {error.strerror}; a diagram is read from a file.")
+    except OSError as error:
+        fail(f"import-diagram: {file}: can't be read: {failure_reason(error)}.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        fail(
+            f"import-diagram: {file}:{line}: is not UTF-8 text (byte {error.start + 1} of the "
+            "file); a diagram file must be UTF-8."
+        )
     block = next((b for b in find_blocks(entry, text) if b.kind == "layers"), None)
     if block is None:
         fail(f"import-diagram: {NO_MARKED_DIAGRAM.format(file=entry)}")
@@ -117,12 +138,34 @@ def _root(project: Path, ranks: Sequence[Sequence[ProposedLayer]]) -> str:
 
 
 def _read_optional(path: Path) -> str:
+    """The text of `pyproject.toml`, "" when there is none, read as `check` reads its
+    configuration (a regular file of at most MAX_CONFIG_BYTES; a FIFO is refused, not
+    waited on) and never through a link, which the write would refuse too."""
+    from inwards_cli.adapters.atomic import failure_reason
+    from inwards_cli.adapters.reading import NotARegularFileError, read_regular_file
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
+
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_regular_file(path, follow_symlinks=False, max_bytes=MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return ""
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"import-diagram: {path}: can't be read ({error})")
+    except NotARegularFileError as error:
+        fail(f"import-diagram: {path} {error.strerror}; the table is written into a file.")
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            fail(
+                f"import-diagram: {path} is a symbolic link; the table is written only into "
+                "the file itself (replace the link with the file)."
+            )
+        fail(f"import-diagram: {path}: can't be read: {failure_reason(error)}.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        fail(
+            f"import-diagram: {path}:{line}: is not UTF-8 text (byte {error.start + 1} of the "
+            "file); TOML files must be UTF-8."
+        )
 
 
 def _proposed_table(old: str, layers: list[object], entry: str, *, root: str) -> dict[str, Any]:

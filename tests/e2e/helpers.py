@@ -21,10 +21,12 @@ import gc
 import io
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -35,6 +37,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 NO_USER_CONFIG = REPO / "tests" / "fixtures" / "no-user-config"  # never created
+WAIT = 20.0  # seconds for a line a watching process should print
 
 
 def inwards_executable() -> list[str]:
@@ -232,3 +235,28 @@ def _validate_printed_document(stdout: str) -> None:
         return
     if isinstance(document, dict) and str(document.get("schema", "")).startswith("inwards/"):
         assert_valid_output(document)
+
+
+def read_lines(stream: Iterable[str], into: queue.Queue[str]) -> None:
+    """Each line of a process's output into `into` (run it in a thread)."""
+    for line in stream:
+        into.put(line)
+
+
+def until_line(
+    lines: queue.Queue[str], wanted: str, poke: Callable[[], object] = lambda: None
+) -> list[str]:
+    """The lines read up to the first holding `wanted`, calling `poke` every second while
+    none comes; fails after WAIT seconds."""
+    seen: list[str] = []
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1.0)
+        except queue.Empty:
+            poke()
+            continue
+        seen.append(line)
+        if wanted in line:
+            return seen
+    pytest.fail(f"no line with {wanted!r} within {WAIT} s; read: {seen}")

@@ -8,45 +8,25 @@ import shutil
 import signal
 import subprocess
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from inwards_cli.commands.check.options import CheckArguments
 from inwards_cli.commands.check.watch import run_watch
-from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable, run_inwards
-
-WAIT = 20.0  # seconds for a line the watcher should print
+from tests.e2e.helpers import (
+    EXAMPLES,
+    NO_USER_CONFIG,
+    WAIT,
+    inwards_executable,
+    read_lines,
+    run_inwards,
+    until_line,
+)
 
 
 def _interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _lines(stream: object, into: queue.Queue[str]) -> None:
-    for line in stream:  # type: ignore[attr-defined]
-        into.put(line)
-
-
-def _until(
-    lines: queue.Queue[str], wanted: str, poke: Callable[[], object] = lambda: None
-) -> list[str]:
-    """The lines read up to the first holding `wanted`, calling `poke` every second while
-    none comes; fails after WAIT seconds."""
-    seen: list[str] = []
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        try:
-            line = lines.get(timeout=1.0)
-        except queue.Empty:
-            poke()
-            continue
-        seen.append(line)
-        if wanted in line:
-            return seen
-    pytest.fail(f"no line with {wanted!r} within {WAIT} s; read: {seen}")
 
 
 def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) -> None:
@@ -68,14 +48,14 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
     )
     try:
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
-        first = _until(lines, "Watching")
+        threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+        first = until_line(lines, "Watching")
         assert any(line.startswith("All clear") for line in first)
         pricing = shop / "src/shop/domain/pricing.py"
         edited = pricing.read_text() + "import shop.adapters.outbound\n"
         pricing.write_text(edited)
         # The watcher starts just after it says so: a save before then is saved again.
-        changed = _until(lines, " new, ", poke=lambda: pricing.write_text(edited))
+        changed = until_line(lines, " new, ", poke=lambda: pricing.write_text(edited))
         assert any(
             line.startswith("+ src/shop/domain/pricing.py:") and "INW001" in line
             for line in changed
@@ -85,19 +65,19 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
         pyproject = shop / "pyproject.toml"
         ignoring = pyproject.read_text() + '\n[tool.inwards.rules]\nignore = ["INW001"]\n'
         pyproject.write_text(ignoring)
-        reloaded = _until(lines, " new, ", poke=lambda: pyproject.write_text(ignoring))
+        reloaded = until_line(lines, " new, ", poke=lambda: pyproject.write_text(ignoring))
         assert any(line.startswith("- src/shop/domain/pricing.py:") for line in reloaded)
         assert reloaded[-1].startswith("0 new, 1 gone. Found 1 error")
         # A saved project rule definition rebuilds the setup too: SHOP001 becomes a warning.
         rule = shop / ".inwards" / "rules" / "SHOP001.toml"
         warning = rule.read_text().replace('severity = "error"', 'severity = "warning"')
         rule.write_text(warning)
-        redefined = _until(lines, " new, ", poke=lambda: rule.write_text(warning))
+        redefined = until_line(lines, " new, ", poke=lambda: rule.write_text(warning))
         assert "No errors, 1 warning" in redefined[-1], redefined
         # And a file fixed on disk is read again: the last finding goes.
         original = edited.replace("import shop.adapters.outbound\n", "")
         pricing.write_text(original)
-        fixed = _until(lines, " new, ", poke=lambda: pricing.write_text(original))
+        fixed = until_line(lines, " new, ", poke=lambda: pricing.write_text(original))
         assert fixed[-1].startswith("0 new, 1 gone. All clear"), fixed
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=WAIT)
@@ -134,13 +114,17 @@ def test_without_watchfiles_watch_says_how_to_install_it(
     assert 'pip install "inwards-lint[watch]"' in capsys.readouterr().err
 
 
-def test_the_watch_covers_the_rule_roots_outside_the_project_and_not_the_cache(
+def test_the_watch_covers_the_rule_roots_and_not_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inwards_cli.commands.check.watch import _own_write, outside_rule_roots
+    from inwards_cli.adapters.watched_directories import rule_roots, watched_tree
+    from inwards_cli.commands.check.watch import _own_write
 
     project = tmp_path / "shop"
-    (project / ".inwards" / "rules").mkdir(parents=True)
+    (project / ".inwards" / "rules" / "more").mkdir(parents=True)
+    (project / ".inwards" / "cache").mkdir(parents=True)
+    (project / "src" / "shop").mkdir(parents=True)
+    (project / "build" / "lib").mkdir(parents=True)
     config_home = tmp_path / "config"
     (config_home / "inwards" / "rules").mkdir(parents=True)
     org = tmp_path / "org-rules"
@@ -148,12 +132,25 @@ def test_the_watch_covers_the_rule_roots_outside_the_project_and_not_the_cache(
     monkeypatch.delenv("INWARDS_USER_RULES_DIR", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config_home))
     monkeypatch.setenv("INWARDS_ORG_RULES_DIR", str(org))
-    assert outside_rule_roots(project) == [
-        (config_home / "inwards" / "rules").resolve(),
-        org.resolve(),
-    ]
+    assert rule_roots(project) == [(config_home / "inwards" / "rules").resolve(), org.resolve()]
+    tree = watched_tree(project, {"build"})
+    assert tree.directories == tuple(
+        sorted(
+            str(path)
+            for path in (
+                project,
+                project / ".inwards",
+                project / ".inwards" / "rules",
+                project / ".inwards" / "rules" / "more",
+                project / "src",
+                project / "src" / "shop",
+                (config_home / "inwards" / "rules").resolve(),
+                org.resolve(),
+            )
+        )
+    )
     (project / ".config" / "inwards" / "rules").mkdir(parents=True)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(project / ".config"))  # inside: the project's
-    assert outside_rule_roots(project) == [org.resolve()]
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(project / ".config"))  # inside, yet a root
+    assert rule_roots(project) == [(project / ".config/inwards/rules").resolve(), org.resolve()]
     assert _own_write(str(project / ".inwards" / "cache" / "rule-roots.json"))
     assert not _own_write(str(project / ".inwards" / "rules" / "SHOP001.toml"))

@@ -77,11 +77,44 @@ def run_limited(
     """Run `inwards ARGS` (or `command + ARGS`) in `cwd` under `budget`; fail the test when
     it does not end within `budget.seconds`. With `stdout` given, standard output goes there
     (a file, /dev/full, ...) and `LimitedRun.stdout` is empty."""
+    started = time.monotonic()
+    process = start_limited(
+        *args, cwd=cwd, budget=budget, env=env, command=command, stdout=stdout, limits=limits
+    )
+    try:
+        out, err = process.communicate(timeout=budget.seconds)
+    except subprocess.TimeoutExpired:
+        kill_group(process.pid)
+        out, err = process.communicate()
+        pytest.fail(
+            f"inwards {' '.join(args)} did not end within {budget.seconds} s\n"
+            f"stdout: {(out or b'')[-2000:]!r}\nstderr: {(err or b'')[-2000:]!r}"
+        )
+    finally:
+        kill_group(process.pid)  # nothing it started may outlive the test
+    return LimitedRun(
+        process.returncode,
+        (out or b"").decode("utf-8", "replace"),
+        (err or b"").decode("utf-8", "replace"),
+        time.monotonic() - started,
+    )
+
+
+def start_limited(
+    *args: str,
+    cwd: Path,
+    budget: Budget,
+    env: Mapping[str, str] | None = None,
+    command: list[str] | None = None,
+    stdout: IO[bytes] | int | None = None,
+    limits: Mapping[int, tuple[int, int]] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start `inwards ARGS` as `run_limited` runs it, in a session of its own; the caller
+    waits for it (with `budget.seconds`) and kills its group (`kill_group`)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     environment.update(env or {})
-    started = time.monotonic()
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [*(command or inwards_executable()), *args],
         cwd=cwd,
         env=environment,
@@ -91,26 +124,10 @@ def run_limited(
         preexec_fn=_limits(budget, limits or {}),
         start_new_session=True,  # the whole group (workers too) can be killed at once
     )
-    try:
-        out, err = process.communicate(timeout=budget.seconds)
-    except subprocess.TimeoutExpired:
-        _kill_group(process.pid)
-        out, err = process.communicate()
-        pytest.fail(
-            f"inwards {' '.join(args)} did not end within {budget.seconds} s\n"
-            f"stdout: {(out or b'')[-2000:]!r}\nstderr: {(err or b'')[-2000:]!r}"
-        )
-    finally:
-        _kill_group(process.pid)  # nothing it started may outlive the test
-    return LimitedRun(
-        process.returncode,
-        (out or b"").decode("utf-8", "replace"),
-        (err or b"").decode("utf-8", "replace"),
-        time.monotonic() - started,
-    )
 
 
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
+    """SIGKILL to every process of the session `start_limited` began."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
 
@@ -128,3 +145,16 @@ def layered_project(
         **files,
     }
     return write_tree(root, tree)
+
+
+def inotify_watches(pid: int) -> int:
+    """How many inotify watches process `pid` holds: the `inotify wd:` lines of the fdinfo
+    of each of its inotify descriptors (Linux)."""
+    count = 0
+    for descriptor in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/{pid}/fd/{descriptor}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/{pid}/fdinfo/{descriptor}", encoding="ascii") as info:
+                count += sum(1 for line in info if line.startswith("inotify wd:"))
+    return count

@@ -319,3 +319,54 @@ def test_context_write_reads_agents_md_as_check_reads_its_configuration(
     _one_error_line(run, "AGENTS.md", expected)
     if kind == "link":
         assert outside.read_text() == "someone else's file\n"
+
+
+MARKED_DIAGRAM = '%% inwards: layers\nflowchart TB\n  a["shop.a"] --> b["shop.b"]\n'
+ELSEWHERE = "someone else's file\n"
+
+
+def _hostile_place(place: Path, kind: str, outside: Path) -> None:
+    if kind == "fifo":
+        os.mkfifo(place)  # nothing writes it: a read would wait for ever
+    elif kind == "sparse":
+        with place.open("wb") as sparse:
+            sparse.truncate(1 << 40)  # claims a terabyte
+    elif kind == "link":
+        outside.write_text(ELSEWHERE)
+        place.symlink_to(outside)
+    else:
+        place.write_bytes(b'%% inwards: layers\nflowchart TB\n  a["shop.\xff"]\n')
+
+
+@pytest.mark.parametrize(
+    ("where", "kind", "expected"),
+    [
+        ("diagram", "fifo", "docs/a.mmd is a FIFO, not a regular file"),
+        ("diagram", "sparse", "docs/a.mmd: can't be read: is larger than 4 MiB."),
+        ("diagram", "link", "(a symbolic link to "),
+        ("diagram", "undecodable", "docs/a.mmd:3: is not UTF-8 text (byte 43 of the file)"),
+        ("pyproject", "fifo", "pyproject.toml is a FIFO, not a regular file"),
+        ("pyproject", "sparse", "pyproject.toml: can't be read: is larger than 10 MiB."),
+        ("pyproject", "link", "pyproject.toml is a symbolic link; the table is written only"),
+        ("pyproject", "undecodable", "pyproject.toml:3: is not UTF-8 text"),
+    ],
+)
+def test_import_diagram_reads_as_check_reads_its_configuration(
+    tmp_path: Path, where: str, kind: str, expected: str
+) -> None:
+    """The diagram FILE, or the pyproject.toml import-diagram would change, is a FIFO, a
+    sparse file claiming a terabyte, a link to a file outside the project, or not UTF-8:
+    one line, exit 2, within a budget a whole read would blow, and nothing written."""
+    project = tmp_path / "project"
+    write_tree(project, {"src/shop/__init__.py": "", "docs/a.mmd": MARKED_DIAGRAM})
+    outside = tmp_path / "elsewhere.txt"
+    place = project / ("docs/a.mmd" if where == "diagram" else "pyproject.toml")
+    place.unlink(missing_ok=True)
+    _hostile_place(place, kind, outside)
+    run = run_limited("import-diagram", "docs/a.mmd", cwd=project, budget=Budget(15, memory_mb=512))
+    _one_error_line(run, "import-diagram: ", expected)
+    if where == "diagram":
+        assert not (project / "pyproject.toml").exists()
+    if kind == "link":
+        assert outside.read_text() == ELSEWHERE
+    assert not list(project.rglob("*.tmp"))

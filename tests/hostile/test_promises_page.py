@@ -46,3 +46,13 @@ def test_the_bounds_of_the_brief_and_of_import_config_are_the_codes() -> None:
     assert f"names at most {brief.MAX_NAMED_INNER_LAYERS} layers" in words
     assert f"stops at {brief.MAX_BRIEF_CHARACTERS:,} characters" in words
     assert f"refuses more than {importlinter_convert.MAX_DEFINITIONS} contracts" in words
+
+
+def test_the_bounds_of_import_diagram_are_the_codes() -> None:
+    from inwards_cli.config_file import MAX_CONFIG_BYTES
+    from inwards_core.extraction.documents import MAX_DOCUMENT_BYTES
+
+    words = " ".join(PAGE.split())
+    diagram, config = MAX_DOCUMENT_BYTES // 1024**2, MAX_CONFIG_BYTES // 1024**2
+    assert f"a regular file inside the project of at most {diagram} MiB, UTF-8" in words
+    assert f"configuration (a regular file of at most {config} MiB)" in words

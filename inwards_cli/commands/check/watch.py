@@ -2,27 +2,35 @@
 print only what changed (findings that appeared, findings that are gone, one summary line).
 
 watchfiles is an optional extra (`inwards-lint[watch]`), imported here only when --watch is
-given: a one-shot check (CI, pre-commit, the fast path) never loads it.
+given: a one-shot check (CI, pre-commit, the fast path) never loads it. It watches each
+directory of `watched_tree` on its own, never recursively: its recursive watch follows links
+out of the project (see `inwards_cli/adapters/watched_directories.py`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import attrs
 
 from inwards_cli.adapters.standard_output import write_standard_output
+from inwards_cli.adapters.watched_directories import WatchedTree, watched_tree
 from inwards_cli.commands.check.options import CheckArguments
 from inwards_cli.commands.check.output import render, use_colour
 from inwards_cli.commands.check.run import CheckOutcome, CheckSession
 from inwards_cli.commands.console import display_from, fail
 from inwards_cli.commands.loading import locate_config
+from inwards_cli.termination import received
 from inwards_core.model.findings import Finding, Report
+from inwards_core.ports import is_skipped_directory_name
 from inwards_core.reporting import FixDisplay
 from inwards_core.reporting.formats import FORMATS, format_named, listed
 from inwards_core.reporting.text import render_concise, summary_line
@@ -34,11 +42,17 @@ WATCHED_SUFFIXES = (".py", ".pyi", ".toml")
 IGNORED_DIRECTORIES = frozenset({".ruff_cache", "build", "dist"})
 OWN_WRITES = (".inwards", "cache")
 INSTALL_HINT = 'pip install "inwards-lint[watch]"'
+# How long the watcher waits for changes before it says "none yet": after the directories
+# are listed again, its first word says it is in place (see `_batches`).
+TICK_MS = 250
+DEBOUNCE_MS = 400
 
 # A finding is the same across runs when its rule, file and message are: an edit above it
 # moves its line, and that is no news.
 FindingKey = tuple[str, str, str]
 Changes = Callable[[Path], Iterator[object]]
+Batch = AbstractSet[tuple[object, str]]  # watchfiles' (Change, path) pairs
+WatchDirectories = Callable[[tuple[str, ...], frozenset[str]], Generator[Batch, None, None]]
 
 
 def run_watch(arguments: CheckArguments) -> int:
@@ -51,6 +65,10 @@ def run_watch(arguments: CheckArguments) -> int:
         _watch(arguments, changes)
     except KeyboardInterrupt:
         sys.stdout.flush()
+        # watchfiles turns a SIGTERM handler's exception into KeyboardInterrupt too.
+        ended = received()
+        if ended is not None:
+            raise ended from None
     return 0
 
 
@@ -74,45 +92,102 @@ def _watcher() -> Changes:
         fail(f"--watch needs the watchfiles package: {INSTALL_HINT}")
 
     class Saved(watchfiles.DefaultFilter):
+        """A saved source, configuration or definition, or a directory made, moved or
+        removed (the directories to watch are listed again); never our own writes."""
+
         ignore_dirs = (*watchfiles.DefaultFilter.ignore_dirs, *sorted(IGNORED_DIRECTORIES))
 
+        def __init__(self, directories: frozenset[str]) -> None:
+            super().__init__()
+            self._directories = directories
+
         def __call__(self, change: watchfiles.Change, path: str) -> bool:
-            if not path.endswith(WATCHED_SUFFIXES) or _own_write(path):
+            if _own_write(path):
+                return False
+            if not path.endswith(WATCHED_SUFFIXES) and not _directory_change(
+                change == watchfiles.Change.added, path, self._directories
+            ):
                 return False
             return super().__call__(change, path)
 
+    def watch(
+        directories: tuple[str, ...], watched: frozenset[str]
+    ) -> Generator[Batch, None, None]:
+        return watchfiles.watch(
+            *directories,
+            watch_filter=Saved(watched),
+            debounce=DEBOUNCE_MS,
+            recursive=False,
+            rust_timeout=TICK_MS,
+            yield_on_timeout=True,
+            ignore_permission_denied=True,  # check names a directory it can't read
+        )
+
+    # Directories whose events the filter drops are not watched at all.
+    unwatched = frozenset({*watchfiles.DefaultFilter.ignore_dirs, *IGNORED_DIRECTORIES})
+
     def changes(project_dir: Path) -> Iterator[object]:
-        # The user's and the organisation's rule roots count too: a definition saved
-        # there changes the verdict as one in the project does.
-        roots = [project_dir, *outside_rule_roots(project_dir)]
-        return iter(watchfiles.watch(*roots, watch_filter=Saved(), debounce=400))
+        return _batches(lambda: watched_tree(project_dir, unwatched), watch)
 
     return changes
+
+
+def _directory_change(added: bool, path: str, watched: frozenset[str]) -> bool:
+    """A watched directory gone or renamed, or a directory (or a link to one) made where
+    `check` would list it (`.inwards`, where the project rule root is made, counts)."""
+    if path in watched:
+        return True
+    name = os.path.basename(path)
+    if not added or (is_skipped_directory_name(name) and name != ".inwards"):
+        return False
+    return os.path.isdir(path)
+
+
+def _batches(listed: Callable[[], WatchedTree], watch: WatchDirectories) -> Iterator[object]:
+    """Batches of saved paths; None for "anything may have changed". Each directory is
+    watched alone, so when one is made, moved or removed the list is made again and, if it
+    differs, the watcher starts anew on it. What was saved while it changed hands is not
+    lost: the batch that made it start again (holding the directory, after which the check
+    lists the tree again) is given on only once the new watcher is in place, which its
+    first word (a batch, or none at the first tick) says."""
+    carried: Batch = frozenset()
+    unknown = False
+    while True:
+        tree = listed()
+        try:
+            with contextlib.closing(
+                watch(tree.directories, frozenset(tree.directories))
+            ) as batches:
+                for batch in batches:
+                    pending = carried | batch
+                    if carried or unknown or _moves_directories(batch):
+                        if listed() != tree:
+                            carried = pending
+                            break
+                        carried = frozenset()
+                    if unknown or any(tree.in_rule_root(path) for _, path in pending):
+                        unknown = False
+                        yield None  # the setup is built again (a user or organisation rule)
+                    elif pending:
+                        yield pending
+        except FileNotFoundError:
+            # A directory went between the listing and the watch: list again, and check
+            # everything once the watcher is in place.
+            unknown = True
+            time.sleep(TICK_MS / 1000)
+        except OSError as error:
+            count = len(tree.directories)
+            fail(f"--watch can't watch the {count} directories of the project: {error}")
+
+
+def _moves_directories(batch: Batch) -> bool:
+    # The filter lets through only saved files of these suffixes and directories' changes.
+    return any(not path.endswith(WATCHED_SUFFIXES) for _, path in batch)
 
 
 def _own_write(path: str) -> bool:
     parts = Path(path).parts
     return any(parts[at : at + 2] == OWN_WRITES for at in range(len(parts) - 1))
-
-
-def outside_rule_roots(project_dir: Path) -> list[Path]:
-    """The user and organisation rule roots that exist outside the project directory."""
-    from inwards_cli.adapters.org_rules import ORG_RULES_OVERRIDE
-    from inwards_cli.adapters.rule_roots import user_rules_directory
-
-    found: list[Path] = []
-    named = [user_rules_directory(os.environ)[0]]
-    if os.environ.get(ORG_RULES_OVERRIDE, "").startswith("/"):
-        named.append(Path(os.environ[ORG_RULES_OVERRIDE]))
-    project = project_dir.resolve()
-    for root in named:
-        try:
-            real = root.resolve()
-            if real.is_dir() and not real.is_relative_to(project):
-                found.append(real)
-        except OSError:
-            continue  # a root that can't be looked into is reported by the check itself
-    return found
 
 
 def _watch(arguments: CheckArguments, changes: Changes) -> None:
