@@ -103,7 +103,9 @@ def open_loaded(
     accepted = None
     if baseline:
         accepted = find_baseline(project_dir, shown=lambda relative: str(project_dir / relative))
-    resolved = resolve_rule_roots(loaded, config, isolated=isolated, use_cache=cache or None)
+    resolved = resolve_rule_roots(
+        loaded, config, isolated=isolated, use_cache=None if cache else False
+    )
     prepared = prepare(config, resolved.rule_set)
     for line in rule_warnings(resolved):
         warnings.warn(line, InwardsWarning, stacklevel=4)
@@ -199,7 +201,7 @@ def build_whole_config(
         file, positions = loaded.path.name, loaded.positions
         _, policies = read_rule_settings(loaded.table, file=file, positions=positions)
         if resolve is None:
-            resolve = functools.partial(resolve_rule_roots, use_cache=cache or None)
+            resolve = functools.partial(resolve_rule_roots, use_cache=None if cache else False)
         resolved = resolve(
             loaded,
             None,

@@ -73,10 +73,12 @@ def run_limited(
     command: list[str] | None = None,
     stdout: IO[bytes] | int | None = None,
     limits: Mapping[int, tuple[int, int]] | None = None,
+    stdin: bytes | None = None,
 ) -> LimitedRun:
     """Run `inwards ARGS` (or `command + ARGS`) in `cwd` under `budget`; fail the test when
     it does not end within `budget.seconds`. With `stdout` given, standard output goes there
-    (a file, /dev/full, ...) and `LimitedRun.stdout` is empty."""
+    (a file, /dev/full, ...) and `LimitedRun.stdout` is empty; `stdin` is what standard
+    input reads (nothing by default)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     environment.update(env or {})
@@ -85,14 +87,14 @@ def run_limited(
         [*(command or inwards_executable()), *args],
         cwd=cwd,
         env=environment,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE if stdout is None else stdout,
         stderr=subprocess.PIPE,
         preexec_fn=_limits(budget, limits or {}),
         start_new_session=True,  # the whole group (workers too) can be killed at once
     )
     try:
-        out, err = process.communicate(timeout=budget.seconds)
+        out, err = process.communicate(input=stdin, timeout=budget.seconds)
     except subprocess.TimeoutExpired:
         _kill_group(process.pid)
         out, err = process.communicate()
