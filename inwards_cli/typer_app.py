@@ -21,6 +21,7 @@ from inwards_cli.commands.rules_explain import explain_command
 from inwards_cli.commands.rules_why import why_command
 from inwards_cli.commands.rules_writing import new_command, shadow_command
 from inwards_cli.commands.schema import schema_command
+from inwards_cli.commands.stats import stats_command
 from inwards_cli.commands.status import status_command
 from inwards_cli.commands.version import VERBOSE_FLAGS, version_text
 
@@ -78,3 +79,4 @@ app.command(name="context")(context_command)
 app.command(name="import-config")(import_config_command)
 app.command(name="init")(init_command)
 app.add_typer(hook_app, name="hook")
+app.command(name="stats")(stats_command)
