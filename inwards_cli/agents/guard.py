@@ -4,10 +4,11 @@ Refused to the file tools (Edit, Write, MultiEdit): anything under `.inwards/` (
 the Stop gate relies on, and the project's rule root), the baseline, the user and
 organisation rule roots, a change of the parsed `[tool.inwards]` of a `pyproject.toml`
 (comments, formatting and other tables are free: the edit is applied in memory and both
-tables compared), and a change of the `hooks` or `disableAllHooks` of a Claude Code
-settings file. A path is judged as written and with its links resolved, so a link made to
-reach one of them does not. Refused to Bash: a command naming one of them that is not
-read-only (`inwards_cli.agents.shell`).
+tables compared), a Claude Code settings file that runs inwards' hooks (or says
+`disableAllHooks`), and an edit of one that would change its `hooks` or `disableAllHooks`.
+A path is judged as written and with its links resolved, so a link made to reach one of
+them does not. Refused to Bash: a command naming one of them that is not read-only
+(`inwards_cli.agents.shell`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from inwards_cli.adapters.org_rules import ORG_RULES_OVERRIDE
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.adapters.rule_roots import user_rules_directory
 from inwards_cli.agents.edits import edited_text
-from inwards_cli.agents.settings import guarded_part, settings_files
+from inwards_cli.agents.settings import guarded_part, our_events, read_settings, settings_files
 from inwards_cli.agents.shell import is_read_only, named_in
 from inwards_cli.config_file import CONFIG_NAME, MAX_CONFIG_BYTES
 from inwards_core.baseline import BASELINE_FILE_NAME
@@ -87,10 +88,10 @@ def file_tool_refusal(
                     f"inwards: {root} is a rule root: its definitions decide what is checked. {ASK}"
                 )
     if real in protected.settings or written in protected.settings:
-        if _changes(real, tool_name, tool_input, _settings_part):
+        if _holds_our_hooks(real) or _changes(real, tool_name, tool_input, _settings_part):
             return "settings", (
-                "inwards: this edit changes the hooks of a Claude Code settings file (or turns "
-                f"them off), and with them the checks of this session. {ASK}"
+                "inwards: this Claude Code settings file holds the hooks that check this "
+                f"session (or the edit would change them, or turn all hooks off). {ASK}"
             )
     elif real.name == CONFIG_NAME and _changes(real, tool_name, tool_input, _inwards_table):
         return "config", (
@@ -134,6 +135,13 @@ def _changes(path: Path, tool_name: str, tool_input: Mapping[str, Any], part: An
     if after is _BROKEN:
         return before is not None
     return bool(before != after)
+
+
+def _holds_our_hooks(path: Path) -> bool:
+    document = read_settings(path)
+    return bool(our_events(document)) or (
+        isinstance(document, dict) and "disableAllHooks" in document
+    )
 
 
 def _inwards_table(text: str | None) -> Any:

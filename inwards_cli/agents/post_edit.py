@@ -48,6 +48,7 @@ def post_tool_use(run: HookRun) -> HookReply:
     if relative is None or not relative.endswith(SOURCE_SUFFIXES):
         return ALLOW
     session = run.session()
+    session.changed([relative])  # a warm session reads it again (a new file joins the tree)
     listing = session.tree().listing
     names = [name for name in checked_names(listing, relative) if name in listing.files]
     if not names:

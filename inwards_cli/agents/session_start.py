@@ -19,6 +19,7 @@ from inwards_cli.agents.project import (
     python_files,
     quiet,
     rule_root_digests,
+    session_for,
 )
 from inwards_cli.agents.record import StartRecord
 from inwards_cli.agents.reply import MAX_CONTEXT_CHARACTERS, HookReply, clipped, with_context
@@ -37,15 +38,18 @@ BRIEF_BUDGET = MAX_CONTEXT_CHARACTERS - 1500  # the rest is how the agent is che
 
 
 def session_start(run: HookRun) -> HookReply:
-    session = run.session()
     record = run.start_record()
     made = record is None
-    if record is None:
-        record = make_record(run, session)
-        run.state().write_json(run.start_name, record.to_json())
-    pruned = run.state().prune(run.stem, time.time())
-    run.log({"source": run.payload.source[:40], "recorded": made, "pruned": len(pruned)})
-    return with_context("SessionStart", _context(run, session))
+    if run.config_error is not None:
+        raise run.config_error
+    # The record is made by a session of its own: a warm one may not have seen every change.
+    with session_for(run.loaded) as session:
+        if record is None:
+            record = make_record(run, session)
+            run.state().write_json(run.start_name, record.to_json())
+        pruned = run.state().prune(run.stem, time.time())
+        run.log({"source": run.payload.source[:40], "recorded": made, "pruned": len(pruned)})
+        return with_context("SessionStart", _context(run, session))
 
 
 def make_record(run: HookRun, session: Session) -> StartRecord:

@@ -130,15 +130,19 @@ def _judge(run: HookRun, record: StartRecord, verdict: _Verdict) -> None:
         _compare_inputs(run, record, session, verdict)
         _check_changed(run, record, session, verdict)
     finally:
-        if config_changed:  # a session of its own, on the start's configuration
-            session.close()
+        session.close()
 
 
 def _session(
     run: HookRun, record: StartRecord, config_changed: bool, verdict: _Verdict
 ) -> Session | None:
+    # A session of the gate's own (on the start's configuration when it changed): a warm
+    # one may not have seen what shell commands changed, and the gate answers the same
+    # with or without one.
     try:
-        session = session_for(run.loaded, table=record.config) if config_changed else run.session()
+        if run.config_error is not None and not config_changed:
+            raise run.config_error
+        session = session_for(run.loaded, table=record.config if config_changed else None)
     except (ConfigError, OSError) as error:
         verdict.problems.append(
             (

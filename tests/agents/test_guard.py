@@ -68,17 +68,22 @@ def test_a_new_pyproject_with_a_table_is_a_change(project: Path) -> None:
     assert file_tool_refusal(_protected(project), member, "Write", plain) is None
 
 
-def test_settings_edits_are_refused_only_when_the_hooks_change(project: Path) -> None:
+def test_settings_that_run_the_hooks_are_refused(project: Path) -> None:
     settings = project / ".claude" / "settings.json"
     document = json.loads(settings.read_text())
-    more = {**document, "permissions": {"deny": ["Read(./.env)"]}}
     protected = _protected(project)
-    assert file_tool_refusal(protected, settings, "Write", {"content": json.dumps(more)}) is None
-    for changed in ({**document, "disableAllHooks": True}, {"hooks": {}}):
-        refused = file_tool_refusal(protected, settings, "Write", {"content": json.dumps(changed)})
+    more = {**document, "permissions": {"deny": ["Read(./.env)"]}}
+    refused = file_tool_refusal(protected, settings, "Write", {"content": json.dumps(more)})
+    assert refused is not None and refused[0] == "settings"
+    # A settings file without inwards' hooks is free, unless the edit adds or turns off hooks.
+    local = project / ".claude" / "settings.local.json"
+    local.write_text(json.dumps({"permissions": {"allow": ["Bash(pytest:*)"]}}))
+    plain = {"permissions": {"allow": ["Bash(pytest:*)", "Bash(ruff:*)"]}}
+    assert file_tool_refusal(protected, local, "Write", {"content": json.dumps(plain)}) is None
+    for changed in ({**plain, "disableAllHooks": True}, {**plain, "hooks": {}}):
+        refused = file_tool_refusal(protected, local, "Write", {"content": json.dumps(changed)})
         assert refused is not None and refused[0] == "settings"
-    refused = file_tool_refusal(protected, settings, "Write", {"content": "{not json"})
-    assert refused is not None
+    assert file_tool_refusal(protected, local, "Write", {"content": "{not json"}) is None
 
 
 @pytest.mark.parametrize(
