@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from inwards_cli.adapters.local_files import LocalProjectFiles
 from inwards_cli.agents.edits import lines_added
 from inwards_cli.agents.findings import (
@@ -30,8 +32,9 @@ from inwards_cli.agents.reply import (
 )
 from inwards_cli.agents.run import HookRun
 from inwards_core.extraction.remembered_runs import SOURCE_SUFFIXES
-from inwards_core.model.findings import Finding, SuppressedFinding
+from inwards_core.model.findings import Finding, Report, SuppressedFinding
 from inwards_core.ports import ProjectListing
+from inwards_core.session import Session
 
 
 def escalation_text(limit: int) -> str:
@@ -54,7 +57,7 @@ def post_tool_use(run: HookRun) -> HookReply:
     if not names:
         return ALLOW  # not a file the project's checks read (outside the root, skipped)
     with quiet():
-        report = session.check(names)
+        report = _checked(session, names)
     record = run.start_record()
     config = session.config
     _, rejected = judge_suppressions(
@@ -92,6 +95,20 @@ def post_tool_use(run: HookRun) -> HookReply:
     if known or rejected:
         return with_context("PostToolUse", _context(relative, known))
     return ALLOW
+
+
+def _checked(session: Session, names: Sequence[str]) -> Report:
+    """The report of the file under each of its names. A check of named paths reaches a file
+    by its real path only, so a file with other names (rare) is checked with the whole
+    project, and the findings on its names kept."""
+    if len(names) == 1:
+        return session.check(names)
+    report = session.check()
+    return attrs.evolve(
+        report,
+        findings=tuple(f for f in report.findings if f.file in names),
+        suppressed=tuple(s for s in report.suppressed if s.finding.file in names),
+    )
 
 
 def checked_names(listing: ProjectListing, relative: str) -> list[str]:

@@ -20,8 +20,9 @@ USAGE = "usage: inwards hook claude-code (reads one Claude Code hook payload on 
 def hook_main(arguments: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
     """Run `inwards hook ARGUMENTS`; returns the exit status."""
     if list(arguments) != ["claude-code"]:
-        shown = " ".join(arguments) or "(nothing)"
-        return _fail(f"inwards hook: unknown agent {shown[:100]!r}. {USAGE}")
+        if not arguments:
+            return _fail(f"inwards hook: name the agent. {USAGE}")
+        return _fail(f"inwards hook: unknown agent {' '.join(arguments)[:100]!r}. {USAGE}")
     try:
         return _claude_code(os.environ if environ is None else environ)
     except BaseException as error:

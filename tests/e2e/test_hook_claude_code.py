@@ -152,6 +152,32 @@ def test_violations_there_at_the_start_are_context_not_a_block(tmp_path: Path) -
     ]
 
 
+def test_a_multi_edit_is_checked_as_its_file_now_is(tmp_path: Path) -> None:
+    hook = shop_project(tmp_path)
+    hook.send("session-start")
+    use_case = "src/shop/application/place_order.py"
+    _append(hook, use_case, "from shop.adapters.inbound.cli import run\n")
+    document = blocked_diagnostics(hook.send("post-tool-use-multiedit"))
+    assert [(d["code"], d["file"]) for d in document["diagnostics"]] == [("INW001", use_case)]
+    assert _log(hook)[-1]["tool"] == "MultiEdit"
+
+
+def test_an_edit_through_a_link_is_checked_under_both_names(tmp_path: Path) -> None:
+    hook = shop_project(tmp_path)
+    (hook.project / "src/shop/domain/alias.py").symlink_to("order.py")
+    hook.send("session-start")
+    _append(hook, ORDER, VIOLATION)
+    alias = str(hook.project / "src/shop/domain/alias.py")
+    edit = payload("post-tool-use-edit", hook.project, tool_input={"file_path": alias})
+    document = blocked_diagnostics(hook(edit))
+    assert sorted({(d["code"], d["file"]) for d in document["diagnostics"]}) == [
+        ("INW001", "src/shop/domain/alias.py"),
+        ("INW001", ORDER),
+        ("SHOP001", "src/shop/domain/alias.py"),
+        ("SHOP001", ORDER),
+    ]
+
+
 def test_warnings_only_are_context(tmp_path: Path) -> None:
     hook = shop_project(tmp_path)
     pyproject = hook.project / "pyproject.toml"
