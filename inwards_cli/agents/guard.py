@@ -46,6 +46,8 @@ class Protected:
     baseline: Path
     rule_roots: tuple[Path, ...]
     settings: tuple[Path, ...]
+    # Where a pyproject.toml's [tool.inwards] is guarded: the project's own directories.
+    projects: tuple[Path, ...] = ()
 
     @classmethod
     def of(cls, project_dir: Path, claude_dir: Path, environ: Mapping[str, str]) -> Protected:
@@ -60,6 +62,7 @@ class Protected:
             baseline=_real(project_dir / BASELINE_FILE_NAME),
             rule_roots=tuple(_real(root) for root in roots),
             settings=tuple(_real(path) for path in settings_files(claude_dir, environ)),
+            projects=tuple(dict.fromkeys(_real(d) for d in (project_dir, claude_dir))),
         )
 
 
@@ -93,7 +96,11 @@ def file_tool_refusal(
                 "inwards: this Claude Code settings file holds the hooks that check this "
                 f"session (or the edit would change them, or turn all hooks off). {ASK}"
             )
-    elif real.name == CONFIG_NAME and _changes(real, tool_name, tool_input, _inwards_table):
+    elif (
+        real.name == CONFIG_NAME
+        and any(_under(real, directory) for directory in protected.projects)
+        and _changes(real, tool_name, tool_input, _inwards_table)
+    ):
         return "config", (
             f"inwards: this edit changes [tool.inwards] of {CONFIG_NAME}, the architecture "
             "this session is checked against (comments and the other tables are free to "

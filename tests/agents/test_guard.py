@@ -66,6 +66,9 @@ def test_a_new_pyproject_with_a_table_is_a_change(project: Path) -> None:
     assert file_tool_refusal(_protected(project), member, "Write", content) is not None
     plain = {"content": "[project]\nname = 'member'\n"}
     assert file_tool_refusal(_protected(project), member, "Write", plain) is None
+    # Another project's is not this session's business.
+    elsewhere = project.parent / "elsewhere" / "pyproject.toml"
+    assert file_tool_refusal(_protected(project), elsewhere, "Write", content) is None
 
 
 def test_settings_that_run_the_hooks_are_refused(project: Path) -> None:
