@@ -49,13 +49,15 @@ def post_tool_use(run: HookRun) -> HookReply:
     path = run.payload.file_path
     relative = None if path is None else run.inside(path)
     if relative is None or not relative.endswith(SOURCE_SUFFIXES):
+        run.log({"checked": False, **({"file": relative} if relative else {})})
         return ALLOW
     session = run.session()
     session.changed([relative])  # a warm session reads it again (a new file joins the tree)
     listing = session.tree().listing
     names = [name for name in checked_names(listing, relative) if name in listing.files]
-    if not names:
-        return ALLOW  # not a file the project's checks read (outside the root, skipped)
+    if not names:  # not a file the project's checks read (outside the root, skipped)
+        run.log({"checked": False, "file": relative})
+        return ALLOW
     with quiet():
         report = _checked(session, names)
     record = run.start_record()

@@ -32,6 +32,7 @@ def pre_tool_use(run: HookRun) -> HookReply:
         return deny(refused[1]) if refused else ALLOW
     path_text = payload.file_path
     if path_text is None:
+        run.log({"decision": "allow"})
         return ALLOW
     path = Path(path_text) if os.path.isabs(path_text) else run.claude_dir / path_text
     refused = file_tool_refusal(protected, path, payload.tool_name, payload.tool_input)
@@ -40,6 +41,7 @@ def pre_tool_use(run: HookRun) -> HookReply:
         return deny(refused[1])
     relative = run.inside(path_text)
     if relative is None or not relative.endswith(SOURCE_SUFFIXES) or run.config_error:
+        run.log({"decision": "allow", **({"file": relative} if relative else {})})
         return ALLOW
     entry: dict[str, object] = {"file": relative, "linesAdded": _lines_added(run, path)}
     shape = _shape_refusal(run, path, relative)

@@ -140,7 +140,7 @@ def test_a_scripted_agent_session(tmp_path: Path) -> None:
     # What the session log says (inwards stats validates as inwards/stats@1).
     stats = json.loads(run_inwards("stats", "--format", "json", cwd=project).stdout)
     assert stats["sessions"] == 1
-    assert stats["hookRuns"] == 14  # the MultiEdit of pyproject.toml logs nothing
+    assert stats["hookRuns"] == 15
     assert stats["fixedWithinOneRetry"] == {"reported": 2, "fixed": 2, "noRetry": 0, "rate": 1.0}
     # Each of the two edits sent adds one line, the Write of discount.py four (non-blank).
     assert stats["violationsPer1000Lines"] == {"violations": 2, "linesAdded": 6, "rate": 333.33}
@@ -149,7 +149,7 @@ def test_a_scripted_agent_session(tmp_path: Path) -> None:
         {"code": "INW005", "origin": "core", "violations": 1},
         {"code": "SHOP001", "origin": "project", "violations": 1},
     ]
-    assert stats["hookLatencyMs"]["runs"] == 14
+    assert stats["hookLatencyMs"]["runs"] == 15
     assert list(stats["hookLatencyMs"]["byEvent"]) == [
         "SessionStart",
         "PreToolUse",
@@ -158,7 +158,7 @@ def test_a_scripted_agent_session(tmp_path: Path) -> None:
     ]
     text = run_inwards("stats", cwd=project).stdout
     assert text.splitlines()[:3] == [
-        "inwards stats: 1 session, 14 hook runs (from .inwards/state/).",
+        "inwards stats: 1 session, 15 hook runs (from .inwards/state/).",
         "Violations fixed within one retry: 2 of 2 (100%).",
         "Violations per 1,000 lines added: 333.3 (2 violations in 6 lines).",
     ]
