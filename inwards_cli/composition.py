@@ -10,6 +10,7 @@ entry point").
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import warnings
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
 
 
 def open_directory(
-    directory: str, *, isolated: bool = False, baseline: bool = True
+    directory: str, *, isolated: bool = False, baseline: bool = True, cache: bool = True
 ) -> SessionSetup:
     """The setup of a `Session` on the project holding `directory`, as `inwards check` run
     there reads it: the configuration found at or above it, the core, user (unless
@@ -71,7 +72,11 @@ def open_directory(
     can't be read or parsed, `FamilyLoadError` for a family that fails to load, and
     `NotADirectoryError` for a directory that isn't there (a named path that isn't there is
     `FileNotFoundError` when a check names it). Rule-root warnings (what the command prints
-    as `warning:` lines) are `InwardsWarning`s."""
+    as `warning:` lines) are `InwardsWarning`s.
+
+    Without `cache`, nothing is read from or written to `.inwards/cache/` (neither the
+    extraction cache nor the parsed rule definitions kept there): what the agent hooks use,
+    since a branch can plant a cache that says anything."""
     start = Path(directory)
     if not start.is_dir():
         # Looking above a directory that isn't there would check some other project.
@@ -79,31 +84,38 @@ def open_directory(
     found = find_config(start)
     if found is None:
         raise ConfigNotFoundError(str(start.absolute()))
-    loaded = read_config(found)
+
+    def reload() -> SessionSetup:
+        return open_directory(directory, isolated=isolated, baseline=baseline, cache=cache)
+
+    setup = open_loaded(read_config(found), isolated=isolated, baseline=baseline, cache=cache)
+    return attrs.evolve(setup, reload=reload)
+
+
+def open_loaded(
+    loaded: LoadedConfig, *, isolated: bool = False, baseline: bool = True, cache: bool = True
+) -> SessionSetup:
+    """`open_directory` for a configuration already read (`loaded.table` may be another
+    `[tool.inwards]` than the file's, such as the one an agent's session started with). The
+    setup can't reload: its configuration is the one given."""
     project_dir = loaded.project_dir
-    config = build_whole_config(loaded, isolated=isolated)
+    config = build_whole_config(loaded, isolated=isolated, cache=cache)
     accepted = None
     if baseline:
         accepted = find_baseline(project_dir, shown=lambda relative: str(project_dir / relative))
-    resolved = resolve_rule_roots(loaded, config, isolated=isolated)
+    resolved = resolve_rule_roots(
+        loaded, config, isolated=isolated, use_cache=None if cache else False
+    )
     prepared = prepare(config, resolved.rule_set)
     for line in rule_warnings(resolved):
         warnings.warn(line, InwardsWarning, stacklevel=4)
-    adapters = bootstrap(project_dir)
+    adapters = bootstrap(project_dir, no_cache=not cache)
     record_rules(resolved, digests=True)
 
     def finish(report: Report, outside: Sequence[str]) -> Report:
         for line in adapters.cache.warnings:
             warnings.warn(line, InwardsWarning, stacklevel=4)
         return finish_report(report, outside, project_dir, resolved.rule_set, accepted)
-
-    def locate(paths: Sequence[str], *, existing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        named = tuple(project_dir / path for path in paths)
-        inside, outside = split_paths(named, project_dir, existing=existing)
-        return tuple(inside), tuple(outside)
-
-    def reload() -> SessionSetup:
-        return open_directory(directory, isolated=isolated, baseline=baseline)
 
     return SessionSetup(
         prepared.config,
@@ -113,7 +125,6 @@ def open_directory(
         finish=finish,
         locate=project_locator(project_dir),
         reloads_on=setup_inputs(loaded, baseline=baseline),
-        reload=reload,
     )
 
 
@@ -177,17 +188,21 @@ def build_whole_config(
     *,
     isolated: bool,
     resolve: Callable[..., ResolvedRules] | None = None,
+    cache: bool = True,
 ) -> Config:
     """`loaded.build()`; when it fails, the rules are resolved anyway so that the
     `ConfigError` also lists the rule-definition and `[tool.inwards.rules]` problems:
     one run shows everything wrong with the file. `resolve` is `resolve_rule_roots` or a
-    command's wrapper of it."""
+    command's wrapper of it; by default the parsed definitions cached in the project are
+    read unless `cache` is False."""
     try:
         return loaded.build()
     except ConfigError as error:
         file, positions = loaded.path.name, loaded.positions
         _, policies = read_rule_settings(loaded.table, file=file, positions=positions)
-        resolved = (resolve or resolve_rule_roots)(
+        if resolve is None:
+            resolve = functools.partial(resolve_rule_roots, use_cache=None if cache else False)
+        resolved = resolve(
             loaded,
             None,
             isolated=isolated,

@@ -54,6 +54,10 @@ def _internal_error(error: BaseException) -> None:
     )
 
 
+def _asks_for_help(args: list[str]) -> bool:
+    return any(arg in ("--help", "-h") for arg in args)
+
+
 def _stop(code: int, message: str) -> None:
     with contextlib.suppress(Exception):
         sys.stderr.write(message + "\n")
@@ -62,6 +66,20 @@ def _stop(code: int, message: str) -> None:
 
 
 def _run(argv: list[str] | None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"] and not _asks_for_help(args):
+        # Before anything else: a hook's failures are exit 1, never the 2 that blocks an
+        # agent, and it runs without typer (docs/agents.md).
+        try:
+            from inwards_cli.adapters.python_path import forget_working_directory
+            from inwards_cli.commands.hook import hook_main
+
+            gc.disable()
+            forget_working_directory()  # no plugin is ever imported from the project
+            code = hook_main(args[1:])
+        except BaseException as error:  # even a broken installation fails open
+            _stop(1, f"inwards: the hook could not run ({type(error).__name__}).")
+        os._exit(code)
     from inwards_cli.adapters.standard_output import guard_standard_output
 
     guard_standard_output()  # a report that can't be written is exit 2, never a truncated 0
@@ -71,7 +89,6 @@ def _run(argv: list[str] | None) -> None:
     from inwards_cli.adapters.python_path import forget_working_directory
 
     forget_working_directory()
-    args = sys.argv[1:] if argv is None else argv
     if "--version" in args:
         from inwards_cli.commands.version import version_arguments, version_text
 

@@ -11,6 +11,7 @@ from inwards_cli.commands.check.command import check_command
 from inwards_cli.commands.context import context_command
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command
+from inwards_cli.commands.hook_command import hook_app
 from inwards_cli.commands.import_config import import_config_command
 from inwards_cli.commands.import_diagram import import_diagram_command
 from inwards_cli.commands.init import init_command
@@ -20,6 +21,7 @@ from inwards_cli.commands.rules_explain import explain_command
 from inwards_cli.commands.rules_why import why_command
 from inwards_cli.commands.rules_writing import new_command, shadow_command
 from inwards_cli.commands.schema import schema_command
+from inwards_cli.commands.stats import stats_command
 from inwards_cli.commands.status import status_command
 from inwards_cli.commands.version import VERBOSE_FLAGS, version_text
 
@@ -76,3 +78,5 @@ app.command(name="import-diagram")(import_diagram_command)
 app.command(name="context")(context_command)
 app.command(name="import-config")(import_config_command)
 app.command(name="init")(init_command)
+app.add_typer(hook_app, name="hook")
+app.command(name="stats")(stats_command)

@@ -382,9 +382,9 @@ class Session:
         started = self._clock()
         named: tuple[str, ...] | None = None
         outside: tuple[str, ...] = ()
-        if paths is not None:
-            named, outside = self._setup.locate(path_sequence("paths", paths) or (), existing=True)
         given = self._contents(contents)
+        if paths is not None:
+            named, outside = self._named(path_sequence("paths", paths) or (), given)
         options = RunOptions(
             named,
             full_parse=full_parse,
@@ -395,6 +395,35 @@ class Session:
         report = self._run(options, given)
         report = attrs.evolve(report, duration_ms=round((self._clock() - started) * 1000, 1))
         return self._setup.finish(report, outside)
+
+    def _named(
+        self, paths: Sequence[str], given: Mapping[str, bytes]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The named paths inside the project and those outside it; a path that is not
+        there is an error unless its contents are given (a file about to be written)."""
+        locate = self._setup.locate
+        if not given:
+            return locate(paths, existing=True)
+        inside: list[str] = []
+        outside: list[str] = []
+        for path in paths:
+            found, away = locate([path], existing=False)
+            if found and found[0] not in given:
+                found, away = locate([path], existing=True)
+            inside += found
+            outside += away
+        return tuple(inside), tuple(outside)
+
+    def tree(self) -> Tree:
+        """The project as this session lists it now: every file and directory below the
+        root (`Tree.listing`) and the module index built from them (`Tree.index`). Listed
+        once and kept, like the warm results, until a change calls for listing it again."""
+        if self._closed:
+            raise RuntimeError("this session is closed")
+        self._settle_pending()
+        if self._tree is None:
+            self._tree = list_tree(self._setup.config, self._setup.ports.files)
+        return self._tree
 
     def _contents(self, contents: Mapping[str, str | bytes] | None) -> dict[str, bytes]:
         if contents is None:

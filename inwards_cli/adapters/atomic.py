@@ -24,11 +24,14 @@ _O_NOCTTY = getattr(os, "O_NOCTTY", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
-def write_atomically(target: Path, payload: bytes, *, mode: int = 0o600) -> None:
+def write_atomically(
+    target: Path, payload: bytes, *, mode: int = 0o600, dir_fd: int | None = None
+) -> None:
     """Write a sibling temp file (created with `mode` less the umask, never an existing
     file), then rename it over `target`. The temp files of writers that died before their
-    rename (SIGKILL, a power cut) are removed first."""
-    sweep_dead_writers(target)
+    rename (SIGKILL, a power cut) are removed first. With `dir_fd` (an open directory),
+    `target` is a name in that directory, which no path is looked up again to reach."""
+    sweep_dead_writers(target, dir_fd=dir_fd)
     # os.urandom, not `secrets`: the same bytes, without its imports on every start-up.
     temp = target.with_name(f"{target.name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY
@@ -36,23 +39,23 @@ def write_atomically(target: Path, payload: bytes, *, mode: int = 0o600) -> None
         # Opened inside the `try`: a SIGTERM (`inwards_cli.termination`) or Ctrl-C that
         # comes just after the open still removes the temp file. Its name holds our pid
         # and fresh random bits, so a file of that name can only be ours.
-        descriptor = os.open(temp, flags, mode)
+        descriptor = os.open(temp, flags, mode, dir_fd=dir_fd)
         with os.fdopen(descriptor, "wb") as stream:
             stream.write(payload)
-        os.replace(temp, target)
+        os.replace(temp, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temp)
+            os.unlink(temp, dir_fd=dir_fd)
         raise
 
 
-def sweep_dead_writers(target: Path) -> None:
+def sweep_dead_writers(target: Path, *, dir_fd: int | None = None) -> None:
     """Remove `target`'s temp files (`<name>.<pid>.<hex>.tmp`, as `write_atomically` names
     them) whose writing process no longer runs. A live writer's, or one whose process can't
-    be asked about, stays."""
+    be asked about, stays. With `dir_fd`, `target` is a name in that open directory."""
     prefix = target.name + "."
     try:
-        scanned = os.scandir(target.parent)
+        scanned = os.scandir(target.parent if dir_fd is None else dir_fd)
     except OSError:
         return
     with scanned:
@@ -64,7 +67,7 @@ def sweep_dead_writers(target: Path) -> None:
                 continue
             with contextlib.suppress(OSError):
                 if entry.is_file(follow_symlinks=False):
-                    os.unlink(entry.path)
+                    os.unlink(entry.path if dir_fd is None else entry.name, dir_fd=dir_fd)
 
 
 _TEMP_NAME = re.compile(r"([0-9]{1,10})\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))

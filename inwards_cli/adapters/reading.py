@@ -41,16 +41,20 @@ def _kind(mode: int) -> str:
 
 
 def read_regular_file(
-    path: str | os.PathLike[str], *, follow_symlinks: bool = True, max_bytes: int | None = None
+    path: str | os.PathLike[str],
+    *,
+    follow_symlinks: bool = True,
+    max_bytes: int | None = None,
+    dir_fd: int | None = None,
 ) -> bytes:
     """The bytes of `path` when it is a regular file. Raises `NotARegularFileError` for
     anything else, a plain `OSError` when it can't be opened or read (ELOOP for a symlink
     with `follow_symlinks=False`), and `OSError(EFBIG)` when it holds more than
-    `max_bytes`."""
+    `max_bytes`. With `dir_fd` (an open directory), a relative `path` is looked up from it."""
     flags = os.O_RDONLY | _O_NONBLOCK | _O_BINARY | _O_NOCTTY
     if not follow_symlinks:
         flags |= _O_NOFOLLOW
-    descriptor = os.open(path, flags)
+    descriptor = os.open(path, flags, dir_fd=dir_fd)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):

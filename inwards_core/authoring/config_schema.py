@@ -17,6 +17,7 @@ from inwards_core.authoring.template_schema import (
 )
 from inwards_core.config.layers import LAYER_KEYS
 from inwards_core.config.load import (
+    AGENT_SUPPRESSIONS_VALUES,
     ON_COLLISION_VALUES,
     RULES_KEYS,
     SEVERITY_VALUES,
@@ -24,7 +25,7 @@ from inwards_core.config.load import (
     USER_RULES_VALUES,
 )
 from inwards_core.config.template_reading import TEMPLATE_KEYS
-from inwards_core.config.values import DEFAULT_GENERATED
+from inwards_core.config.values import DEFAULT_ESCALATE_AFTER, DEFAULT_GENERATED
 from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME, VERSION
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.rule_set import RuleSet
@@ -163,6 +164,22 @@ def _top_level_properties() -> dict[str, JSON]:
             'prints a warning and the project\'s is in force, "error" stops the run (exit 2), '
             '"ignore" says nothing (inwards status still lists it).',
             "default": "warn",
+        },
+        "escalate-after": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many times the coding-agent hooks (inwards hook claude-code) "
+            "block the same finding, or the Stop gate blocks in one turn, before they stop "
+            "blocking and tell the agent to stop working around it and ask the user.",
+            "default": DEFAULT_ESCALATE_AFTER,
+        },
+        "agent-suppressions": {
+            "enum": list(AGENT_SUPPRESSIONS_VALUES),
+            "description": 'Whether the coding-agent hooks honour an inline "# inwards: '
+            'ignore[...]" comment the agent added during its session: "deny" counts only the '
+            'suppressions there when the session started, "allow" counts every one. inwards '
+            "check always honours them.",
+            "default": "deny",
         },
         "rules": {"$ref": "#/$defs/rules"},
         "diagrams": {

@@ -7,7 +7,7 @@ rule definition files (`definition`), in `definition_schema.py`. Outputs (open: 
 version fields are only ever added, so a reader must accept fields it does not know), each
 beside the code that writes the document: `diagnostics` (`reporting/diagnostics_schema.py`),
 `rules` and `status` (`rules/listing_schema.py`, `rules/status_schema.py`), `why`
-(`rules/why_schema.py`), `rule`
+(`rules/why_schema.py`), `stats` (`reporting/agent_stats_schema.py`), `rule`
 (`authoring/rule_page_schema.py`) and `baseline` (`baseline.py`). `closed_schema` makes an
 output schema strict, for the tests that catch a field the code writes but the schema does
 not describe. Nothing here reads a file: the rule set and families come in as arguments.
@@ -28,6 +28,8 @@ from inwards_core.authoring.rule_page_schema import RULE_PAGE_SCHEMA, rule_page_
 from inwards_core.baseline import SCHEMA as BASELINE_SCHEMA
 from inwards_core.baseline.writing import json_schema as baseline_json_schema
 from inwards_core.model.json_schema import DIALECT, JSON
+from inwards_core.reporting.agent_stats import SCHEMA as STATS_SCHEMA
+from inwards_core.reporting.agent_stats_schema import stats_schema
 from inwards_core.reporting.diagnostics_schema import diagnostics_schema
 from inwards_core.reporting.json import SCHEMA as DIAGNOSTICS_SCHEMA
 from inwards_core.rules.kinds import Family
@@ -115,6 +117,13 @@ SCHEMAS = (
         "--explain CODE --format json`)",
         WHY_SCHEMA,
     ),
+    SchemaInfo(
+        "stats",
+        "stats.schema.json",
+        STATS_SCHEMA,
+        "the output of `inwards stats --format json` (how recent coding-agent sessions went)",
+        STATS_SCHEMA,
+    ),
 )
 
 
@@ -146,6 +155,7 @@ def build_schema(name: str, families: Sequence[Family], rule_set: RuleSet) -> JS
         "status": status_schema,
         "baseline": _baseline_schema,
         "why": why_schema,
+        "stats": stats_schema,
     }
     return _document(info, builders[info.name]())
 

@@ -27,6 +27,7 @@ from inwards_core.config.problems import (
 from inwards_core.config.template_use import uses_templates
 from inwards_core.config.values import (
     DEFAULT_CYCLES,
+    DEFAULT_ESCALATE_AFTER,
     DEFAULT_GENERATED,
     Config,
     ConfigError,
@@ -58,10 +59,13 @@ TOP_LEVEL_KEYS = (
     "shape",
     "names",
     "diagrams",
+    "escalate-after",
+    "agent-suppressions",
 )
 RULES_KEYS = ("select", "extend-select", "ignore", "severity")
 USER_RULES_VALUES = ("on", "guidance-only", "off")
 ON_COLLISION_VALUES = ("warn", "error", "ignore")
+AGENT_SUPPRESSIONS_VALUES = ("deny", "allow")
 SEVERITY_VALUES = tuple(s.value for s in Severity)
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
@@ -139,6 +143,10 @@ class _Reader(ProblemCollector):
         contexts, cycles = self.contexts_and_cycles(table)
         shapes, names = self.shapes_and_names(table)
         diagrams = self.string_list(table, "diagrams", path_glob_problem)
+        escalate_after = self.escalate_after(table.get("escalate-after", DEFAULT_ESCALATE_AFTER))
+        agent_suppressions = self.choice(
+            table, "agent-suppressions", AGENT_SUPPRESSIONS_VALUES, "deny"
+        )
         return Config(
             file=self.file,
             root=root,
@@ -155,6 +163,8 @@ class _Reader(ProblemCollector):
             shapes=shapes,
             names=names,
             diagrams=diagrams or (),
+            escalate_after=escalate_after,
+            agent_suppressions=agent_suppressions,
             positions=self.positions,
         )
 
@@ -209,6 +219,19 @@ class _Reader(ProblemCollector):
         shown = f'"{value}"' if isinstance(value, str) else type_name(value)
         self.add(sub_key(PREFIX, name), f"must be one of {options}, not {shown}.")
         return default
+
+    def escalate_after(self, value: Any) -> int:
+        # bool is an int in Python, and `true` is no count.
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        shown = str(value) if whole else type_name(value)
+        self.add(
+            sub_key(PREFIX, "escalate-after"),
+            f"must be a whole number of 1 or more (how many times the agent hooks block the "
+            f"same finding before they ask the agent to stop and ask the user), not {shown}.",
+        )
+        return DEFAULT_ESCALATE_AFTER
 
     # -- version ---------------------------------------------------------------------
 

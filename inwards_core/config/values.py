@@ -129,6 +129,7 @@ DEFAULT_CYCLES = (CONTEXT_CYCLES,)
 
 
 DEFAULT_GENERATED = ("*_pb2", "*_pb2_grpc", "_version")
+DEFAULT_ESCALATE_AFTER = 3
 
 
 @attrs.frozen
@@ -159,6 +160,11 @@ class Config:
     names: tuple[NameRule, ...] = ()
     # Globs of the files holding architecture diagrams (`inwards_core.config.path_globs`).
     diagrams: tuple[str, ...] = ()
+    # What the coding-agent hooks do (`inwards hook claude-code`): how many times the same
+    # finding blocks before the agent is told to ask the user, and whether a suppression
+    # comment the agent added during its session counts.
+    escalate_after: int = DEFAULT_ESCALATE_AFTER
+    agent_suppressions: str = "deny"
     positions: SourcePositions = attrs.field(factory=NoPositions, eq=False, repr=False)
 
     def locate(self, key: str) -> tuple[int, int]:

@@ -523,6 +523,35 @@ class TestUserRules:
         )
 
 
+class TestAgentHookKeys:
+    def test_defaults(self) -> None:
+        config = config_of("[tool.inwards]\n" + LAYERS)
+        assert (config.escalate_after, config.agent_suppressions) == (3, "deny")
+
+    def test_values(self) -> None:
+        text = '[tool.inwards]\nescalate-after = 5\nagent-suppressions = "allow"\n' + LAYERS
+        config = config_of(text)
+        assert (config.escalate_after, config.agent_suppressions) == (5, "allow")
+
+    @pytest.mark.parametrize(
+        ("value", "shown"), [("0", "0"), ("-2", "-2"), ("true", "a boolean"), ('"3"', "a string")]
+    )
+    def test_escalate_after_must_be_a_count(self, value: str, shown: str) -> None:
+        text = f"[tool.inwards]\nescalate-after = {value}\n" + LAYERS
+        assert only_problem(text) == (
+            "pyproject.toml:2:1: tool.inwards.escalate-after: must be a whole number of 1 or "
+            "more (how many times the agent hooks block the same finding before they ask the "
+            f"agent to stop and ask the user), not {shown}."
+        )
+
+    def test_agent_suppressions_values(self) -> None:
+        text = '[tool.inwards]\nagent-suppressions = "sometimes"\n' + LAYERS
+        assert only_problem(text) == (
+            'pyproject.toml:2:1: tool.inwards.agent-suppressions: must be one of "deny", '
+            '"allow", not "sometimes".'
+        )
+
+
 class TestRules:
     def test_shape_is_kept(self) -> None:
         text = (

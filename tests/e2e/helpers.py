@@ -55,13 +55,29 @@ class Run:
 
 
 def run_inwards(
-    *args: str, cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 120
+    *args: str,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 120,
+    stdin: bytes | None = None,
 ) -> Run:
+    """With `stdin`, the run is always the real process, reading those bytes."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     # Hermetic by default: the developer's own ~/.config/inwards/rules never leaks in.
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     environment.update(env or {})
-    if REAL_PROCESS.get() or _needs_a_process(args, env or {}):
+    if stdin is not None:
+        fed = subprocess.run(
+            [*inwards_executable(), *args],
+            cwd=cwd,
+            env=environment,
+            capture_output=True,
+            input=stdin,
+            timeout=timeout,
+            check=False,
+        )
+        run = Run(fed.returncode, _text_mode(fed.stdout), _text_mode(fed.stderr))
+    elif REAL_PROCESS.get() or _needs_a_process(args, env or {}):
         done = subprocess.run(
             [*inwards_executable(), *args],
             cwd=cwd,
@@ -122,7 +138,10 @@ def _run_in_process(args: list[str], cwd: Path, environment: dict[str, str]) -> 
 
 def _as_text_mode_reads(stream: io.TextIOWrapper) -> str:
     """The bytes written, decoded as subprocess.run(text=True) does (universal newlines)."""
-    written = stream.buffer.getvalue()  # type: ignore[attr-defined]
+    return _text_mode(stream.buffer.getvalue())  # type: ignore[attr-defined]
+
+
+def _text_mode(written: bytes) -> str:
     return io.TextIOWrapper(io.BytesIO(written), encoding="utf-8").read()
 
 

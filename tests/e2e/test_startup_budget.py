@@ -73,24 +73,33 @@ NOT_WITHOUT_THE_CACHE = {
 }
 
 
-def imported_modules(*args: str, cwd: Path) -> set[str]:
-    """The modules a run of `python -X importtime -m inwards_cli ARGS` imported."""
+def imported_modules(
+    *args: str,
+    cwd: Path,
+    stdin: str = "",
+    env: dict[str, str] | None = None,
+    expect: str = "inwards_cli.commands.check.run",
+    codes: tuple[int, ...] = (0, 1),
+) -> set[str]:
+    """The modules a run of `python -X importtime -m inwards_cli ARGS` imported (`expect`
+    among them, or the report was not read)."""
     run = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "inwards_cli", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
-        env={"XDG_CONFIG_HOME": str(NO_USER_CONFIG), "PATH": "/usr/bin:/bin"},
+        input=stdin,
+        env={"XDG_CONFIG_HOME": str(NO_USER_CONFIG), "PATH": "/usr/bin:/bin", **(env or {})},
         timeout=120,
     )
-    assert run.returncode in (0, 1), run.stderr[-2000:]
+    assert run.returncode in codes, run.stderr[-2000:]
     names = set()
     for line in run.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
             name = line.rsplit("|", 1)[1].strip()
             if name != "imported package":
                 names.add(name)
-    assert "inwards_cli.commands.check.run" in names, "the importtime report was not read"
+    assert expect in names, "the importtime report was not read"
     return names
 
 
@@ -114,3 +123,34 @@ def test_the_budget_can_fail(tmp_path: Path) -> None:
         "check", "src/shop/domain/order.py", "--no-cache", "--format", "json", cwd=project
     )
     assert "inwards_core.reporting.json" in imported
+
+
+def test_the_agent_hook_imports_neither_typer_nor_the_cache(tmp_path: Path) -> None:
+    """`inwards hook claude-code` runs on every edit of an agent: no typer, and no module of
+    the extraction cache (the hooks never trust one)."""
+    import json
+
+    project = write_tree(tmp_path, PROJECT)
+    payload = {
+        "session_id": "s",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(project / "src/shop/domain/order.py")},
+        "tool_use_id": "t",
+    }
+    imported = imported_modules(
+        "hook",
+        "claude-code",
+        cwd=project,
+        stdin=json.dumps(payload),
+        env={"CLAUDE_PROJECT_DIR": str(project), "HOME": str(tmp_path)},
+        expect="inwards_cli.agents.post_edit",
+        codes=(2,),
+    )
+    budget = {**NOT_ON_THE_FAST_PATH, **NOT_WITHOUT_THE_CACHE}
+    found = {
+        name: why
+        for name, why in budget.items()
+        if name in imported or any(module.startswith(name + ".") for module in imported)
+    }
+    assert not found, f"a PostToolUse hook run imported: {found}"

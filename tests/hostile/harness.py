@@ -73,16 +73,25 @@ def run_limited(
     command: list[str] | None = None,
     stdout: IO[bytes] | int | None = None,
     limits: Mapping[int, tuple[int, int]] | None = None,
+    stdin: bytes | None = None,
 ) -> LimitedRun:
     """Run `inwards ARGS` (or `command + ARGS`) in `cwd` under `budget`; fail the test when
     it does not end within `budget.seconds`. With `stdout` given, standard output goes there
-    (a file, /dev/full, ...) and `LimitedRun.stdout` is empty."""
+    (a file, /dev/full, ...) and `LimitedRun.stdout` is empty; `stdin` is what standard
+    input reads (nothing by default)."""
     started = time.monotonic()
     process = start_limited(
-        *args, cwd=cwd, budget=budget, env=env, command=command, stdout=stdout, limits=limits
+        *args,
+        cwd=cwd,
+        budget=budget,
+        env=env,
+        command=command,
+        stdout=stdout,
+        limits=limits,
+        stdin=stdin,
     )
     try:
-        out, err = process.communicate(timeout=budget.seconds)
+        out, err = process.communicate(input=stdin, timeout=budget.seconds)
     except subprocess.TimeoutExpired:
         kill_group(process.pid)
         out, err = process.communicate()
@@ -108,6 +117,7 @@ def start_limited(
     command: list[str] | None = None,
     stdout: IO[bytes] | int | None = None,
     limits: Mapping[int, tuple[int, int]] | None = None,
+    stdin: bytes | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start `inwards ARGS` as `run_limited` runs it, in a session of its own; the caller
     waits for it (with `budget.seconds`) and kills its group (`kill_group`)."""
@@ -118,7 +128,7 @@ def start_limited(
         [*(command or inwards_executable()), *args],
         cwd=cwd,
         env=environment,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE if stdout is None else stdout,
         stderr=subprocess.PIPE,
         preexec_fn=_limits(budget, limits or {}),

@@ -175,6 +175,35 @@ def test_contents_of_a_file_not_on_disk_yet(tmp_path: Path) -> None:
         assert _timeless(session.check()) == before
 
 
+def test_a_file_not_on_disk_yet_may_be_named_with_its_contents(tmp_path: Path) -> None:
+    """Checking only the file about to be written gives what a check of it gives once it is
+    written; a named path without contents must still be there."""
+    _project(tmp_path)
+    new = "shop/domain/planned.py"
+    text = "from shop.adapters.m0 import value\n"
+    with Session.open(tmp_path, isolated=True) as session:
+        report = session.check([new], contents={new: text})
+        assert not (tmp_path / new).exists()
+        (tmp_path / new).write_text(text)
+        expected = _timeless(inwards_core.check_path(tmp_path, paths=[new], isolated=True))
+        assert _timeless(report) == expected
+        assert [(f.code, f.file) for f in report.findings] == [("INW001", new)]
+        with pytest.raises(FileNotFoundError):
+            session.check(["shop/domain/absent.py"], contents={new: text})
+
+
+def test_the_tree_is_the_listing_and_index_checks_use(tmp_path: Path) -> None:
+    modules = _project(tmp_path)
+    with Session.open(tmp_path, isolated=True) as session:
+        tree = session.tree()
+        assert set(modules) <= set(tree.listing.files)
+        assert tree.index.modules_under(modules[0])[0].file == modules[0]
+        assert session.tree() is tree
+        (tmp_path / "shop/domain/later.py").write_text("import json\n")
+        session.changed(["shop/domain/later.py"])
+        assert "shop/domain/later.py" in session.tree().listing.files
+
+
 def test_a_fresh_session_equals_check_path_and_absolute_paths_work(tmp_path: Path) -> None:
     _project(tmp_path)
     (tmp_path / "shop/domain/m0.py").write_text("from shop.adapters.m1 import value\n")
