@@ -81,11 +81,12 @@ def _items(value: Any) -> list[Any]:
 def _runs_us(group: Any) -> bool:
     if not isinstance(group, dict):
         return False
-    for hook in _items(group.get("hooks")):
-        if not isinstance(hook, dict):
-            continue
-        words = [hook.get("command"), *_items(hook.get("args"))]
-        text = " ".join(word for word in words if isinstance(word, str))
-        if _OUR_COMMAND.search(text):
-            return True
-    return False
+    return any(isinstance(hook, dict) and runs_inwards(hook) for hook in _items(group.get("hooks")))
+
+
+def runs_inwards(hook: dict[str, Any]) -> bool:
+    """Whether one hook of a settings file runs `inwards hook claude-code` (a shell command
+    line, or the exec form's command and `args`)."""
+    words = [hook.get("command"), *_items(hook.get("args"))]
+    text = " ".join(word for word in words if isinstance(word, str))
+    return bool(_OUR_COMMAND.search(text))

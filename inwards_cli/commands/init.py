@@ -22,7 +22,11 @@ if TYPE_CHECKING:
 # Written out for --help (the presets are imported only when init runs); a test holds it
 # equal to inwards_core.presets.STYLE_NAMES.
 STYLES_HELP = "layered, clean, hexagonal, vertical-slices, bounded-contexts, django, fastapi, auto"
-_FLAGS = "--style NAME, --list-styles, --package NAME, --scaffold, --dry-run, --force, --write"
+_FLAGS = (
+    "--style NAME, --list-styles, --package NAME, --scaffold, --dry-run, --force, --write, "
+    "--agent NAME, --shared, --launcher CMD"
+)
+AGENTS_HELP = "claude, agents-md, aider, codex, opencode"
 
 
 def init_command(
@@ -72,16 +76,61 @@ def init_command(
         bool,
         typer.Option("--write", help="With --style auto: write the proposal into pyproject.toml."),
     ] = False,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            help=f"Set a coding agent up instead: {AGENTS_HELP}. `claude` writes the hooks "
+            "into .claude/settings.local.json, `agents-md` (and `codex`, `opencode`) the brief "
+            "into AGENTS.md, `aider` prints its lint-cmd (docs/agents.md).",
+            show_default=False,
+            metavar="AGENT",
+        ),
+    ] = None,
+    shared: Annotated[
+        bool,
+        typer.Option(
+            "--shared",
+            help="With --agent claude: write into .claude/settings.json, the settings the "
+            "project commits, instead of your own .claude/settings.local.json.",
+        ),
+    ] = False,
+    launcher: Annotated[
+        str | None,
+        typer.Option(
+            "--launcher",
+            help='With --agent claude: run the hooks through a launcher, e.g. "uv run", '
+            "instead of the installed inwards by its absolute path.",
+            show_default=False,
+            metavar="CMD",
+        ),
+    ] = None,
 ) -> None:
     """Write a starting [tool.inwards] into ./pyproject.toml, keeping the rest of the file
     byte for byte.
 
+    With --agent, set a coding agent up to be checked instead (the project needs its
+    [tool.inwards] first): hooks, AGENTS.md or the command to add to its configuration.
+
     Exit status: 0 written or printed; 2 no style given without a terminal to ask on, an
     existing [tool.inwards] without --force, no pyproject.toml, a scaffold file that
-    exists already, or an unusable package name.
+    exists already, an unusable package name, or (--agent) a settings file that can't be
+    merged into.
     """
     from inwards_core.presets import PRESETS, STYLE_NAMES
 
+    if agent is not None:
+        if style is not None or list_styles or package or scaffold or force or write:
+            fail(
+                "error: --agent sets up a coding agent and takes only --shared, --launcher "
+                "and --dry-run; run `inwards init --style ...` on its own first."
+            )
+        from inwards_cli.commands.init_agent import run_agent
+
+        run_agent(agent, shared=shared, launcher=launcher, dry_run=dry_run)
+        raise SystemExit(0)
+    if shared or launcher is not None:
+        fail("error: --shared and --launcher are for --agent claude.")
     if list_styles:
         write_text(_styles_text())
         raise SystemExit(0)
