@@ -23,7 +23,7 @@ def claude_code_command() -> None:
     """Answer one Claude Code hook (SessionStart, PreToolUse, PostToolUse, Stop): reads the
     payload on standard input. Exit status 0 (go on; JSON on standard output), 2 (blocked;
     the reason on standard error, for the model) or 1 (the hook itself could not run; one
-    line for the user, the agent goes on). Set it up in .claude/settings.json as
-    docs/agents.md shows."""
+    line for the user, the agent goes on). Set it up with `inwards init --agent claude`
+    (docs/agents.md)."""
     sys.stdout.flush()
     raise typer.Exit(hook_main(["claude-code"]))

@@ -238,14 +238,14 @@ def _gitignore_change(project_dir: Path, patterns: Sequence[str]) -> FileChange:
 
 _NO_HOOK = {
     "codex": (
-        "Codex reads AGENTS.md, which now holds the brief. Its hooks (.codex/hooks.json) take "
+        "Codex reads AGENTS.md, where the brief is kept. Its hooks (.codex/hooks.json) take "
         "Claude Code's JSON on standard input, but Codex edits files with apply_patch, whose "
         "payload is a patch, not the file_path that `inwards hook claude-code` checks: "
         "inwards writes no Codex hooks. Run `inwards check` (or the pre-commit hook) before "
         "committing; docs/agents.md#codex says more."
     ),
     "opencode": (
-        "OpenCode reads AGENTS.md, which now holds the brief. Its plugins are JavaScript "
+        "OpenCode reads AGENTS.md, where the brief is kept. Its plugins are JavaScript "
         "modules called in-process, not commands fed JSON on standard input, so "
         "`inwards hook claude-code` can't be one: inwards writes no OpenCode plugin. Run "
         "`inwards check` (or the pre-commit hook) before committing; docs/agents.md#opencode "

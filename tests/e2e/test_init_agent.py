@@ -466,3 +466,18 @@ def test_aider_gets_a_lint_cmd_that_runs_the_check(tmp_path: Path) -> None:
     )
     assert done.returncode == 1, done
     assert "INW001" in done.stdout
+
+
+def test_the_example_of_the_docs_is_what_init_writes(tmp_path: Path) -> None:
+    """docs/agents.md shows what `--shared --launcher "uv run"` writes: the JSON block after
+    the sentence naming that command, byte for byte."""
+    project = _shop(tmp_path)
+    home = project.parent / "home"
+    run = _init(project, "claude", "--shared", "--launcher", "uv run", xdg=str(home / ".config"))
+    assert run.code == 0, run
+    page = (REPO / "docs" / "agents.md").read_text(encoding="utf-8")
+    after = page.split('What `inwards init --agent claude --shared --launcher "uv run"` writes', 1)[
+        1
+    ]
+    shown = after.split("```json\n", 1)[1].split("```\n", 1)[0]
+    assert shown == (project / SHARED).read_text(encoding="utf-8")
