@@ -101,7 +101,7 @@ def _claude(
 
     project_dir = _project_dir(config)
     settings_path = SHARED_SETTINGS if shared else LOCAL_SETTINGS
-    _refuse_linked_folder(project_dir, ".claude")
+    _refuse_odd_folder(project_dir, ".claude")
     if launcher is not None:
         try:
             command = launcher_command(launcher)
@@ -287,12 +287,14 @@ def _project_dir(config: Path | None) -> Path:
     return locate_config(config).project_dir
 
 
-def _refuse_linked_folder(project_dir: Path, name: str) -> None:
+def _refuse_odd_folder(project_dir: Path, name: str) -> None:
     if os.path.islink(project_dir / name):
         fail(
             f"error: {name} is a symbolic link; inwards writes only into the project's own "
             f"{name} folder (replace the link with a folder)."
         )
+    if os.path.lexists(project_dir / name) and not (project_dir / name).is_dir():
+        fail(f"error: {name} is not a folder; nothing was written.")
 
 
 def _read(project_dir: Path, relative: str) -> str | None:
@@ -320,6 +322,20 @@ def _read(project_dir: Path, relative: str) -> str | None:
         fail(f"error: {relative} can't be read: {failure_reason(error)}.")
 
 
+def _refuse_unwritable(project_dir: Path, relative: str) -> None:
+    """Exit 2 when `relative` can't be written (a read-only file, a folder on its way that
+    is a file), so that one file is not written while the next is refused."""
+    path = project_dir / relative
+    for parent in Path(relative).parents:
+        folder = project_dir / parent
+        if parent != Path(".") and os.path.lexists(folder) and not folder.is_dir():
+            fail(f"error: {parent.as_posix()} is not a folder; nothing was written.")
+    if path.is_file() and (path.stat().st_mode & 0o222 == 0 or not os.access(path, os.W_OK)):
+        fail(
+            f"error: {relative} is read-only; nothing was written (make it writable and run this again)."
+        )
+
+
 def _apply(project_dir: Path, changes: Sequence[FileChange], *, dry_run: bool) -> bool:
     """Show (`dry_run`) or write the changed files; False when none changes."""
     from inwards_cli.adapters.atomic import failure_reason, write_user_file
@@ -334,6 +350,8 @@ def _apply(project_dir: Path, changes: Sequence[FileChange], *, dry_run: bool) -
             write_text(f"The change to {change.path}:\n\n{diff}\n")
         write_text("Nothing written (--dry-run).\n")
         return True
+    for change in changed:  # what would fail a write, found before any file is written
+        _refuse_unwritable(project_dir, change.path)
     for change in changed:
         try:
             write_user_file(project_dir / change.path, change.new.encode("utf-8"))

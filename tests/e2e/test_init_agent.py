@@ -291,6 +291,25 @@ def test_links_are_never_written_through(tmp_path: Path) -> None:
     assert not (project / ".claude").exists() and not (tmp_path / "ignored").exists()
 
 
+def test_nothing_is_half_written(tmp_path: Path) -> None:
+    """A .gitignore that can't be written stops the run before the settings are written."""
+    project = _shop(tmp_path)
+    (project / ".gitignore").write_text("dist/\n")
+    (project / ".gitignore").chmod(0o444)
+    run = _init(project, "claude")
+    assert run.code == 2, run
+    assert run.stderr == (
+        "error: .gitignore is read-only; nothing was written (make it writable and run this "
+        "again).\n"
+    )
+    assert not (project / ".claude").exists()
+    (project / ".gitignore").chmod(0o644)
+    (project / ".claude").write_text("a file, not a folder\n")
+    run = _init(project, "claude")
+    assert run.code == 2 and run.stderr == "error: .claude is not a folder; nothing was written.\n"
+    assert (project / ".gitignore").read_text() == "dist/\n"
+
+
 # -- Claude Code: shared settings, the launcher --------------------------------------------------
 
 
