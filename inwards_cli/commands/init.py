@@ -63,7 +63,9 @@ def init_command(
     dry_run: Annotated[
         bool,
         typer.Option(
-            "--dry-run", help="Print the table and the diff of pyproject.toml; write nothing."
+            "--dry-run",
+            help="Print the table and the diff of pyproject.toml (with --agent: the diff of "
+            "each file it would change); write nothing.",
         ),
     ] = False,
     force: Annotated[
