@@ -76,7 +76,11 @@ def init_command(
     ] = False,
     write: Annotated[
         bool,
-        typer.Option("--write", help="With --style auto: write the proposal into pyproject.toml."),
+        typer.Option(
+            "--write",
+            help="With --style auto: write the proposal into pyproject.toml. With --agent "
+            "aider: add the lint-cmd to .aider.conf.yml.",
+        ),
     ] = False,
     agent: Annotated[
         str | None,
@@ -84,7 +88,7 @@ def init_command(
             "--agent",
             help=f"Set a coding agent up instead: {AGENTS_HELP}. `claude` writes the hooks "
             "into .claude/settings.local.json, `agents-md` (and `codex`, `opencode`) the brief "
-            "into AGENTS.md, `aider` prints its lint-cmd (docs/agents.md).",
+            "into AGENTS.md, `aider` prints its lint-cmd (--write: adds it) (docs/agents.md).",
             show_default=False,
             metavar="AGENT",
         ),
@@ -122,14 +126,14 @@ def init_command(
     from inwards_core.presets import PRESETS, STYLE_NAMES
 
     if agent is not None:
-        if style is not None or list_styles or package or scaffold or force or write:
+        if style is not None or list_styles or package or scaffold or force:
             fail(
-                "error: --agent sets up a coding agent and takes only --shared, --launcher "
-                "and --dry-run; run `inwards init --style ...` on its own first."
+                "error: --agent sets up a coding agent and takes only --shared, --launcher, "
+                "--write and --dry-run; run `inwards init --style ...` on its own first."
             )
         from inwards_cli.commands.init_agent import run_agent
 
-        run_agent(agent, shared=shared, launcher=launcher, dry_run=dry_run)
+        run_agent(agent, shared=shared, launcher=launcher, dry_run=dry_run, write=write)
         raise SystemExit(0)
     if shared or launcher is not None:
         fail("error: --shared and --launcher are for --agent claude.")

@@ -6,7 +6,8 @@
 - `agents-md`, `codex`, `opencode`: the architecture brief in `AGENTS.md`, between the
   markers `inwards context --write` keeps (Codex and OpenCode read that file; neither can
   run `inwards hook claude-code`: see docs/agents.md);
-- `aider`: prints the `lint-cmd` entry for `.aider.conf.yml`; writes nothing.
+- `aider`: prints the `lint-cmd` entry for `.aider.conf.yml`; with `--write`, adds it to
+  that file when it sets no `lint-cmd` of its own (inwards edits no YAML).
 
 Every file is read and merged before any is written, each is written atomically and never
 through a link, and `--dry-run` prints the diffs instead. Exit status 0 (done, or nothing to
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
 import sysconfig
@@ -60,6 +62,7 @@ def run_agent(
     shared: bool,
     launcher: str | None,
     dry_run: bool,
+    write: bool = False,
     config: Path | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> None:
@@ -71,11 +74,16 @@ def run_agent(
         )
     if (shared or launcher is not None) and agent != "claude":
         fail("error: --shared and --launcher are for --agent claude.")
+    if write and agent != "aider":
+        fail(
+            "error: --write is for --style auto and --agent aider; the other agents are "
+            "written without it."
+        )
     environ = os.environ if environ is None else environ
     if agent == "claude":
         _claude(shared=shared, launcher=launcher, dry_run=dry_run, config=config, environ=environ)
     elif agent == "aider":
-        _aider()
+        _aider(write=write, dry_run=dry_run, config=config)
     else:
         _agents_md(agent, dry_run=dry_run, config=config)
 
@@ -266,16 +274,43 @@ def _agents_md(agent: str, *, dry_run: bool, config: Path | None) -> None:
 # -- Aider --------------------------------------------------------------------------------
 
 
-def _aider() -> None:
+AIDER_CONFIG = ".aider.conf.yml"
+# A top-level `lint-cmd` key of a YAML mapping (bare or quoted).
+_AIDER_LINT_KEY = re.compile(r"""^(?:lint-cmd|"lint-cmd"|'lint-cmd')[ \t]*:""")
+
+
+def _aider(*, write: bool, dry_run: bool, config: Path | None) -> None:
     """Aider runs its lint command with the edited files after each change and shows the
     model what a failing run prints: `inwards check FILE...` is that command."""
     command = shlex.join([*installed_inwards(), "check"])
     entry = json.dumps(f"python: {command}")
-    write_text(
-        "Add this to .aider.conf.yml (Aider then runs `inwards check` on the Python files it "
-        "edits and hands the findings to the model); inwards writes nothing:\n\n"
-        f"lint-cmd:\n  - {entry}\n"
-    )
+    block = f"lint-cmd:\n  - {entry}\n"
+    if not write:
+        write_text(
+            f"Add this to {AIDER_CONFIG} (Aider then runs `inwards check` on the Python files "
+            "it edits and hands the findings to the model), or run this again with --write:"
+            f"\n\n{block}"
+        )
+        return
+    project_dir = _project_dir(config)
+    old = _read(project_dir, AIDER_CONFIG)
+    lines = (old or "").splitlines()
+    taken = next((n for n, line in enumerate(lines, 1) if _AIDER_LINT_KEY.match(line)), None)
+    if taken is not None:
+        if entry in (old or "") or f"python: {command}" in (old or ""):
+            write_text(f"{AIDER_CONFIG} runs inwards already; nothing to change.\n")
+            return
+        fail(
+            f"error: {AIDER_CONFIG}:{taken}: lint-cmd is set already; add {entry} to its list "
+            "yourself (inwards edits no YAML); nothing was written."
+        )
+    text = old or ""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    text += f"# inwards checks the Python files Aider edits (inwards init --agent aider)\n{block}"
+    _apply(project_dir, [FileChange(AIDER_CONFIG, old, text)], dry_run=dry_run)
+    if not dry_run:
+        write_text(f"Added the lint-cmd of inwards to {AIDER_CONFIG}:\n\n{block}")
 
 
 # -- files --------------------------------------------------------------------------------

@@ -500,3 +500,37 @@ def test_the_example_of_the_docs_is_what_init_writes(tmp_path: Path) -> None:
     ]
     shown = after.split("```json\n", 1)[1].split("```\n", 1)[0]
     assert shown == (project / SHARED).read_text(encoding="utf-8")
+
+
+def test_aider_write_adds_the_lint_cmd_to_the_config(tmp_path: Path) -> None:
+    project = _shop(tmp_path)
+    (project / ".aider.conf.yml").write_text("# mine\nmodel: sonnet\nauto-commits: false")
+    dry = _init(project, "aider", "--write", "--dry-run")
+    assert dry.code == 0, dry
+    assert "--- a/.aider.conf.yml\n+++ b/.aider.conf.yml\n" in dry.stdout
+    assert (project / ".aider.conf.yml").read_text().endswith("auto-commits: false")
+    run = _init(project, "aider", "--write")
+    assert run.code == 0, run
+    text = (project / ".aider.conf.yml").read_text()
+    assert text.startswith("# mine\nmodel: sonnet\nauto-commits: false\n# inwards checks")
+    command = shlex.join([*inwards_executable(), "check"])
+    assert yaml.safe_load(text) == {
+        "model": "sonnet",
+        "auto-commits": False,
+        "lint-cmd": [f"python: {command}"],
+    }
+    again = _init(project, "aider", "--write")
+    assert again.stdout == ".aider.conf.yml runs inwards already; nothing to change.\n"
+    assert (project / ".aider.conf.yml").read_text() == text
+
+
+def test_aider_write_leaves_a_lint_cmd_of_the_users_alone(tmp_path: Path) -> None:
+    project = _shop(tmp_path)
+    mine = "model: sonnet\nlint-cmd:\n  - 'python: flake8'\n"
+    (project / ".aider.conf.yml").write_text(mine)
+    run = _init(project, "aider", "--write")
+    assert run.code == 2, run
+    assert run.stderr.startswith("error: .aider.conf.yml:2: lint-cmd is set already; add ")
+    assert (project / ".aider.conf.yml").read_text() == mine
+    other = run_inwards("init", "--agent", "claude", "--write", cwd=project)
+    assert other.code == 2 and other.stderr.startswith("error: --write is for --style auto")
