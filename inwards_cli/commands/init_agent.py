@@ -218,10 +218,15 @@ def _parse_settings(path: str, text: str | None) -> dict[str, Any]:
         fail(f"error: {path}: nested too deeply to read; nothing was written.")
     if not isinstance(document, dict):
         fail(
-            f"error: {path}: holds a JSON {type(document).__name__}, not an object; nothing "
+            f"error: {path}: holds a JSON {_json_kind(document)}, not an object; nothing "
             "was written (fix it, or move the file away and run this again)."
         )
     return document
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 def _json_text(document: dict[str, Any]) -> str:

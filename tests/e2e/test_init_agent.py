@@ -239,7 +239,8 @@ def test_our_hooks_set_up_by_hand_are_updated_in_place(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ('{"hooks": {,}}', f"error: {LOCAL}:1:12: not valid JSON (Expecting property name"),
-        ("[1, 2]", f"error: {LOCAL}: holds a JSON list, not an object; nothing was written"),
+        ("[1, 2]", f"error: {LOCAL}: holds a JSON array, not an object; nothing was written"),
+        ("null", f"error: {LOCAL}: holds a JSON null, not an object; nothing was written"),
         ('{"hooks": []}', f"error: {LOCAL}: `hooks` is not an object; nothing was written"),
         (
             '{"hooks": {"Stop": {}}}',
