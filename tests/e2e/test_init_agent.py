@@ -247,6 +247,10 @@ def test_our_hooks_set_up_by_hand_are_updated_in_place(tmp_path: Path) -> None:
             f"error: {LOCAL}: `hooks.Stop` is not an array; nothing was written",
         ),
         (
+            '{"permissions": ["Edit"]}',
+            f"error: {LOCAL}: `permissions` is not an object; nothing was written",
+        ),
+        (
             '{"permissions": {"deny": "Edit"}}',
             f"error: {LOCAL}: `permissions.deny` is not an array; nothing was written",
         ),
