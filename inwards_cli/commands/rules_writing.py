@@ -39,10 +39,17 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite an existin
 
 
 def shadow_command(
-    rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
+    rule: Annotated[
+        str, typer.Argument(metavar="RULE", help="A rule code or name (any letter case).")
+    ],
     to: Annotated[
         TargetRoot,
-        typer.Option("--to", help="The root to write the copy into.", show_default=False),
+        typer.Option(
+            "--to",
+            help="The root to write the copy into.",
+            show_default=False,
+            metavar="user|project",
+        ),
     ],
     force: ForceOption = False,
     print_only: Annotated[
@@ -153,17 +160,25 @@ def shadow_command(
 
 
 def new_command(
-    code: Annotated[str, typer.Argument(help="The new rule's code, e.g. ACME001.")],
+    code: Annotated[str, typer.Argument(metavar="CODE", help="The new rule's code, e.g. ACME001.")],
     kind: Annotated[
-        str, typer.Option("--kind", help="The check kind, e.g. inw.forbidden.", show_default=False)
+        str,
+        typer.Option(
+            "--kind", help="The check kind, e.g. inw.forbidden.", show_default=False, metavar="KIND"
+        ),
     ],
     to: Annotated[
-        TargetRoot, typer.Option("--to", help="The root to write it into.", show_default=False)
+        TargetRoot,
+        typer.Option(
+            "--to", help="The root to write it into.", show_default=False, metavar="user|project"
+        ),
     ],
     name: Annotated[
         str | None,
         typer.Option(
-            "--name", help="The rule's name (kebab-case); the code in lower case by default."
+            "--name",
+            help="The rule's name (kebab-case); the code in lower case by default.",
+            metavar="NAME",
         ),
     ] = None,
     force: ForceOption = False,
