@@ -241,6 +241,19 @@ class ProjectModel:
                     return registered
         return None
 
+    def import_hooks(self) -> frozenset[str]:
+        """The packages whose `__init__`, among the files this run has read (or read for
+        `extended_at`), adds an import hook: cheap to ask, so a kind that cares asks it
+        before any work (most projects have none)."""
+        found: set[str] = set()
+        for table in (self.facts, self.memo.more):
+            for file, facts in table.items():
+                if facts is not None and facts.import_hook_line:
+                    info = self.index.by_file.get(file)
+                    if info is not None and info.is_package:
+                        found.add(info.name)
+        return frozenset(found)
+
     def import_hook(self, package: str) -> tuple[str, int] | None:
         """The file and line where the `__init__` of `package` adds a finder to
         `sys.meta_path` (an import hook), or None when it adds none (or `package` is no

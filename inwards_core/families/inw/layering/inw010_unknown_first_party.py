@@ -139,10 +139,14 @@ def _missing_first_party(model: ProjectModel, layer: Layer, fact: ImportFact) ->
 def notes(model: ProjectModel, options: ScopedOptions) -> Iterator[str]:
     """A line for each package whose import hook kept this run from judging imports below
     it: where the hook is added, and how many imports it left unjudged."""
+    hooked = model.import_hooks()
+    if not hooked:
+        return  # most projects: nothing to count, and no pass over the imports
+    below = tuple(f"{package}." for package in sorted(hooked))
     unjudged: dict[tuple[str, str, int], int] = {}  # (package, file, line): imports
     for _info, layer, facts in layered_files(model, options):
         for fact in facts.imports:
-            if fact.module is None:
+            if fact.module is None or not fact.module.startswith(below):
                 continue
             probed = _missing_first_party(model, layer, fact)
             dynamic = None if probed is None else model.extended_at(probed)
