@@ -26,6 +26,13 @@ from inwards_core.rules.options import (
     parse_options,
     table_type,
 )
+from inwards_core.rules.scaffold import (
+    FIX_STEP,
+    FIX_SUMMARY,
+    OPTION_PLACEHOLDER,
+    RULE_SUMMARY,
+    WORD_PLACEHOLDER,
+)
 
 # The first line of the header a shipped definition starts with, and of the one a shadow
 # copy gets in its place: the header of the copied file says what it is, so it is rewritten.
@@ -118,9 +125,6 @@ def refuse_links_out(project_dir: Path, target: Path) -> None:
             )
 
 
-PLACEHOLDER = "CHANGE.ME"
-
-
 def _placeholder(tp: Any, count: int = 1) -> Any:
     """A value of type `tp` that says what to change; `count` items for a list."""
     if tp is bool:
@@ -128,16 +132,16 @@ def _placeholder(tp: Any, count: int = 1) -> Any:
     if tp is int:
         return 0
     if tp is str:
-        return "CHANGE-ME"
+        return WORD_PLACEHOLDER
     item_type = table_type(tp)
     if item_type is not None:
         return [_placeholder_table(item_type)]
     if typing.get_origin(tp) is tuple:
         if count == 1:
-            return [PLACEHOLDER]
-        return [f"{PLACEHOLDER}{number}" for number in range(1, count + 1)]
+            return [OPTION_PLACEHOLDER]
+        return [f"{OPTION_PLACEHOLDER}{number}" for number in range(1, count + 1)]
     args = [a for a in typing.get_args(tp) if a is not type(None)]
-    return _placeholder(args[0], count) if args else "CHANGE-ME"
+    return _placeholder(args[0], count) if args else WORD_PLACEHOLDER
 
 
 def _placeholder_table(item_type: type[Any]) -> dict[str, Any]:
@@ -212,7 +216,7 @@ def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str
 
     add("code", code)
     add("name", name, "kebab-case, unique among all rules")
-    add("summary", "Say in one sentence what this rule keeps out.")
+    add("summary", RULE_SUMMARY)
     add("check", kind.id)
     placeholders = required_placeholders(kind)
     if placeholders:
@@ -251,16 +255,31 @@ def new_definition_text(code: str, name: str, kind: CheckKind, docs: str) -> str
     guidance.add(
         tomlkit.comment(f"Filled in from each finding: {names}; {{{{ or }}}} writes a brace.")
     )
-    guidance.add("summary", "Say what to do instead.")
+    guidance.add("summary", FIX_SUMMARY)
     steps = tomlkit.array()
     if "statement" in kind.guidance_params:
         steps.append("Delete `{statement}`.")
     else:
         steps.append("Fix what the finding says in `{file}`.")
-    steps.append("Say where this code belongs instead, or how to reach it through a port.")
+    steps.append(FIX_STEP)
     steps.multiline(True)
     guidance.add("steps", steps)
     guidance.add("docs", "")
     document.add(tomlkit.nl())
     document.add("guidance", guidance)
     return tomlkit.dumps(document)
+
+
+def keys_to_fill_in(text: str) -> list[str]:
+    """The keys of a new template that still hold a placeholder, each with its line, in
+    file order: `summary (line 7)`."""
+    from inwards_core.config.nesting import load_toml
+    from inwards_core.config.positions import TomlPositions
+    from inwards_core.rules.scaffold import option_placeholder_keys, text_placeholder_keys
+
+    table = load_toml(text)
+    keys = [key for key, _ in text_placeholder_keys(table)] + list(option_placeholder_keys(table))
+    positions = TomlPositions(text)
+    located = [(positions.locate(key), key) for key in keys]
+    located.sort(key=lambda item: item[0] or (0, 0))
+    return [f"{key} (line {where[0]})" if where else key for where, key in located]

@@ -277,6 +277,7 @@ def run_once(
     reader = FactsReader(ports, options, memo_state)
     model = build_model(config, tree, plan, facts, reader, documents, options)
     findings, skipped = run_kinds(model, enabled)
+    said = kind_notes(model, enabled)
     findings += options_of_rules_off(config, rules)
     verdicts = apply_verdicts(model, rules, findings)
     ports.cache.flush(prune=options.whole_project)
@@ -291,6 +292,7 @@ def run_once(
         skipped=skipped,
         listing=tree.listing,
         frames=bytes_reader(kept or {}, ports.files) if options.source_lines else None,
+        rule_notes=said,
         duration_ms=0.0,
     )
     if options.trace_rule is not None:
@@ -452,6 +454,19 @@ def run_rule(model: ProjectModel, rule: ActiveRule) -> list[Finding]:
     ]
 
 
+def kind_notes(model: ProjectModel, enabled: Sequence[ActiveRule]) -> tuple[str, ...]:
+    """What the kinds of the rules that ran say about the run beside their findings
+    (`CheckKind.notes`), each line once, in rule order."""
+    said: dict[str, None] = {}
+    for rule in enabled:
+        notes = rule.rule.kind.notes
+        if notes is None or skips(rule, model) is not None:
+            continue
+        for note in notes(model, rule.options):
+            said.setdefault(note, None)
+    return tuple(said)
+
+
 def run_kinds(
     model: ProjectModel, enabled: Sequence[ActiveRule]
 ) -> tuple[list[Finding], list[str]]:
@@ -529,6 +544,7 @@ def assemble_report(
     listing: ProjectListing,
     frames: Callable[[str], bytes | None] | None,
     duration_ms: float,
+    rule_notes: Sequence[str] = (),
 ) -> Report:
     """The report of a run: the findings that stand, the suppressed ones, what was not
     checked and why, and what paths left out. With `frames` (a file's bytes), the report
@@ -546,7 +562,7 @@ def assemble_report(
         not_checked=tuple(sorted(set(not_checked), key=lambda n: (n.path, n.message))),
         whole_project=model.whole_project,
         duration_ms=duration_ms,
-        notes=_notes(skipped, plan.needs.chains_skipped),
+        notes=(*_notes(skipped, plan.needs.chains_skipped), *rule_notes),
         source_lines=_source_lines(findings, frames) if frames is not None else (),
         skipped_rules=tuple(skipped),
         chains_skipped=plan.needs.chains_skipped,

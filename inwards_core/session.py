@@ -38,6 +38,7 @@ from inwards_core.engine import (
     check_project,
     documents_wanted,
     enabled_rules,
+    kind_notes,
     list_tree,
     options_of_rules_off,
     plan_reads,
@@ -602,6 +603,7 @@ class Session:
             listing=warm.tree.listing,
             frames=bytes_reader({}, ports.files) if options.source_lines else None,
             duration_ms=0.0,
+            rule_notes=kind_notes(model, enabled_rules(setup.rules)),
         )
 
     def _read_pending(

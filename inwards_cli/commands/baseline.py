@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
 from inwards_cli.adapters.atomic import failure_reason, write_user_file
 from inwards_cli.adapters.reading import read_regular_file
 from inwards_cli.commands.check.options import CheckArguments
@@ -17,6 +15,9 @@ from inwards_cli.commands.options import (
     DisablePluginOption,
     IsolatedOption,
     NoCacheOption,
+    OldOutputOption,
+    output_file_given,
+    output_file_option,
 )
 from inwards_core.baseline import BASELINE_FILE_NAME, MAX_BASELINE_BYTES, BaselineError
 from inwards_core.baseline.reading import parse_baseline
@@ -28,17 +29,15 @@ def baseline_command(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     disable_plugin: DisablePluginOption = None,
-    output: Annotated[
+    output_file: Annotated[
         Path | None,
-        typer.Option(
-            "--output",
-            help="Write the baseline to this file instead of inwards-baseline.json next to "
-            "the config (then pass it to `inwards check --baseline FILE`).",
-            show_default=False,
-            dir_okay=False,
+        output_file_option(
+            "Write the baseline to this file instead of inwards-baseline.json next to "
+            "the config (then pass it to `inwards check --baseline FILE`)."
         ),
     ] = None,
     no_cache: NoCacheOption = False,
+    old_output: OldOutputOption = None,
 ) -> None:
     """Check the whole project and record its error findings in inwards-baseline.json,
     next to the config, so that `inwards check` accepts them while new ones still fail.
@@ -49,6 +48,7 @@ def baseline_command(
 
     Exit status: 0 written, 2 usage or configuration error, or a file that can't be written.
     """
+    output = output_file_given(output_file, old_output)
     outcome = check(
         CheckArguments(
             config=config,

@@ -13,7 +13,13 @@ import typer
 
 from inwards_cli.commands.console import fail
 from inwards_cli.commands.loading import active_rules, build_config, locate_config, plugin_host
-from inwards_cli.commands.options import ConfigOption, IsolatedOption
+from inwards_cli.commands.options import (
+    ConfigOption,
+    IsolatedOption,
+    OldOutputOption,
+    output_file_given,
+    output_file_option,
+)
 
 if TYPE_CHECKING:
     from inwards_cli.config_file import LoadedConfig
@@ -25,7 +31,7 @@ NO_RENDERER = (
     "`--format {format}` draws the Mermaid diagram with the optional renderer mermaidx, "
     "which is not installed: `pip install '{extra}'` (or `uv add '{extra}'`).",
     "Without it, a Mermaid diagram is a picture wherever Markdown shows one: "
-    "`inwards diagram --output docs/layers.md` writes it in a ```mermaid block, "
+    "`inwards diagram -o docs/layers.md` writes it in a ```mermaid block, "
     "which GitHub and GitLab draw (or paste the text into https://mermaid.live).",
 )
 
@@ -42,6 +48,7 @@ def diagram_command(
         DiagramFormat,
         typer.Option(
             "--format",
+            metavar="FORMAT",
             help="mermaid or plantuml (text), or svg or png (a picture of the Mermaid "
             "diagram, with the optional renderer: pip install 'inwards-lint[render]').",
         ),
@@ -52,14 +59,11 @@ def diagram_command(
             "--contexts", help="Draw the contexts and their depends-on instead of the layers."
         ),
     ] = False,
-    output: Annotated[
+    output_file: Annotated[
         Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="Write to this file instead of standard output (needed for png); a .md "
-            "file gets the diagram in a fenced block.",
-            show_default=False,
+        output_file_option(
+            "Write to this file instead of standard output (needed for png); a .md "
+            "file gets the diagram in a fenced block."
         ),
     ] = None,
     rule: Annotated[
@@ -75,6 +79,7 @@ def diagram_command(
     ] = None,
     isolated: IsolatedOption = False,
     config: ConfigOption = None,
+    old_output: OldOutputOption = None,
 ) -> None:
     """Print the architecture of [tool.inwards] as a diagram: each layer a box labelled
     with its modules, arrows pointing inwards (from a layer to the layers it may import),
@@ -85,6 +90,7 @@ def diagram_command(
     from inwards_core.diagrams.blocks import MARKDOWN_SUFFIXES
     from inwards_core.diagrams.writing import NothingToDraw, architecture_diagram
 
+    output = output_file_given(output_file, old_output)
     if rule is not None and contexts:
         fail("error: --rule draws a rule's layers and --contexts the contexts; choose one.")
     loaded = locate_config(config)
@@ -133,7 +139,10 @@ def _rule_diagram(
 
 def _write_picture(text: str, diagram_format: DiagramFormat, output: Path | None) -> None:
     if diagram_format is DiagramFormat.PNG and output is None:
-        fail("error: `--format png` needs `--output FILE`: a picture is not written to a terminal.")
+        fail(
+            "error: `--format png` needs `--output-file FILE`: a picture is not written to a "
+            "terminal."
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

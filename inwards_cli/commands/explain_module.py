@@ -19,7 +19,10 @@ from inwards_core import ModuleIndex
 
 def explain_module_command(
     module: Annotated[
-        str, typer.Argument(help="A dotted module or package name (shop.adapters.outbound).")
+        str,
+        typer.Argument(
+            metavar="MODULE", help="A dotted module or package name (shop.adapters.outbound)."
+        ),
     ],
     as_json: Annotated[
         bool,

@@ -32,6 +32,7 @@ def import_diagram_command(
     file: Annotated[
         Path,
         typer.Argument(
+            metavar="FILE",
             help="The file holding the marked layers diagram (.md, .mmd, .puml, ...).",
             show_default=False,
         ),

@@ -13,6 +13,7 @@ from typing import Annotated, Any, cast
 
 import typer
 
+from inwards_cli.commands.console import fail, warn
 from inwards_cli.commands.option_specs import (
     CONFIG,
     DISABLE_PLUGIN,
@@ -55,3 +56,30 @@ ConfigOption = Annotated[Path | None, typer_option(CONFIG)]
 IsolatedOption = Annotated[bool, typer_option(ISOLATED)]
 NoCacheOption = Annotated[bool, typer_option(NO_CACHE)]
 DisablePluginOption = Annotated[list[str] | None, typer_option(DISABLE_PLUGIN)]
+
+
+# The file a command writes instead of standard output: one spelling, `-o/--output-file`, on
+# check, diagram and baseline. `--output` (diagram's and baseline's first spelling) still
+# works, hidden from --help, with a warning naming the new one.
+OUTPUT_FILE_NAMES = ("--output-file", "-o")
+OLD_OUTPUT_NAME = "--output"
+OldOutputOption = Annotated[
+    Path | None,
+    typer.Option(OLD_OUTPUT_NAME, hidden=True, show_default=False, dir_okay=False),
+]
+
+
+def output_file_option(help_text: str) -> Any:
+    return typer.Option(
+        *OUTPUT_FILE_NAMES, help=help_text, show_default=False, dir_okay=False, metavar="FILE"
+    )
+
+
+def output_file_given(output_file: Path | None, old_output: Path | None) -> Path | None:
+    """The file `-o/--output-file` or the old `--output` names (with a warning)."""
+    if old_output is None:
+        return output_file
+    if output_file is not None:
+        fail("error: --output is the old name of -o/--output-file; give only --output-file.")
+    warn("--output is deprecated and will go: use -o/--output-file (it takes the same FILE).")
+    return old_output

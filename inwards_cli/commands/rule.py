@@ -34,7 +34,10 @@ from inwards_core.rules.rule_set import RuleSet
 def rule_command(
     rule: Annotated[
         str,
-        typer.Argument(help="A rule code or name, in any letter case (INW001, layer-dependency)."),
+        typer.Argument(
+            metavar="RULE",
+            help="A rule code or name, in any letter case (INW001, layer-dependency).",
+        ),
     ],
     full: Annotated[
         bool,

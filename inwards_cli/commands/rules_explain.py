@@ -41,7 +41,9 @@ class _Explanation:
 
 
 def explain_command(
-    rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
+    rule: Annotated[
+        str, typer.Argument(metavar="RULE", help="A rule code or name (any letter case).")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     isolated: IsolatedOption = False,
     disable_plugin: DisablePluginOption = None,

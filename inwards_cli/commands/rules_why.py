@@ -18,10 +18,13 @@ from inwards_cli.commands.options import ConfigOption, DisablePluginOption, Isol
 
 
 def why_command(
-    rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
+    rule: Annotated[
+        str, typer.Argument(metavar="RULE", help="A rule code or name (any letter case).")
+    ],
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
+            metavar="[PATHS]...",
             help="Files or directories, as for `inwards check`; without them the whole project.",
             show_default=False,
         ),

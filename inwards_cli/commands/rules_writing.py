@@ -17,6 +17,7 @@ from inwards_cli.commands.options import ConfigOption, DisablePluginOption, Isol
 from inwards_cli.commands.rules import RulesHere, document_bytes, find_chain, rules_here
 from inwards_cli.commands.rules_overlay import flattened_bytes, overlay_bytes, refreshed_overlay
 from inwards_cli.definition_files import (
+    keys_to_fill_in,
     new_definition_text,
     refuse_links_out,
     with_shadow_table,
@@ -39,10 +40,17 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite an existin
 
 
 def shadow_command(
-    rule: Annotated[str, typer.Argument(help="A rule code or name (any letter case).")],
+    rule: Annotated[
+        str, typer.Argument(metavar="RULE", help="A rule code or name (any letter case).")
+    ],
     to: Annotated[
         TargetRoot,
-        typer.Option("--to", help="The root to write the copy into.", show_default=False),
+        typer.Option(
+            "--to",
+            help="The root to write the copy into.",
+            show_default=False,
+            metavar="user|project",
+        ),
     ],
     force: ForceOption = False,
     print_only: Annotated[
@@ -153,17 +161,25 @@ def shadow_command(
 
 
 def new_command(
-    code: Annotated[str, typer.Argument(help="The new rule's code, e.g. ACME001.")],
+    code: Annotated[str, typer.Argument(metavar="CODE", help="The new rule's code, e.g. ACME001.")],
     kind: Annotated[
-        str, typer.Option("--kind", help="The check kind, e.g. inw.forbidden.", show_default=False)
+        str,
+        typer.Option(
+            "--kind", help="The check kind, e.g. inw.forbidden.", show_default=False, metavar="KIND"
+        ),
     ],
     to: Annotated[
-        TargetRoot, typer.Option("--to", help="The root to write it into.", show_default=False)
+        TargetRoot,
+        typer.Option(
+            "--to", help="The root to write it into.", show_default=False, metavar="user|project"
+        ),
     ],
     name: Annotated[
         str | None,
         typer.Option(
-            "--name", help="The rule's name (kebab-case); the code in lower case by default."
+            "--name",
+            help="The rule's name (kebab-case); the code in lower case by default.",
+            metavar="NAME",
         ),
     ] = None,
     force: ForceOption = False,
@@ -195,6 +211,7 @@ def new_command(
     text = new_definition_text(code, rule_name, check_kind, docs)
     if print_only:
         sys.stdout.write(text)
+        _say_what_to_fill_in(text)
         return
     path = _root_directory(here, to) / f"{code}.toml"
     _check_writable(path, here, to)
@@ -202,6 +219,18 @@ def new_command(
         fail(f"{path} already exists; pass --force to overwrite it.")
     _write(path, text.encode("utf-8"), here, to)
     sys.stdout.write(f"{path}\n")
+    _say_what_to_fill_in(text)
+
+
+def _say_what_to_fill_in(text: str) -> None:
+    """On stderr (stdout holds the path, or the template with --print): the keys whose
+    placeholders the author replaces; until then each run warns about the texts left."""
+    keys = keys_to_fill_in(text)
+    if keys:
+        sys.stderr.write(
+            f"Fill in what the template leaves to you: {', '.join(keys)} (until then, each "
+            "run warns about the texts left in).\n"
+        )
 
 
 def _refresh(

@@ -20,6 +20,7 @@ def schema_command(
     name: Annotated[
         str | None,
         typer.Argument(
+            metavar="NAME",
             help="The schema to print (config, pyproject, definition, diagnostics, rules, "
             "rule, status, baseline), or the `schema` field of a document, such as "
             "inwards/diagnostics@1. Leave it out to list them.",

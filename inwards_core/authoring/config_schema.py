@@ -26,7 +26,13 @@ from inwards_core.config.load import (
 )
 from inwards_core.config.template_reading import TEMPLATE_KEYS
 from inwards_core.config.values import DEFAULT_ESCALATE_AFTER, DEFAULT_GENERATED
-from inwards_core.model.json_schema import JSON, RULE_CODE, RULE_NAME, VERSION
+from inwards_core.model.json_schema import (
+    JSON,
+    RULE_CODE,
+    RULE_CODE_OR_PREFIX,
+    RULE_NAME,
+    VERSION,
+)
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.rule_set import RuleSet
 
@@ -242,7 +248,7 @@ def _layer_properties() -> dict[str, JSON]:
 def _rules_properties(always_on_codes: Sequence[str]) -> dict[str, JSON]:
     """`always_on_codes`: the rules whose definitions say `always-on = true`, which
     `ignore` and `severity` can't name."""
-    code = {"type": "string", "pattern": RULE_CODE}
+    code = {"type": "string", "pattern": RULE_CODE_OR_PREFIX}
     ignored: JSON = dict(code)
     levelled: JSON = {"pattern": RULE_CODE}
     always_on = ""
@@ -253,20 +259,22 @@ def _rules_properties(always_on_codes: Sequence[str]) -> dict[str, JSON]:
     return {
         "select": {
             "type": "array",
-            "description": "Only these rules report (codes, such as INW001). Leave it out to "
-            "keep the rules that are on by default.",
+            "description": "Only these rules report: codes, such as INW001, or code "
+            "prefixes, such as FAPI or INW0 (every rule whose code starts so, less those that "
+            "need an option not given). Leave it out to keep the rules that are on by default.",
             "minItems": 1,
             "items": code,
         },
         "extend-select": {
             "type": "array",
-            "description": "Rules to turn on besides those on by default (opt-in rules).",
+            "description": "Rules to turn on besides those on by default (opt-in rules): "
+            "codes or code prefixes, as in select.",
             "items": code,
         },
         "ignore": {
             "type": "array",
-            "description": "Rules to turn off; this wins over select and extend-select."
-            + always_on,
+            "description": "Rules to turn off, by code or code prefix (a prefix leaves the "
+            "always-on rules on); this wins over select and extend-select." + always_on,
             "items": ignored,
         },
         "severity": {

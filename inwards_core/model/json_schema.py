@@ -17,6 +17,9 @@ JSON = dict[str, Any]
 # `code` is compared case-insensitively (upper-cased before CODE_PATTERN applies).
 RULE_CODE = r"^[A-Za-z]{2,6}[0-9]{3}$"
 
+# A code or the start of one, as select, extend-select and ignore take them: `INW`, `FAPI0`.
+RULE_CODE_OR_PREFIX = r"^(?:[A-Za-z]{1,6}|[A-Za-z]{2,6}[0-9]{1,3})$"
+
 RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
 
 VERSION = r"^[0-9]+\.[0-9]+\.[0-9]+$"

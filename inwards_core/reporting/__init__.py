@@ -88,6 +88,7 @@ class ReportInput:
     annotation_paths: DisplayPath = same_path  # github: paths as GitHub reads them
     source_root_uri: str = ""  # SARIF: the `file:` URI of %SRCROOT%, ending in "/"
     path_prefix: str = ""  # SARIF: the project directory below %SRCROOT% ("" or "backend/")
+    docs_url: str = ""  # SARIF: the base URL of inwards' docs (INWARDS_DOCS_URL), "" default
     merged: MergedReport | None = None  # a uv workspace's parts, `report` their merge
     # Why a rule reported what it did (`--explain`), as text and as `inwards/why@1`.
     explanation_text: str = ""

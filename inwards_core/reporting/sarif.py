@@ -6,8 +6,9 @@ and serialised through the attrs metadata of its classes: each field's
 omitted, except the few whose absence would read as something else (`level`, `enabled`).
 
 What goes in, beyond the findings:
-- every registered rule, in `tool.driver.rules`, with its description, help, default
-  configuration, and where its definition came from (root, path, sha256);
+- every registered rule, in `tool.driver.rules`, with its description, help, the page
+  about it (`helpUri`, see `docs_links`), default configuration, and where its definition
+  came from (root, path, sha256);
 - how this run's configuration differs from each rule's default
   (`invocations[0].ruleConfigurationOverrides`);
 - inline-suppressed findings (`inSource`) and findings a baseline accepts (`external`,
@@ -35,12 +36,12 @@ import sarif_om as om
 
 from inwards_core.model.findings import Finding, Report, Severity, SuppressedFinding
 from inwards_core.reporting import ReportInput
+from inwards_core.reporting.docs_links import DEFAULT_INFORMATION_URI, DocsLinks
 from inwards_core.reporting.sarif_content import (
     clip,
     doc_sections,
     fingerprints,
     full_description,
-    help_uri,
     one_paragraph,
     resolved_texts,
     result_message,
@@ -58,9 +59,8 @@ SOURCE_ROOT = "%SRCROOT%"
 # The name of our partial fingerprint; the version changes if its recipe ever does.
 FINGERPRINT = "inwards/v1"
 # Where people learn about inwards (the tool's `informationUri`, which GitHub's ingestion
-# rules want). inwards has no public home yet: this reserved name (RFC 2606) stands in for
-# it, rather than a guess that might be someone else's page. Set it when there is one.
-INFORMATION_URI = "https://inwards.invalid/"
+# rules want) when INWARDS_DOCS_URL names no other place: the distribution's PyPI page.
+INFORMATION_URI = DEFAULT_INFORMATION_URI
 
 # Fields written even when they hold the schema's default: a reader should not have to know
 # that a missing `level` means "warning" or a missing `enabled` means true.
@@ -124,7 +124,7 @@ def _level(severity: Severity) -> str:
     return "error" if severity is Severity.ERROR else "warning"
 
 
-def rule_descriptor(active: ActiveRule) -> om.ReportingDescriptor:
+def rule_descriptor(active: ActiveRule, docs: DocsLinks | None = None) -> om.ReportingDescriptor:
     rule = active.rule
     definition = rule.definition
     sections = doc_sections(rule)
@@ -137,7 +137,7 @@ def rule_descriptor(active: ActiveRule) -> om.ReportingDescriptor:
             text=clip(one_paragraph(full_description(rule, sections)))
         ),
         help=om.MultiformatMessageString(text=text, markdown=markdown),
-        help_uri=help_uri(definition.guidance.docs),
+        help_uri=(docs or DocsLinks()).rule_page(rule),
         default_configuration=om.ReportingConfiguration(
             enabled=definition.default == "on", level=_level(definition.severity)
         ),
@@ -301,7 +301,7 @@ def sarif_log(
     source_root_uri: str,
     path_prefix: str = "",
     configuration_warnings: Sequence[str] = (),
-    information_uri: str = INFORMATION_URI,
+    docs: DocsLinks | None = None,
 ) -> Any:
     """The report as a sarif_om `SarifLog`.
 
@@ -309,13 +309,15 @@ def sarif_log(
     directory, or a folder above it (the repository a CI checked out), in which case
     `path_prefix` is the project directory relative to it ("backend/"): result URIs are
     `path_prefix` + the finding's project-relative file. `configuration_warnings` are the
-    warnings about rule roots and definitions that the CLI prints on standard error."""
+    warnings about rule roots and definitions that the CLI prints on standard error.
+    `docs` says where inwards' documentation is (the default: its PyPI page)."""
+    links = docs or DocsLinks()
     driver = om.ToolComponent(
         name="inwards",
         version=inwards_version(),
         semantic_version=inwards_version(),
-        information_uri=information_uri,
-        rules=[rule_descriptor(active) for active in rules],
+        information_uri=links.information_uri,
+        rules=[rule_descriptor(active, links) for active in rules],
     )
     run = om.Run(
         tool=om.Tool(driver=driver),
@@ -335,7 +337,7 @@ def render_sarif(
     source_root_uri: str,
     path_prefix: str = "",
     configuration_warnings: Sequence[str] = (),
-    information_uri: str = INFORMATION_URI,
+    docs: DocsLinks | None = None,
     pretty: bool = False,
 ) -> str:
     """The SARIF log as JSON text: keys sorted, UTF-8 (not escaped); indented when `pretty`
@@ -347,7 +349,7 @@ def render_sarif(
         source_root_uri=source_root_uri,
         path_prefix=path_prefix,
         configuration_warnings=configuration_warnings,
-        information_uri=information_uri,
+        docs=docs,
     )
     return _dumped(to_json_value(log), pretty=pretty)
 
@@ -368,6 +370,7 @@ def write_sarif(subject: ReportInput) -> str:
         source_root_uri=subject.source_root_uri,
         path_prefix=subject.path_prefix,
         configuration_warnings=subject.rule_warnings,
+        docs=DocsLinks(subject.docs_url),
     )
     if merged is not None:
         (invocation,) = log.runs[0].invocations

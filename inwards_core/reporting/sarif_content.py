@@ -5,7 +5,6 @@ objects; keeping these here keeps that module, the only one importing sarif_om, 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -69,11 +68,6 @@ def clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     cut = text[: limit - 1]
     end = cut.rfind(". ")
     return cut[: end + 1] if end > 0 else cut.rstrip() + "…"
-
-
-def help_uri(docs: str) -> str | None:
-    # SARIF wants an absolute URI; a definition's docs may be a path in its repository.
-    return docs if re.match(r"^https?://", docs) else None
 
 
 def rule_help_texts(rule: ResolvedRule, sections: Sequence[tuple[str, str]]) -> tuple[str, str]:

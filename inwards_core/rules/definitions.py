@@ -16,6 +16,7 @@ import attrs
 from inwards_core.model.findings import Origin, RootKind, Severity
 from inwards_core.model.quoting import capped_message, quoted
 from inwards_core.model.value_repr import value_repr
+from inwards_core.rules.scaffold import Placeholder
 
 CODE_PATTERN = re.compile(r"^[A-Z]{2,6}[0-9]{3}$")
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -202,6 +203,9 @@ class RuleDefinition:
     table: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
     # Set when the file is an overlay: its chain and who set each field of `table`.
     overlay: OverlayInfo | None = None
+    # Keys of the file that still hold a text `inwards rules new` wrote for the author to
+    # replace (`inwards_core.rules.scaffold`): loading the rules warns about each.
+    placeholders: tuple[Placeholder, ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 @attrs.frozen

@@ -147,6 +147,9 @@ ScopeFunction = Callable[[Any, "ModuleInfo", "ProjectModel"], str | None]
 # Given the index and the rule's options, a test of the modules the kind judges from the
 # file listing alone, or None when it judges none (see `CheckKind.judges_listed`).
 ListingJudge = Callable[["ModuleIndex", Any], Callable[["ModuleInfo"], bool] | None]
+# Given the model and the rule's options: what the rule has to say about the run beyond its
+# findings, a line each (a package it could not judge, and why); see `CheckKind.notes`.
+NotesFunction = Callable[["ProjectModel", Any], Iterable[str]]
 
 
 @attrs.frozen
@@ -201,6 +204,10 @@ class CheckKind:
     scope_of: ScopeFunction | None = attrs.field(default=None, eq=False)
     docs: KindDocs | None = attrs.field(default=None, eq=False)
     examples: ExamplesFunction = attrs.field(default=no_examples, eq=False)
+    # What a rule of the kind tells about the run beside its findings (INW010: the packages
+    # whose import hook it leaves unjudged), asked after the kinds ran, on a whole run and a
+    # warm one alike; the report's notes list each line once.
+    notes: NotesFunction | None = attrs.field(default=None, eq=False)
 
     def guidance_names(self) -> frozenset[str]:
         """The names a guidance template of a definition of this kind may use."""

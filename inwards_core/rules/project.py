@@ -241,6 +241,29 @@ class ProjectModel:
                     return registered
         return None
 
+    def import_hooks(self) -> frozenset[str]:
+        """The packages whose `__init__`, among the files this run has read (or read for
+        `extended_at`), adds an import hook: cheap to ask, so a kind that cares asks it
+        before any work (most projects have none)."""
+        found: set[str] = set()
+        for table in (self.facts, self.memo.more):
+            for file, facts in table.items():
+                if facts is not None and facts.import_hook_line:
+                    info = self.index.by_file.get(file)
+                    if info is not None and info.is_package:
+                        found.add(info.name)
+        return frozenset(found)
+
+    def import_hook(self, package: str) -> tuple[str, int] | None:
+        """The file and line where the `__init__` of `package` adds a finder to
+        `sys.meta_path` (an import hook), or None when it adds none (or `package` is no
+        package with an `__init__`); read on first need, as for `extended_at`."""
+        facts = self._package_facts(package)
+        info = self.index.module(package)
+        if facts is None or info is None or not facts.import_hook_line:
+            return None
+        return info.file, facts.import_hook_line
+
     def _package_facts(self, package: str) -> ModuleFacts | None:
         info = self.index.module(package)
         if info is None or not info.is_package:

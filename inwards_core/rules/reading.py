@@ -38,6 +38,7 @@ from inwards_core.rules.definitions import (
 )
 from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.options import OptionsError, parse_options
+from inwards_core.rules.scaffold import text_placeholders
 from inwards_core.rules.templates import template_problem
 
 # Keys whose lines a definition keeps for messages about it after parsing (check,
@@ -250,6 +251,7 @@ def _definition(
         table_sha256=read.table_sha256,
         always_on=always_on,
         table=data,
+        placeholders=text_placeholders(data, read.text),
     )
 
 

@@ -16,6 +16,7 @@ from inwards_core.rules.collisions import Collision
 from inwards_core.rules.definitions import DefinitionProblem, RuleDefinition
 from inwards_core.rules.kinds import CheckKind, Family
 from inwards_core.rules.overlay_conflicts import OverlayConflict
+from inwards_core.rules.scaffold import placeholder_warning
 
 
 @attrs.frozen
@@ -113,9 +114,21 @@ class RuleSet:
             if not p.blocking
         ]
         lines += [f"{s.path}: {s.message}" for s in self.stale]
+        lines += self._placeholder_warnings()
         lines += [conflict.render() for conflict in self.conflicts]
         lines += [c.warning() for c in self.collisions if c.policy == "warn"]
         return tuple(lines)
+
+    def _placeholder_warnings(self) -> list[str]:
+        """A line for each scaffold text left in a definition in force (or in the user file
+        that lends it guidance, of which only the guidance counts)."""
+        lines: list[str] = []
+        for rule in self.rules:
+            source = rule.guidance_from or rule.definition
+            for placeholder in source.placeholders:
+                if rule.guidance_from is None or placeholder.key.startswith("guidance"):
+                    lines.append(placeholder_warning(source.origin.path, placeholder))
+        return lines
 
     def user_in_effect(self) -> tuple[UserDefinitionInEffect, ...]:
         found: list[UserDefinitionInEffect] = []

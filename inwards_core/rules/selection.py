@@ -84,10 +84,11 @@ def validate_rule_settings(
         )
 
     for key, code in _listed_codes(settings):
-        if code.upper() not in codes:
+        if code.upper() in codes:
+            if key.startswith("tool.inwards.rules.ignore[") and code.upper() in always_on:
+                add(key, f"can't list {code.upper()}: it is always on (its definition says so).")
+        elif not covered_codes(_list_of(key), code, rule_set, settings):
             add(key, _unknown_code(code, rule_set))
-        elif key.startswith("tool.inwards.rules.ignore[") and code.upper() in always_on:
-            add(key, f"can't list {code.upper()}: it is always on (its definition says so).")
     for code in settings.severity:
         key = f"tool.inwards.rules.severity.{code}"
         if code.upper() not in codes:
@@ -212,17 +213,60 @@ def _listed_codes(settings: RuleSettings) -> Iterable[tuple[str, str]]:
             yield f"tool.inwards.rules.{list_name}[{index}]", code
 
 
+def _list_of(key: str) -> str:
+    """`select`, `extend-select` or `ignore`, from a key such as `tool.inwards.rules.ignore[2]`."""
+    return key.removeprefix("tool.inwards.rules.").partition("[")[0]
+
+
 def _unknown_code(code: str, rule_set: RuleSet) -> str:
-    return f'"{code}" is not a rule code. Known codes: {", ".join(sorted(rule_set.codes))}.'
+    prefix = " or the start of one (a prefix such as INW0)" if code.isalnum() else ""
+    return (
+        f'"{quoted(code)}" is not a rule code{prefix}. '
+        f"Known codes: {', '.join(sorted(rule_set.codes))}."
+    )
+
+
+def covered_codes(
+    list_name: str, item: str, rule_set: RuleSet, settings: RuleSettings
+) -> tuple[str, ...]:
+    """The codes one entry of `select`, `extend-select` or `ignore` stands for, in the
+    configuration and on the command line alike: a rule's code names that rule; a code
+    prefix (`INW`, `FAPI0`: letters and digits only, so a mistyped name never matches) names
+    every rule whose code starts so, as ruff takes them. A prefix names a group, not each
+    rule in it: ignored, it leaves out the always-on rules (they can't be turned off);
+    selected, the rules that can't run without an option the configuration doesn't give
+    (INW015's `role`). Empty when the entry names no rule."""
+    wanted = item.strip().upper()
+    if rule_set.by_code(wanted) is not None:
+        return (wanted,)
+    if not wanted.isalnum():
+        return ()
+    if list_name == "ignore":
+        covered = [r for r in rule_set.rules if r.code.startswith(wanted) and not r.always_on]
+    else:
+        covered = [
+            r for r in rule_set.rules if r.code.startswith(wanted) and _runnable(r, settings)
+        ]
+    return tuple(sorted(rule.code for rule in covered))
+
+
+def _covered_set(
+    list_name: str, items: Iterable[str], rule_set: RuleSet, settings: RuleSettings
+) -> set[str]:
+    return {code for item in items for code in covered_codes(list_name, item, rule_set, settings)}
 
 
 def select(rule_set: RuleSet, settings: RuleSettings) -> tuple[ActiveRule, ...]:
     """Apply select / extend-select / ignore / severity / option tables to the active set.
 
     Assumes `validate_rule_settings` found nothing."""
-    select_codes = None if settings.select is None else {c.upper() for c in settings.select}
-    extend = {c.upper() for c in settings.extend_select}
-    ignore = {c.upper() for c in settings.ignore}
+    select_codes = (
+        None
+        if settings.select is None
+        else _covered_set("select", settings.select, rule_set, settings)
+    )
+    extend = _covered_set("extend-select", settings.extend_select, rule_set, settings)
+    ignore = _covered_set("ignore", settings.ignore, rule_set, settings)
     severity = {c.upper(): s for c, s in settings.severity.items()}
     active: list[ActiveRule] = []
     templates = {template.name: template for template in settings.templates}
@@ -300,7 +344,9 @@ def _codes_of(
             wanted = item.strip()
             rule = rule_set.lookup(wanted) if wanted else None
             named = (
-                (rule.code,) if rule is not None else _prefixed(option, wanted, rule_set, settings)
+                (rule.code,)
+                if rule is not None
+                else covered_codes(option.removeprefix("--"), wanted, rule_set, settings)
             )
             if not named:
                 from inwards_core.rules.lookup import did_you_mean  # only to say what's wrong
@@ -314,25 +360,6 @@ def _codes_of(
                 )
             codes.extend(code for code in named if code not in codes)
     return tuple(codes)
-
-
-def _prefixed(
-    option: str, prefix: str, rule_set: RuleSet, settings: RuleSettings
-) -> tuple[str, ...]:
-    """The codes starting with `prefix` (letters and digits only, so a mistyped name never
-    matches), in code order. A prefix names a group, not each rule in it: ignored, it leaves
-    out the always-on rules (they can't be turned off); selected, the rules that can't run
-    without an option the configuration doesn't give (INW015's `role`)."""
-    if not prefix.isalnum():
-        return ()
-    wanted = prefix.upper()
-    if option == "--ignore":
-        covered = [r for r in rule_set.rules if r.code.startswith(wanted) and not r.always_on]
-    else:
-        covered = [
-            r for r in rule_set.rules if r.code.startswith(wanted) and _runnable(r, settings)
-        ]
-    return tuple(sorted(rule.code for rule in covered))
 
 
 def _runnable(rule: ResolvedRule, settings: RuleSettings) -> bool:
@@ -366,7 +393,11 @@ def override_selection(
     else:
         chosen = settings.select
         base_extend = settings.extend_select
-        base_ignore = tuple(c for c in settings.ignore if c.upper() not in extend)
+        # The configuration's entries as codes, so a prefix it ignores loses the rules the
+        # command line turns on.
+        base_ignore = tuple(
+            sorted(_covered_set("ignore", settings.ignore, rule_set, settings) - set(extend))
+        )
     return attrs.evolve(
         settings,
         select=chosen,

@@ -344,7 +344,8 @@ def _listed_key(config: Config | None, name: str, code: str) -> str:
         return f"tool.inwards.rules.{name}"
     listed = getattr(config.rules, name.replace("-", "_")) or ()
     for index, item in enumerate(listed):
-        if item.upper() == code:
+        wanted = item.upper()
+        if wanted == code or (wanted.isalnum() and code.startswith(wanted)):
             return f"tool.inwards.rules.{name}[{index}]"
     return f"tool.inwards.rules.{name}"
 

@@ -282,7 +282,7 @@ def test_rewriting_is_byte_stable(project: Path, write_baseline: Callable[[Path]
 
 
 def test_another_baseline_file_and_no_baseline(project: Path) -> None:
-    run = run_inwards("baseline", "--output", "ci/accepted.json", cwd=project)
+    run = run_inwards("baseline", "-o", "ci/accepted.json", cwd=project)
     assert run.code == 0, run.stderr
     assert run.stdout.startswith("Wrote ci/accepted.json: it accepts 11 errors")
     assert not (project / BASELINE).exists()

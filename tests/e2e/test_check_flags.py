@@ -75,6 +75,61 @@ def test_a_code_prefix_selects_every_rule_whose_code_starts_so(violations: Path)
     }
 
 
+def _with_rules(project: Path, table: str) -> None:
+    """The example's configuration (which has no rules table) with this one."""
+    pyproject = project / "pyproject.toml"
+    original = project / "pyproject.toml.orig"
+    if not original.exists():
+        original.write_bytes(pyproject.read_bytes())
+    text = original.read_text(encoding="utf-8")
+    pyproject.write_text(text + "\n[tool.inwards.rules]\n" + table, encoding="utf-8")
+
+
+def test_the_configuration_takes_the_prefixes_the_command_line_takes(violations: Path) -> None:
+    """select, extend-select and ignore in [tool.inwards.rules] cover what the same entry
+    covers on the command line: one function decides what a prefix names."""
+    by_flags = {
+        "select": _codes(violations, "--select", "INW00,fapi"),
+        "ignore": _codes(violations, "--ignore", "INW0"),
+        "extend": _codes(violations, "--select", "INW00", "--extend-select", "INW01"),
+    }
+    _with_rules(violations, 'select = ["INW00", "fapi"]\n')
+    assert _codes(violations) == by_flags["select"]
+    assert "INW001" in by_flags["select"]
+    assert all(code < "INW010" for code in by_flags["select"])
+    _with_rules(violations, 'select = ["INW00"]\nextend-select = ["INW01"]\n')
+    assert _codes(violations) == by_flags["extend"]
+    _with_rules(violations, 'ignore = ["INW0"]\n')
+    # INW000 is always on: an ignored prefix leaves it on, as --ignore does
+    assert (
+        _codes(violations)
+        == by_flags["ignore"]
+        == {"INW000"} | {code for code in _codes(violations, "--select", "INW") if code >= "INW1"}
+    )
+    # the command line's --extend-select wins over a prefix the configuration ignores
+    assert "INW010" in _codes(violations, "--extend-select", "INW010")
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "entry"),
+    [
+        ('select = ["INW001", "IL"]', "tool.inwards.rules.select[1]", "IL"),
+        ('extend-select = ["INW9"]', "tool.inwards.rules.extend-select[0]", "INW9"),
+        ('ignore = ["layer-"]', "tool.inwards.rules.ignore[0]", "layer-"),
+    ],
+)
+def test_a_configured_prefix_that_names_no_rule_is_an_error(
+    violations: Path, table: str, key: str, entry: str
+) -> None:
+    _with_rules(violations, table + "\n")
+    line = len((violations / "pyproject.toml").read_text(encoding="utf-8").splitlines())
+    run = run_inwards("check", "--no-cache", cwd=violations)
+    assert run.code == 2
+    assert run.stdout == ""
+    assert f"pyproject.toml:{line}:" in run.stderr
+    assert f'{key}: "{entry}" is not a rule code' in run.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [

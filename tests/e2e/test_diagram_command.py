@@ -40,7 +40,7 @@ def test_the_shop_as_plantuml() -> None:
 
 def test_a_markdown_output_holds_a_fenced_block(copy_example: Any) -> None:
     project = copy_example("shop")
-    run = run_inwards("diagram", "--output", "docs/layers.md", cwd=project)
+    run = run_inwards("diagram", "--output-file", "docs/layers.md", cwd=project)
     assert run.code == 0, run.stderr
     assert run.stdout == ""
     written = (project / "docs" / "layers.md").read_text(encoding="utf-8")
@@ -113,7 +113,7 @@ def test_a_picture_without_the_renderer_says_how_to_get_one() -> None:
 def test_png_needs_an_output_file() -> None:
     run = run_inwards("diagram", "--format", "png", cwd=SHOP)
     assert run.code == 2
-    assert "`--format png` needs `--output FILE`" in run.stderr
+    assert "`--format png` needs `--output-file FILE`" in run.stderr
 
 
 @pytest.mark.skipif(not HAS_RENDERER, reason="the optional renderer (mermaidx) is not installed")

@@ -63,7 +63,7 @@ def test_a_broken_family_stops_every_run_until_disabled(
         ["schema", "definition"],
         ["rules", "new", "ACME001", "--kind", "inw.forbidden", "--to", "project", "--print"],
         ["rules", "shadow", "INW005", "--to", "project", "--print"],
-        ["baseline", "--output", "accepted.json"],
+        ["baseline", "--output-file", "accepted.json"],
     ],
 )
 def test_every_command_that_loads_families_takes_it(

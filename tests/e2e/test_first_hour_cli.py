@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from inwards_core.api import installed_families
+from inwards_core.reporting.docs_links import DEFAULT_INFORMATION_URI
 from inwards_core.version import DISTRIBUTION, VERSION
 from tests.e2e.helpers import run_inwards, write_tree
 
@@ -135,7 +136,9 @@ def test_a_core_finding_points_at_a_command_that_works_anywhere(shop: Path) -> N
     assert "Docs: inwards rule INW001" in github
     sarif = json.loads(run_inwards("check", "--format", "sarif", cwd=shop).stdout)
     rules = sarif["runs"][0]["tool"]["driver"]["rules"]
-    assert rules and not [r["id"] for r in rules if "helpUri" in r]  # INW has no public URL
+    # Without INWARDS_DOCS_URL, a shipped rule's help is the distribution's page
+    shipped = [r for r in rules if r["id"].startswith(("INW", "FAPI"))]
+    assert shipped and {r.get("helpUri") for r in shipped} == {DEFAULT_INFORMATION_URI}
     (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "INW001"]
     assert result["properties"]["docs"] == "inwards rule INW001"
 
@@ -159,6 +162,53 @@ def test_a_project_rule_points_where_its_definition_says(
     sarif = json.loads(run_inwards("check", "--format", "sarif", cwd=shop).stdout)
     (rule,) = [r for r in sarif["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "ACME001"]
     assert rule.get("helpUri") == (docs if help_uri else None)
+
+
+def _driver(shop: Path, env: dict[str, str] | None = None) -> tuple[dict, str, str]:  # type: ignore[type-arg]
+    done = run_inwards("check", "--format", "sarif", cwd=shop, env=env)
+    assert done.code == 1, done.stderr
+    return json.loads(done.stdout)["runs"][0]["tool"]["driver"], done.stdout, done.stderr
+
+
+def test_sarif_points_at_inwards_docs_under_one_base_url(shop: Path) -> None:
+    """informationUri and every shipped rule's helpUri: the PyPI page by default, the pages
+    of the published docs/ folder under INWARDS_DOCS_URL; a team's rule keeps its own."""
+    write_tree(
+        shop, {".inwards/rules/ACME001.toml": project_rule("ACME001", "https://wiki.example/a")}
+    )
+    driver, first, _ = _driver(shop)
+    assert (
+        driver["informationUri"]
+        == DEFAULT_INFORMATION_URI
+        == ("https://pypi.org/project/inwards-lint/")
+    )
+    base = "https://docs.example.com/inwards/v1/docs"
+    driver, published, stderr = _driver(shop, {"INWARDS_DOCS_URL": base})
+    assert stderr == ""
+    assert driver["informationUri"] == base + "/"
+    pages = {rule["id"]: rule.get("helpUri") for rule in driver["rules"]}
+    assert pages.pop("ACME001") == "https://wiki.example/a"
+    shipped = {code for code in pages if code.startswith(("INW", "FAPI"))}
+    assert {"INW001", "INW010", "FAPI001"} <= shipped
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for code in shipped:
+        assert pages[code] == f"{base}/rules/{code}.md"
+        assert (docs / "rules" / f"{code}.md").is_file(), code  # the page the URL names
+    # the same inputs, the same bytes
+    assert _driver(shop, {"INWARDS_DOCS_URL": base + "/"})[1] == published
+    assert _driver(shop)[1] == first
+
+
+@pytest.mark.parametrize("value", ["docs/", "ftp://example.com/", "https://a b/", "https://x/?q"])
+def test_a_docs_url_sarif_cannot_use_is_a_warning_and_the_default_stays(
+    shop: Path, value: str
+) -> None:
+    driver, _, stderr = _driver(shop, {"INWARDS_DOCS_URL": value})
+    assert stderr.startswith("warning: INWARDS_DOCS_URL=")
+    assert "is not an http(s) address" in stderr and stderr.count("\n") == 1
+    assert driver["informationUri"] == DEFAULT_INFORMATION_URI
+    # only SARIF links to the docs: the other formats don't read the variable
+    assert run_inwards("check", cwd=shop, env={"INWARDS_DOCS_URL": value}).stderr == ""
 
 
 # -- which family a shipped rule comes from -------------------------------------------------

@@ -15,6 +15,7 @@ import pytest
 
 import inwards_core
 from inwards_core.adapters.entry_points import EntryPoint
+from inwards_core.rules.scaffold import TEXT_PLACEHOLDERS
 from inwards_core.session import COMPOSITION_GROUP, directory_opener
 from tests.e2e.helpers import NO_USER_CONFIG, run_inwards, write_tree
 
@@ -81,6 +82,45 @@ def test_paths_are_relative_to_the_directory(copy_example) -> None:  # type: ign
     assert library_json(project / "src", paths=from_src) == document
 
 
+def test_the_document_is_the_same_from_any_working_directory(
+    copy_example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Paths stay relative to the project whatever directory the caller stands in and
+    however it names the project: from a sibling folder, from below the project, through a
+    link; equal to what `inwards check --format json` prints in the project directory."""
+    project = copy_example("shop-violations")
+    (project / "README.md").write_text("not Python\n", encoding="utf-8")
+    assert run_inwards("baseline", cwd=project).code == 0
+    (project / "src" / "shop" / "domain" / "late.py").write_text(
+        "from shop.adapters.outbound import sql_orders\n", encoding="utf-8"
+    )
+    expected = cli_json(project)
+    assert {d["file"] for d in expected["diagnostics"]} >= {"src/shop/domain/late.py"}
+    named = ["README.md", "src/shop/domain"]
+    expected_named = cli_json(project, *named)
+    assert expected_named["notChecked"][0]["path"] == "README.md"
+    elsewhere = tmp_path / "elsewhere" / "deeper"
+    elsewhere.mkdir(parents=True)
+    (tmp_path / "link").symlink_to(project)
+    # (where the caller stands, the project as it names it)
+    places = [
+        (elsewhere, os.path.relpath(project, elsewhere)),
+        (project / "src" / "shop", "../.."),
+        (tmp_path, "link"),
+    ]
+    for cwd, directory in places:
+        monkeypatch.chdir(cwd)
+        assert library_json(Path(directory)) == expected, (cwd, directory)
+        # named paths are relative to the directory named, not to the caller
+        assert library_json(directory, paths=named) == expected_named, (cwd, directory)
+    monkeypatch.chdir(project / "src")
+    assert library_json(".") == expected  # the configuration is found above the directory
+    monkeypatch.chdir(elsewhere)
+    with inwards_core.Session.open(os.path.relpath(project, elsewhere)) as session:
+        monkeypatch.chdir(tmp_path)  # the caller moves on; the session keeps its project
+        assert masked(session.check().to_json()) == expected
+
+
 def test_a_project_rule_a_user_rule_and_a_baseline(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     project = write_tree(tmp_path / "shop", SHOP)
     # The project shadows INW005 as a warning; a user rule adds a rule of its own.
@@ -102,6 +142,11 @@ def test_a_project_rule_a_user_rule_and_a_baseline(tmp_path: Path, monkeypatch) 
         env=env,
     )
     assert made.code == 0, made.stderr
+    written = user / "inwards" / "rules" / "ACME001.toml"
+    text = written.read_text(encoding="utf-8")
+    for placeholder in TEXT_PLACEHOLDERS:  # the author's own words: no warning left
+        text = text.replace(placeholder, "Keep the parts independent.")
+    written.write_text(text, encoding="utf-8")
     baseline = run_inwards("baseline", cwd=project, env=env)
     assert baseline.code == 0, baseline.stderr
     project.joinpath("src/shop/domain/late.py").write_text("from shop.adapters import db\n")

@@ -122,6 +122,70 @@ def test_check_help_names_what_each_option_takes(tmp_path: Path) -> None:
         assert shown in done.stdout
 
 
+def _command_paths() -> list[tuple[str, ...]]:
+    """Every command and subcommand of the installed CLI, as words after `inwards`."""
+    import typer.main
+
+    from inwards_cli.typer_app import app
+
+    found: list[tuple[str, ...]] = []
+
+    def walk(group: object, words: tuple[str, ...]) -> None:
+        for name, command in sorted(getattr(group, "commands", {}).items()):
+            found.append((*words, name))
+            walk(command, (*words, name))
+
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+def test_no_help_shows_a_python_metavar(tmp_path: Path) -> None:
+    """What an option or argument takes reads as a word (FILE, RULE, user|project), never
+    a Python type or parameter name (`<str>`, `<path>`, `{rule}`), on every command."""
+    commands = _command_paths()
+    assert ("rules", "new") in commands and ("diagram",) in commands
+    for words in commands:
+        done = run_inwards(*words, "--help", cwd=tmp_path)
+        assert done.code == 0, (words, done.stderr)
+        shown = re.findall(r"^\s+(?:-\w, )?--[\w-]+ <.*", done.stdout, re.MULTILINE)
+        assert shown == [], words
+        assert not re.search(r"[{\[][a-z_]+[}\]]", done.stdout.splitlines()[0]), words
+
+
+@pytest.mark.parametrize("command", ["check", "diagram", "baseline"])
+def test_one_spelling_of_the_output_file(command: str, tmp_path: Path) -> None:
+    done = run_inwards(command, "--help", cwd=tmp_path)
+    assert "-o, --output-file FILE" in done.stdout
+    assert re.search(r"--output\b(?!-)", done.stdout) is None  # the old name is hidden
+
+
+@pytest.mark.parametrize(
+    ("args", "written"),
+    [
+        (("diagram", "--output", "docs/layers.md"), "docs/layers.md"),
+        (("baseline", "--output", "accepted.json"), "accepted.json"),
+    ],
+)
+def test_the_old_output_spelling_still_writes_with_one_warning(
+    violations: Path, args: tuple[str, ...], written: str
+) -> None:
+    (violations / "docs").mkdir(exist_ok=True)
+    old = run_inwards(*args, cwd=violations)
+    assert old.code == 0, old.stderr
+    assert old.stderr == (
+        "warning: --output is deprecated and will go: use -o/--output-file "
+        "(it takes the same FILE).\n"
+    )
+    target = violations / written
+    before = target.read_bytes()
+    target.unlink()
+    new = run_inwards(args[0], "-o", written, cwd=violations)
+    assert (new.code, new.stderr) == (0, "")
+    assert target.read_bytes() == before
+    both = run_inwards(*args, "--output-file", written, cwd=violations)
+    assert both.code == 2 and "give only --output-file" in both.stderr
+
+
 def test_the_short_output_option_takes_the_fast_path() -> None:
     """`-o FILE` is as common as `--output-file FILE`: it must not pay for typer."""
     from inwards_cli.commands.check.options import fast_arguments

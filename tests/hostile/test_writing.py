@@ -91,7 +91,7 @@ def test_o_device_node_in_the_project_is_written_in_place(project: Path) -> None
         os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
     except (PermissionError, OSError) as error:
         pytest.skip(f"can't make a device node here: {error}")
-    for args in (("check", "-o", str(node)), ("baseline", "--output", str(node))):
+    for args in (("check", "-o", str(node)), ("baseline", "--output-file", str(node))):
         result = run(*args, cwd=project)
         assert result.code in (0, 1), result.stderr
         assert stat.S_ISCHR(os.lstat(node).st_mode), args
@@ -116,7 +116,7 @@ def test_o_fifo_nobody_reads_is_an_error_not_a_hang(project: Path) -> None:
     os.mkfifo(fifo)
     for args, what in (
         (("check", "-o", str(fifo)), "the report"),
-        (("baseline", "--output", str(fifo)), "the baseline"),
+        (("baseline", "--output-file", str(fifo)), "the baseline"),
     ):
         result = run(*args, cwd=project)
         assert result.code == 2
@@ -174,7 +174,7 @@ def test_o_read_only_file_is_refused(project: Path) -> None:
 def test_read_only_baseline_is_refused(project: Path) -> None:
     for name, args in (
         ("inwards-baseline.json", ()),
-        ("accepted.json", ("--output", "accepted.json")),
+        ("accepted.json", ("--output-file", "accepted.json")),
     ):
         baseline = project / name
         baseline.write_text("{}\n")
@@ -227,7 +227,7 @@ def test_link_at_the_baseline_path_is_refused(project: Path) -> None:
     victim = project.parent / "bashrc"
     victim.write_text("alias ls='ls -l'\n")
     (project / "inwards-baseline.json").symlink_to(victim)
-    for args in ((), ("--output", "inwards-baseline.json")):
+    for args in ((), ("--output-file", "inwards-baseline.json")):
         result = run("baseline", *args, cwd=project)
         assert result.code == 2
         assert f"is a symbolic link to the file {victim}" in one_line(result)

@@ -202,6 +202,7 @@ VALID_CONFIGS = [
     },
     {"layers": [layer(modules=[])], "generated": []},
     {"layers": [layer("domäne", ["schöp.domäne"])]},
+    {"layers": [layer()], "rules": {"select": ["INW0", "fapi"], "ignore": ["INW01", "INW"]}},
 ]
 
 INVALID_CONFIGS = {
@@ -227,7 +228,7 @@ INVALID_CONFIGS = {
     "version": {"layers": [layer()], "required-version": "1.2"},
     "user-rules": {"layers": [layer()], "user-rules": "sometimes"},
     "empty select": {"layers": [layer()], "rules": {"select": []}},
-    "code pattern": {"layers": [layer()], "rules": {"extend-select": ["INW1"]}},
+    "code pattern": {"layers": [layer()], "rules": {"extend-select": ["INW0001"]}},
     "ignore INW000": {"layers": [layer()], "rules": {"ignore": ["inw000"]}},
     "re-level INW000": {"layers": [layer()], "rules": {"severity": {"INW000": "warning"}}},
     "severity value": {"layers": [layer()], "rules": {"severity": {"INW001": "fatal"}}},
@@ -315,16 +316,19 @@ OPTION_VALUES = st.one_of(
 )
 RULE_NAMES = sorted(r.name for r in CORE.rules if r.code != "INW000")
 CODES = ([*sorted(CORE.codes), "inw005", "Inw011"], ["ACME001", "INW1", "", "INW999"])
+# Code prefixes select, extend-select and ignore take (not severity).
+PREFIXES = ["INW", "inw0", "INW01", "FAPI"]
 
 
 @st.composite
 def rule_tables(draw: st.DrawFn) -> dict[str, Any]:
     rules: dict[str, Any] = {}
     if draw(st.integers(0, 3)) == 0:
-        rules["select"] = some(draw, CODES[0], CODES[1], most=2) or ["INW001"]
+        rules["select"] = some(draw, CODES[0] + PREFIXES, CODES[1], most=2) or ["INW001"]
     for key in ("extend-select", "ignore"):
         if draw(st.integers(0, 3)) == 0:
-            codes = some(draw, [c for c in CODES[0] if c != "INW000"], ["INW000", *CODES[1]])
+            valid = [c for c in CODES[0] if c != "INW000"] + PREFIXES
+            codes = some(draw, valid, ["INW000", *CODES[1]])
             rules[key] = codes
     if draw(st.integers(0, 3)) == 0:
         rules["severity"] = {

@@ -19,6 +19,7 @@ from inwards_core.reporting.formats import FORMAT_NAMES
 PathsArgument = Annotated[
     list[Path] | None,
     typer.Argument(
+        metavar="[PATHS]...",
         help="Files or directories to check. Without paths the whole project is checked, "
         "including the whole-project checks (cycles, layers that own nothing, ...).",
         show_default=False,

@@ -18,6 +18,7 @@ from inwards_cli.commands.check.options import CheckArguments
 from inwards_cli.commands.console import display_from, fail, warn
 from inwards_core.model.findings import Report
 from inwards_core.reporting import FixDisplay, ReportInput
+from inwards_core.reporting.docs_links import DOCS_URL_VARIABLE, DocsUrlError, docs_base
 from inwards_core.reporting.formats import format_named, write_report
 from inwards_core.rules.selection import ActiveRule
 
@@ -62,6 +63,7 @@ def render_report(
         report = attrs.evolve(report, not_checked=())
     to_terminal = arguments.output_file is None and sys.stdout.isatty()
     source_root, prefix = sarif_source_root(project_dir, os.environ)
+    docs_url = sarif_docs_url(os.environ) if output.name == "sarif" else ""
     explanation_text = ""
     if explanation is not None:
         from inwards_cli.commands.check.why import render_explanation
@@ -81,6 +83,7 @@ def render_report(
         annotation_paths=github_paths(project_dir, display, os.environ),
         source_root_uri=source_root.as_uri().rstrip("/") + "/",
         path_prefix=prefix,
+        docs_url=docs_url,
         merged=merged,
         explanation_text=explanation_text,
         explanation_document=None if explanation is None else explanation.to_json(),
@@ -114,6 +117,16 @@ def sarif_source_root(project_dir: Path, environ: Mapping[str, str]) -> tuple[Pa
     Actions the root is GITHUB_WORKSPACE; elsewhere it is the project directory."""
     found = _workspace(project_dir, environ)
     return found if found is not None else (project_dir.resolve(), "")
+
+
+def sarif_docs_url(environ: Mapping[str, str]) -> str:
+    """The base URL of inwards' docs SARIF links to (INWARDS_DOCS_URL), "" for the
+    default; one that is no http(s) address is ignored with a warning."""
+    try:
+        return docs_base(environ.get(DOCS_URL_VARIABLE, ""))
+    except DocsUrlError as error:
+        warn(str(error))
+        return ""
 
 
 def github_paths(

@@ -12,6 +12,7 @@ from inwards_core.families.inw.layering.layer_relations import (
     imported_name,
     layered_files,
 )
+from inwards_core.families.inw.layering.port_module import PortModules
 
 DOCS = KindDocs(
     what_it_does="""
@@ -31,6 +32,11 @@ Invert the dependency. Declare what the inner code needs as a `typing.Protocol` 
 inner layer owns, type the inner code against it, implement it in the outer layer, and wire the
 implementation in the composition root. Moving the import into a function, behind
 `TYPE_CHECKING` or into `importlib` does not help: inwards reads all of those.
+
+The fix names a module for the Protocol that the inner layer owns, so following it makes no
+new finding: the layer's package's `ports` module (`shop.domain.ports`); where another layer
+owns that name, an existing `ports` module of the layer, or a new one in a package the layer
+owns, or else the importing module itself.
 """,
     limitations="""
 Imports used only for type annotations are reported too. Code that no layer owns is not
@@ -41,6 +47,7 @@ checked here (see unassigned-module).
 
 def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
     flow = direction(model.config)
+    ports = PortModules(model)
     for info, layer, _facts in layered_files(model, options):
         for fact, name in model.resolved_imports(info):
             if name is None:
@@ -65,18 +72,9 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     "imported": shown,
                     "statement": fact.statement,
                     "module": quoted(info.name),
-                    "ports": quoted(f"{_package_of(info.name, layer.name)}.ports"),
+                    "ports": quoted(ports.for_module(info.name, layer)),
                 },
             )
-
-
-def _package_of(module: str, layer_name: str) -> str:
-    """The layer's package as seen from one of its modules (`shop.domain` for
-    `shop.domain.order` in layer "domain"); falls back to the module's package."""
-    parts = module.split(".")
-    if layer_name in parts:
-        return ".".join(parts[: parts.index(layer_name) + 1])
-    return ".".join(parts[:-1]) or module
 
 
 def examples() -> tuple[Example, ...]:
@@ -143,7 +141,9 @@ KIND = CheckKind(
         "imported": "what is imported, as the statement names it",
         "statement": "the import statement, as one line",
         "module": "the importing module",
-        "ports": "where the layer's ports could live (`<the layer's package>.ports`)",
+        "ports": "a module the importing layer owns where its ports could live: "
+        "`<the layer's package>.ports`, else an existing ports module of the layer, else a "
+        "new one in a package it owns, else the importing module",
     },
     docs=DOCS,
     examples=examples,

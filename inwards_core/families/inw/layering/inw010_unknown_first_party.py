@@ -8,7 +8,9 @@ from inwards_core import (
     LIST_LIMIT,
     CheckKind,
     Example,
+    ImportFact,
     KindDocs,
+    Layer,
     ProjectModel,
     Reach,
     Violation,
@@ -52,8 +54,10 @@ reported: a module missing from a package whose `__init__` extends or replaces `
 the `__init__` of a package above it puts in `sys.modules` (`sys.modules["pkg.cli.run"] =
 run`, `sys.modules[__name__ + ".compat"] = compat`), and any name below a package whose
 `__init__` adds an import hook to `sys.meta_path` (`sys.meta_path.insert(0, Finder())`, as
-a finder serving old module names from the modules that replaced them). Those `__init__`
-files are read for it even when no layer owns them. A regular package below a package that
+a finder serving old module names from the modules that replaced them); for each such
+package the report has one note naming the file and line of the hook and how many imports
+it left unjudged (`note:` after a text report, `notes` in JSON, a notification in SARIF).
+Those `__init__` files are read for it even when no layer owns them. A regular package below a package that
 extends `__path__` is still judged (its `__path__` is its own directory), and so is a module
 replacing itself (`sys.modules[__name__] = ...`). A name put in `sys.modules`, or a hook
 added, by any other module is not seen: Python has it only if that module happened to run
@@ -90,11 +94,9 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     variant="climbs-above-top",
                 )
                 continue
-            probed = fact.module if fact.name is not None else (fact.target or fact.module)
-            if not index.is_first_party(probed) or index.exists(probed):
+            probed = _missing_first_party(model, layer, fact)
+            if probed is None:
                 continue
-            if outward_layer(index, layer, probed) is not None:
-                continue  # an outward import is layer-dependency's alone
             if model.extended_at(probed) is not None:
                 continue  # the files alone can't tell what is below it
             missing = index.missing_part(probed)
@@ -120,6 +122,46 @@ def check(model: ProjectModel, options: ScopedOptions) -> Iterator[Violation]:
                     "top": "",
                 },
             )
+
+
+def _missing_first_party(model: ProjectModel, layer: Layer, fact: ImportFact) -> str | None:
+    """The first-party module an import names that no file stands for, when this kind
+    would judge it (an outward import is layer-dependency's alone); else None."""
+    index = model.index
+    probed = fact.module if fact.name is not None else (fact.target or fact.module)
+    if probed is None or not index.is_first_party(probed) or index.exists(probed):
+        return None
+    if outward_layer(index, layer, probed) is not None:
+        return None
+    return probed
+
+
+def notes(model: ProjectModel, options: ScopedOptions) -> Iterator[str]:
+    """A line for each package whose import hook kept this run from judging imports below
+    it: where the hook is added, and how many imports it left unjudged."""
+    hooked = model.import_hooks()
+    if not hooked:
+        return  # most projects: nothing to count, and no pass over the imports
+    below = tuple(f"{package}." for package in sorted(hooked))
+    unjudged: dict[tuple[str, str, int], int] = {}  # (package, file, line): imports
+    for _info, layer, facts in layered_files(model, options):
+        for fact in facts.imports:
+            if fact.module is None or not fact.module.startswith(below):
+                continue
+            probed = _missing_first_party(model, layer, fact)
+            dynamic = None if probed is None else model.extended_at(probed)
+            hook = None if dynamic is None else model.import_hook(dynamic)
+            if dynamic is not None and hook is not None:
+                key = (dynamic, *hook)
+                unjudged[key] = unjudged.get(key, 0) + 1
+    for (package, file, line), count in sorted(unjudged.items()):
+        imports = "an import" if count == 1 else f"{count} imports"
+        yield (
+            f'{file}:{line}: the package "{quoted(package)}" adds an import hook to '
+            f"sys.meta_path, which may serve any module below it, so {imports} of modules "
+            "below it that no file stands for were not reported as unknown first-party "
+            "modules."
+        )
 
 
 def examples() -> tuple[Example, ...]:
@@ -183,4 +225,5 @@ KIND = CheckKind(
     },
     docs=DOCS,
     examples=examples,
+    notes=notes,
 )
