@@ -2,7 +2,9 @@
 the agent's edits (the hooks name them), a shell command, the user's editor, a `git
 checkout`.
 
-Two stamps, taken before each request and compared with the last:
+The setup is judged by a stamp, taken before each request and compared with the last; the
+tree by inotify where there is one (`inotify`: the folders of the listing watched, their
+events read before each request), else by a stamp too:
 
 - the *setup* stamp: the `pyproject.toml` of the project directory and of every directory
   above it (which one holds `[tool.inwards]` decides the configuration) and every folder and
@@ -28,6 +30,7 @@ from inwards_cli.adapters.root_walk import root_directories
 from inwards_cli.adapters.rule_roots import PROJECT_RULES_DIR
 from inwards_cli.adapters.watched_directories import rule_roots
 from inwards_cli.config_file import CONFIG_NAME
+from inwards_cli.daemon.inotify import FolderWatch, InotifyUnavailable
 from inwards_core.ports import ProjectListing
 
 RACY_SECONDS = 2.0
@@ -122,10 +125,10 @@ class TreeWatch:
         self._top = project_dir
         self._last = Snapshot(project_dir, listing)
 
-    def changes(self) -> tuple[list[str], bool]:
+    def changes(self) -> tuple[list[str], bool, bool]:
         """The files changed since the last snapshot (or one modified so shortly before it
-        that a change may share its time), and whether a folder's entries changed (the tree
-        must be listed again)."""
+        that a change may share its time), whether a folder's entries changed (the tree
+        must be listed again), and whether changes may have been missed (never, here)."""
         last, now = self._last, Snapshot(self._top, self.listing)
         racy = last.taken - int(RACY_SECONDS * 1e9)
         changed = [
@@ -135,7 +138,7 @@ class TreeWatch:
         ]
         relist = now.folders != last.folders
         self._last = now
-        return changed, relist
+        return changed, relist, False
 
     def follow(self, listing: ProjectListing) -> None:
         """The session listed the tree again (after the last `changes`): watch the new
@@ -149,3 +152,61 @@ class TreeWatch:
         self._last.taken = last.taken
         self._last.files = {path: last.files.get(path) for path in listing.files}
         self._last.folders = {path: last.folders.get(path) for path in ("", *listing.directories)}
+
+    def close(self) -> None:
+        pass
+
+
+class InotifyTreeWatch:
+    """The tree watched by inotify: every folder of the listing, and the folder of each
+    file a link in it leads to. Raises `InotifyUnavailable` where there is none."""
+
+    def __init__(self, project_dir: str, listing: ProjectListing) -> None:
+        self._folders = FolderWatch(project_dir)
+        self.listing = listing
+        self._links: dict[str, list[str]] = {}
+        self._again = False
+        try:
+            self._follow(listing)
+        except BaseException:
+            self._folders.close()
+            raise
+
+    def _follow(self, listing: ProjectListing) -> None:
+        self.listing = listing
+        files = set(listing.files)
+        self._links = {}
+        extra: set[str] = set()
+        for link, target in listing.symlinks:
+            if link in files and not os.path.isabs(target):
+                self._links.setdefault(target, []).append(link)
+                extra.add(os.path.dirname(target))
+        # A folder watched only now may have changed between the listing and its watch:
+        # the tree is listed once more at the next request.
+        self._again = self._folders.watch({"", *listing.directories, *extra})
+
+    def changes(self) -> tuple[list[str], bool, bool]:
+        """The files whose contents or mode changed since the last call, whether a folder's
+        entries changed (list the tree again), and whether the kernel dropped events."""
+        events = self._folders.drain()
+        files = set(events.files)
+        for path in events.files:
+            files.update(self._links.get(path, ()))
+        relist = events.entries or self._again
+        self._again = False
+        return sorted(files), relist, events.lost
+
+    def follow(self, listing: ProjectListing) -> None:
+        if listing is not self.listing:
+            self._follow(listing)
+
+    def close(self) -> None:
+        self._folders.close()
+
+
+def tree_watch(project_dir: str, listing: ProjectListing) -> TreeWatch | InotifyTreeWatch:
+    """inotify's watch where there is one, else the stamp."""
+    try:
+        return InotifyTreeWatch(project_dir, listing)
+    except InotifyUnavailable:
+        return TreeWatch(project_dir, listing)

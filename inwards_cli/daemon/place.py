@@ -15,7 +15,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Mapping
 
 PROTOCOL = "inwards-daemon/1"
 """The version of the wire protocol: one JSON object per line each way. A daemon that gets
@@ -27,6 +27,7 @@ LOCK_SUFFIX = ".lock"
 BACKOFF_SUFFIX = ".backoff"
 # The package directories whose files make the identity, beside `inwards_cli`.
 PACKAGES = ("inwards_core", "inwards_cli", "inwards_rules_fastapi")
+DIST_INFO_PREFIX = "inwards_lint-"  # the distribution's folder of metadata: NAME-VERSION.dist-info
 MAX_SOCKET_PATH = 100  # AF_UNIX paths are at most 107 bytes on Linux, 103 on macOS
 
 
@@ -116,10 +117,12 @@ def real_project(directory: str) -> str:
 
 def identity() -> str:
     """Who answers: the installed inwards, as a digest of its version file's bytes, the
-    name, size, inode and modification time of every file and directory of its packages,
-    the interpreter, and the folders distributions are installed in (installing or removing one,
-    a rule family or a rule pack among them, changes theirs). An upgrade, an
-    edit of an installed module, another interpreter: another identity."""
+    inode and modification time of every folder of its packages and of its installation
+    record (a wheel's RECORD, rewritten by every install), the interpreter, and the folders
+    distributions are installed in (installing or removing one, a rule family or a rule pack
+    among them, changes theirs). An upgrade, a reinstall, a module replaced in an editable
+    checkout (`git checkout`, an editor's save), another interpreter: another identity. (A
+    module rewritten in place leaves its folder as it was: `inwards daemon stop` then.)"""
     parts: list[str] = [sys.version, os.path.realpath(sys.executable)]
     home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     top = os.path.dirname(home)
@@ -129,13 +132,24 @@ def identity() -> str:
     except OSError:
         parts.append("no version file")
     for package in PACKAGES:
-        parts.extend(_tree_stamps(os.path.join(top, package)))
+        parts.extend(_folder_stamps(os.path.join(top, package)))
     for entry in sys.path:
         # Where distributions are installed (a rule family, a rule pack), not the script's
         # own folder or the working directory, which differ from run to run.
         if os.path.basename(entry) in ("site-packages", "dist-packages"):
             parts.append(f"{entry}:{_stamp(entry)}")
+            if entry == top:
+                parts.extend(_records(top))
     return _sha256_hex("\n".join(parts).encode("utf-8", "surrogateescape"))[:32]
+
+
+def _records(top: str) -> list[str]:
+    """The stamps of the installation records of inwards beside its packages."""
+    try:
+        names = [name for name in os.listdir(top) if name.startswith(DIST_INFO_PREFIX)]
+    except OSError:
+        return []
+    return [f"{name}:{_stamp(os.path.join(top, name, 'RECORD'))}" for name in sorted(names)]
 
 
 def _stamp(path: str) -> str:
@@ -146,23 +160,18 @@ def _stamp(path: str) -> str:
     return f"{found.st_ino}:{found.st_size}:{found.st_mtime_ns}"
 
 
-def _tree_stamps(directory: str) -> Iterator[str]:
+def _folder_stamps(directory: str) -> list[str]:
+    """The stamp of `directory` and of every folder below it (one listing each, no stat of
+    a file)."""
+    found = [f"{directory}:{_stamp(directory)}"]
     pending = [directory]
     while pending:
-        here = pending.pop()
-        yield f"{here}:{_stamp(here)}"
         try:
-            entries = sorted(os.scandir(here), key=lambda entry: entry.name)
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    if entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                        found.append(f"{entry.path}:{_stamp(entry.path)}")
         except OSError:
             continue
-        for entry in entries:
-            if entry.name == "__pycache__":
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
-            elif entry.name.endswith((".py", ".toml", ".txt")):
-                try:
-                    found = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                yield f"{entry.name}:{found.st_ino}:{found.st_size}:{found.st_mtime_ns}"
+    return found

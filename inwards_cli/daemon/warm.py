@@ -17,7 +17,7 @@ from pathlib import Path
 
 from inwards_cli.agents.claude_code import HookReply, open_hook_session, run_hook
 from inwards_cli.config_file import find_config
-from inwards_cli.daemon.freshness import TreeWatch, setup_stamp
+from inwards_cli.daemon.freshness import InotifyTreeWatch, TreeWatch, setup_stamp, tree_watch
 from inwards_core.session import Session
 
 
@@ -30,7 +30,7 @@ class WarmProject:
         self._session: Session | None = None
         self._project_dir: str | None = None
         self._stamp: tuple[object, ...] | None = None
-        self._watch: TreeWatch | None = None
+        self._watch: TreeWatch | InotifyTreeWatch | None = None
         self.opened = 0  # sessions opened, for `inwards daemon status`
 
     def prepare(self) -> None:
@@ -46,6 +46,8 @@ class WarmProject:
         if self._session is not None:
             with contextlib.suppress(Exception):
                 self._session.close()
+        if self._watch is not None:
+            self._watch.close()
         self._session = None
         self._watch = None
 
@@ -69,7 +71,11 @@ class WarmProject:
         session, watch = self._session, self._watch
         if session is None or watch is None or project_dir is None:
             return session
-        changed, relist = watch.changes()
+        changed, relist, lost = watch.changes()
+        if lost:  # the kernel dropped events: start afresh
+            self.close()
+            self._open(project_dir)
+            return self._session
         if changed:
             session.changed(changed)
         if relist:
@@ -85,7 +91,7 @@ class WarmProject:
         try:
             # Listed twice: the watch's first snapshot is taken between the two listings,
             # so what changes while the tree is listed is seen at the next request.
-            watch = TreeWatch(project_dir, session.tree().listing)
+            watch = tree_watch(project_dir, session.tree().listing)
             session.changed(["."])
             watch.follow(session.tree().listing)
         except Exception:
