@@ -90,6 +90,7 @@ def daemon_reply(
             "kind": "hook",
             "project": project,
             "directory": directory,
+            "cwd": os.getcwd(),
             "environ": forwarded(environ),
             "payload": payload.decode("utf-8", "surrogateescape"),
         }

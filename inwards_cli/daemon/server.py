@@ -89,13 +89,15 @@ class Daemon:
 
     def _hook(self, request: dict[str, object]) -> dict[str, object]:
         environ, payload = request.get("environ"), request.get("payload")
-        directory = request.get("directory")
+        directory, cwd = request.get("directory"), request.get("cwd")
         if (
             request.get("project") != self.project
             or not isinstance(environ, dict)
             or not all(isinstance(value, str) for value in environ.values())
             or not isinstance(payload, str)
             or not isinstance(directory, str)
+            or not isinstance(cwd, str)
+            or not os.path.isabs(cwd)
         ):
             return self._refusal("bad request")
         given = {name: environ[name] for name in FORWARDED_VARIABLES if name in environ}
@@ -105,7 +107,7 @@ class Daemon:
         if _event(data) not in SERVED_EVENTS:
             return self._refusal("event")  # SessionStart and Stop are always one-shot
         self.requests += 1
-        reply = self.warm.answer(data, given, directory)
+        reply = self.warm.answer(data, given, directory, cwd)
         return {
             "protocol": PROTOCOL,
             "identity": self.identity,
@@ -144,7 +146,6 @@ def serve(
     daemon = None
     try:
         try:
-            os.chdir("/")  # hold no directory of the project
             daemon = Daemon(project, places, environ)
             daemon.warm.prepare()
             listener = _listen(places.socket)

@@ -32,6 +32,9 @@ class WarmProject:
         self._stamp: tuple[object, ...] | None = None
         self._watch: TreeWatch | InotifyTreeWatch | None = None
         self.opened = 0  # sessions opened, for `inwards daemon status`
+        # Paths in replies are shown from the working directory (a rule's file, say): the
+        # daemon works in its client's, and a session is opened again in another one.
+        self._cwd = os.getcwd()
 
     def prepare(self) -> None:
         """Open the session and list the tree, and import what the hook events use, so
@@ -101,10 +104,15 @@ class WarmProject:
         self.opened += 1
 
     def answer(
-        self, payload: bytes, environ: Mapping[str, str], directory: str | None
+        self, payload: bytes, environ: Mapping[str, str], directory: str | None, cwd: str
     ) -> HookReply:
-        """`run_hook`'s reply with the warm session; `directory` is the project directory
-        the client ran in when its environment has no CLAUDE_PROJECT_DIR."""
+        """`run_hook`'s reply with the warm session, as a hook run in `cwd` would answer;
+        `directory` is the project directory the client ran in when its environment has no
+        CLAUDE_PROJECT_DIR."""
+        if cwd != self._cwd:
+            os.chdir(cwd)  # raises when it can't: the client answers one-shot
+            self._cwd = cwd
+            self.forget()
         try:
             session = self.session()
         except Exception:
