@@ -108,6 +108,7 @@ class Daemon:
             return self._refusal("event")  # SessionStart and Stop are always one-shot
         self.requests += 1
         reply = self.warm.answer(data, given, directory, cwd)
+        self.last = time.monotonic()  # idle: no hook request (status asks don't count)
         return {
             "protocol": PROTOCOL,
             "identity": self.identity,
@@ -265,7 +266,6 @@ def _loop(daemon: Daemon, listener: socket.socket, inode: int, idle: float) -> N
             going_on = _one(daemon, connection)
         finally:
             connection.close()
-        daemon.last = time.monotonic()
         if not going_on:
             return
 

@@ -89,3 +89,74 @@ def log_events(served: Served, session: str) -> list[dict[str, Any]]:
 
     path = served.project / ".inwards" / "state" / f"{session_stem(session)}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+class FakeDaemon:
+    """A thread that listens at a socket path and answers every connection as `behaviour`
+    says: "garbage", "hang", "close" (reads the request, then closes), "forged" (a well-formed
+    reply with this installation's identity: exit 0, nothing written), "other-identity",
+    "other-protocol", "bad-exit" (exit status 5). It records the events it was asked about."""
+
+    def __init__(self, path: str, behaviour: str) -> None:
+        import socket
+        import threading
+
+        self.behaviour = behaviour
+        self.events: list[object] = []
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(path)
+        self._listener.listen(8)
+        self._listener.settimeout(0.2)
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._done.set()
+        self._thread.join(timeout=10)
+        self._listener.close()
+
+    def _serve(self) -> None:
+        while not self._done.is_set():
+            try:
+                connection, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                self._answer(connection)
+
+    def _answer(self, connection: Any) -> None:
+        from inwards_cli.daemon.place import identity
+
+        connection.settimeout(5)
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = connection.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        request = json.loads(data)
+        self.events.append(json.loads(request.get("payload", "{}")).get("hook_event_name"))
+        if self.behaviour == "hang":
+            self._done.wait(8)
+            return
+        if self.behaviour == "close":
+            return
+        if self.behaviour == "garbage":
+            connection.sendall(b"\x00not json at all\n")
+            return
+        answer = {
+            "protocol": PROTOCOL,
+            "identity": identity(),
+            "status": "ok",
+            "exit": 0,
+            "stdout": "",
+            "stderr": "",
+        }
+        if self.behaviour == "other-identity":
+            answer["identity"] = "0" * 32
+        elif self.behaviour == "other-protocol":
+            answer["protocol"] = "inwards-daemon/0"
+        elif self.behaviour == "bad-exit":
+            answer["exit"] = 5
+        connection.sendall(json.dumps(answer).encode() + b"\n")
