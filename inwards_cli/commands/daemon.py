@@ -130,11 +130,11 @@ def _ended(pid: int) -> bool:
 
 
 def _starting(directory: str) -> bool:
-    from inwards_cli.daemon.client import _locked
+    from inwards_cli.daemon.client import lock_is_held
     from inwards_cli.daemon.place import Places, runtime_directory
 
     runtime = runtime_directory(os.environ, create=False)
-    return runtime is not None and _locked(Places(runtime, directory).lock)
+    return runtime is not None and lock_is_held(Places(runtime, directory).lock)
 
 
 def _ask(directory: str, kind: str) -> dict[str, object] | None:

@@ -72,7 +72,11 @@ def daemon_reply(
     None: answer one-shot. `directory` is the project directory the hook works in (its
     CLAUDE_PROJECT_DIR, else the working directory). Starts a daemon when none answers."""
     switch = environ.get(SWITCH_VARIABLE, "")
-    if switch == "0" or len(payload) > MAX_PAYLOAD_BYTES or _event(payload) not in SERVED_EVENTS:
+    if (
+        switch == "0"
+        or len(payload) > MAX_PAYLOAD_BYTES
+        or hook_event(payload) not in SERVED_EVENTS
+    ):
         return None
     try:
         runtime = runtime_directory(environ, create=False)
@@ -104,7 +108,7 @@ def daemon_reply(
     return None
 
 
-def _event(payload: bytes) -> object:
+def hook_event(payload: bytes) -> object:
     try:
         document = json.loads(payload)
     except (ValueError, RecursionError):
@@ -141,7 +145,7 @@ def ask(
     try:
         connection.settimeout(seconds)
         connection.connect(socket_path)
-        if not _peer_is_us(connection):
+        if not peer_is_us(connection):
             return None
         send_all(connection, encode(request), deadline=deadline)
         answer = decode(read_line(connection, limit=MAX_REPLY_BYTES, deadline=deadline))
@@ -165,7 +169,7 @@ def _safe_socket(path: str) -> bool:
     return stat.S_ISSOCK(found.st_mode) and found.st_uid == os.geteuid()
 
 
-def _peer_is_us(connection: _socket.socket) -> bool:
+def peer_is_us(connection: _socket.socket) -> bool:
     """The process at the other end runs as this user (Linux's SO_PEERCRED: pid, uid, gid;
     elsewhere the private directory and the socket's owner are the whole check)."""
     option = getattr(_socket, "SO_PEERCRED", None)
@@ -188,7 +192,7 @@ def start_in_background(
         runtime = runtime_directory(environ, create=True)
         assert runtime is not None  # made when missing
         places = Places(runtime, project)
-        if (_backing_off(places.backoff) and not force) or _locked(places.lock):
+        if (_backing_off(places.backoff) and not force) or lock_is_held(places.lock):
             return None
         null = os.devnull
         streams = [
@@ -222,7 +226,7 @@ def _backing_off(path: str) -> bool:
     return time.time() - found.st_mtime < BACKOFF_SECONDS
 
 
-def _locked(path: str) -> bool:
+def lock_is_held(path: str) -> bool:
     """Whether a daemon holds the lock (one is starting or serving)."""
     import fcntl
 

@@ -28,14 +28,13 @@ IN_MOVE_SELF = 0x00000800
 IN_Q_OVERFLOW = 0x00004000
 IN_IGNORED = 0x00008000
 IN_ONLYDIR = 0x01000000
-IN_DONT_FOLLOW = 0x02000000
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 
 CONTENT = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE
 ENTRIES = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
 SELF = IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED
-MASK = CONTENT | ENTRIES | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
+MASK = CONTENT | ENTRIES | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
 EVENT = struct.Struct("iIII")
 
 
@@ -75,6 +74,7 @@ class FolderWatch:
         self._top = top
         self._names: dict[int, set[str]] = {}  # watch -> the folder's relative names
         self._watches: dict[str, int] = {}  # relative name -> watch
+        self._failed: set[str] = set()  # folders that could not be watched (said once)
 
     def close(self) -> None:
         if self._descriptor >= 0:
@@ -93,13 +93,18 @@ class FolderWatch:
             if not names:
                 self._names.pop(watch, None)
                 self._remove(self._descriptor, watch)
-        for name in sorted(wanted - set(self._watches)):
-            path = os.path.join(self._top, name) if name else self._top
+        self._failed &= wanted
+        for name in sorted(wanted - set(self._watches) - self._failed):
+            # A folder reached through a link inside the project is watched where it is
+            # (the listing follows no link out of the project).
+            path = os.path.realpath(os.path.join(self._top, name) if name else self._top)
             watch = self._add(self._descriptor, os.fsencode(path), MASK)
             if watch < 0:
                 code = ctypes.get_errno()
                 if code in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
-                    added = True  # gone or unreadable since it was listed: list again
+                    # Gone or unreadable since it was listed: list the tree again, once.
+                    self._failed.add(name)
+                    added = True
                     continue
                 raise InotifyUnavailable(os.strerror(code))
             self._watches[name] = watch

@@ -19,7 +19,13 @@ import stat
 import time
 from collections.abc import Callable, Mapping
 
-from inwards_cli.daemon.client import FORWARDED_VARIABLES, SERVED_EVENTS, SESSION_VARIABLES
+from inwards_cli.daemon.client import (
+    FORWARDED_VARIABLES,
+    SERVED_EVENTS,
+    SESSION_VARIABLES,
+    hook_event,
+    peer_is_us,
+)
 from inwards_cli.daemon.place import (
     MAX_SOCKET_PATH,
     PROTOCOL,
@@ -79,12 +85,12 @@ class Daemon:
             return {**self.status(), "status": "stopping"}, False
         if request.get("protocol") != PROTOCOL or request.get("identity") != self.identity:
             # Another inwards asks: it answers one-shot and starts its own daemon.
-            return self._refusal("mismatch"), False
+            return self.refusal("mismatch"), False
         if kind != "hook":
-            return self._refusal("unknown request"), True
+            return self.refusal("unknown request"), True
         return self._hook(request), True
 
-    def _refusal(self, why: str) -> dict[str, object]:
+    def refusal(self, why: str) -> dict[str, object]:
         return {"protocol": PROTOCOL, "identity": self.identity, "status": why}
 
     def _hook(self, request: dict[str, object]) -> dict[str, object]:
@@ -99,13 +105,13 @@ class Daemon:
             or not isinstance(cwd, str)
             or not os.path.isabs(cwd)
         ):
-            return self._refusal("bad request")
+            return self.refusal("bad request")
         given = {name: environ[name] for name in FORWARDED_VARIABLES if name in environ}
         if any(given.get(name) != self.environ.get(name) for name in SESSION_VARIABLES):
-            return self._refusal("environment")  # it would set up another session
+            return self.refusal("environment")  # it would set up another session
         data = payload.encode("utf-8", "surrogateescape")
-        if _event(data) not in SERVED_EVENTS:
-            return self._refusal("event")  # SessionStart and Stop are always one-shot
+        if hook_event(data) not in SERVED_EVENTS:
+            return self.refusal("event")  # SessionStart and Stop are always one-shot
         self.requests += 1
         reply = self.warm.answer(data, given, directory, cwd)
         self.last = time.monotonic()  # idle: no hook request (status asks don't count)
@@ -117,16 +123,6 @@ class Daemon:
             "stdout": reply.stdout,
             "stderr": reply.stderr,
         }
-
-
-def _event(data: bytes) -> object:
-    import json
-
-    try:
-        document = json.loads(data)
-    except (ValueError, RecursionError):
-        return None
-    return document.get("hook_event_name") if isinstance(document, dict) else None
 
 
 def serve(
@@ -143,25 +139,26 @@ def serve(
     lock = _take_lock(places.lock)
     if lock is None:
         return False
-    listener = None
+    listener: socket.socket | None = None
+    inode = 0
     daemon = None
     try:
         try:
             daemon = Daemon(project, places, environ)
             daemon.warm.prepare()
-            listener = _listen(places.socket)
+            listener, inode = _listen(places.socket)
         except Exception as error:
             _back_off(places.backoff)
             raise DaemonError(f"the daemon could not start: {error}") from error
         with contextlib.suppress(FileNotFoundError):
             os.unlink(places.backoff)
         ready(daemon)
-        _loop(daemon, listener[0], listener[1], idle)
+        _loop(daemon, listener, inode, idle)
         return True
     finally:
         if listener is not None:
-            _remove_own_socket(places.socket, listener[1])
-            listener[0].close()
+            _remove_own_socket(places.socket, inode)
+            listener.close()
         if daemon is not None:
             daemon.warm.close()
         os.close(lock)
@@ -279,7 +276,10 @@ def _socket_is_ours(path: str, inode: int) -> bool:
 
 def _one(daemon: Daemon, connection: socket.socket) -> bool:
     """Serve one connection; whether to go on serving."""
-    if not _peer_is_us(connection):
+    try:
+        if not peer_is_us(connection):
+            return True  # another user's process: no answer at all
+    except OSError:
         return True
     deadline = time.monotonic() + REQUEST_SECONDS
     try:
@@ -290,16 +290,7 @@ def _one(daemon: Daemon, connection: socket.socket) -> bool:
         answer, going_on = daemon.handle(request)
     except Exception as error:  # a bug: this client answers one-shot, the next may not
         daemon.warm.forget()
-        answer, going_on = daemon._refusal(f"error: {type(error).__name__}"), True
+        answer, going_on = daemon.refusal(f"error: {type(error).__name__}"), True
     with contextlib.suppress(OSError, WireError):
         send_all(connection, encode(answer), deadline=time.monotonic() + REQUEST_SECONDS)
     return going_on
-
-
-def _peer_is_us(connection: socket.socket) -> bool:
-    from inwards_cli.daemon.client import _peer_is_us as same_user
-
-    try:
-        return same_user(connection)
-    except OSError:
-        return False

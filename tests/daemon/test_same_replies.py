@@ -7,6 +7,7 @@ every PreToolUse and PostToolUse of it."""
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +107,37 @@ def test_the_scripted_session_gets_the_same_replies_with_and_without_the_daemon(
     asked = 19  # the session's PreToolUse and PostToolUse runs, each answered by the daemon
     assert served.requests() == asked
     assert alone.status() is None  # INWARDS_DAEMON=0 started none
+
+
+def _linked_session(served: Served) -> list[Run]:
+    """Edits in a project that reaches a folder through a link inside it."""
+    project = served.project
+    os.symlink(project / "src/shop/domain", project / "src/shop/mirror")
+    runs = [served.send("session-start")]
+    calls = itertools.count(1)
+
+    def edit(path: str) -> None:
+        for name in ("pre-tool-use-edit", "post-tool-use-edit"):
+            changes = {"tool_input": {"file_path": str(project / path)}}
+            runs.append(served.send(name, tool_use_id=f"toolu_{next(calls):04d}", **changes))
+
+    edit("src/shop/mirror/order.py")
+    (project / "src/shop/domain/extra.py").write_text("import sqlite3\n")  # behind the hooks
+    edit("src/shop/mirror/extra.py")
+    edit("src/shop/domain/extra.py")
+    (project / "src/shop/domain/extra.py").write_text("x = 1\n")
+    edit("src/shop/mirror/extra.py")
+    return runs
+
+
+def test_a_folder_reached_through_a_link_gets_the_same_replies(
+    tmp_path: Path, runtime: Path
+) -> None:
+    alone = served_shop(tmp_path, runtime, "0", "alone")
+    served = served_shop(tmp_path, runtime, "1", "served")
+    served.start_daemon()
+    without = [reply(run, alone.project) for run in _linked_session(alone)]
+    with_daemon = [reply(run, served.project) for run in _linked_session(served)]
+    assert with_daemon == without
+    assert 2 in [code for code, _, _ in without]
+    assert served.requests() == 8
