@@ -61,6 +61,7 @@ def hook(project: Path, document: dict[str, object]) -> tuple[int, float]:
     """Run the hook once; (exit status, wall milliseconds)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     environment["CLAUDE_PROJECT_DIR"] = str(project)
+    environment["INWARDS_DAEMON"] = "0"  # one-shot: bench/daemon.py measures the daemon
     data = json.dumps(document).encode()
     started = time.perf_counter()
     done = subprocess.run(

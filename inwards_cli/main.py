@@ -8,12 +8,9 @@ other command line, help, and every usage error go through the typer application
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import sys
-
-from inwards_cli.termination import Terminated, end_on_termination
 
 DEBUG_VARIABLE = "INWARDS_DEBUG"
 EXIT_INTERNAL_ERROR = 2  # a run that broke is no verdict: never 0 or 1
@@ -22,9 +19,14 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; an error of inwards itself is one line and exit status 2."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"] and not _asks_for_help(args):
+        _hook(args[1:])  # first, and importing next to nothing (its daemon's client)
+    from inwards_cli.termination import Terminated, end_on_termination
+
     try:
         end_on_termination()  # SIGTERM and SIGHUP unwind what is being written, as Ctrl-C
-        _run(argv)
+        _run(args)
     except SystemExit:
         raise
     except KeyboardInterrupt:
@@ -35,7 +37,26 @@ def main(argv: list[str] | None = None) -> None:
         _internal_error(error)
 
 
+def _hook(args: list[str]) -> None:
+    """`inwards hook ...`: a hook's failures are exit 1, never the 2 that blocks an agent,
+    and it runs without typer (docs/agents.md)."""
+    try:
+        from inwards_cli.adapters.python_path import forget_working_directory
+        from inwards_cli.commands.hook import hook_main
+        from inwards_cli.termination import end_on_termination
+
+        end_on_termination()
+        gc.disable()
+        forget_working_directory()  # no plugin is ever imported from the project
+        code = hook_main(args)
+    except BaseException as error:  # even a broken installation fails open
+        _stop(1, f"inwards: the hook could not run ({type(error).__name__}).")
+    os._exit(code)
+
+
 def _internal_error(error: BaseException) -> None:
+    import contextlib
+
     if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
         import traceback
 
@@ -59,27 +80,15 @@ def _asks_for_help(args: list[str]) -> bool:
 
 
 def _stop(code: int, message: str) -> None:
-    with contextlib.suppress(Exception):
+    try:
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
+    except Exception:
+        pass
     os._exit(code)  # no teardown: it may be what broke
 
 
-def _run(argv: list[str] | None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["hook"] and not _asks_for_help(args):
-        # Before anything else: a hook's failures are exit 1, never the 2 that blocks an
-        # agent, and it runs without typer (docs/agents.md).
-        try:
-            from inwards_cli.adapters.python_path import forget_working_directory
-            from inwards_cli.commands.hook import hook_main
-
-            gc.disable()
-            forget_working_directory()  # no plugin is ever imported from the project
-            code = hook_main(args[1:])
-        except BaseException as error:  # even a broken installation fails open
-            _stop(1, f"inwards: the hook could not run ({type(error).__name__}).")
-        os._exit(code)
+def _run(args: list[str]) -> None:
     from inwards_cli.adapters.standard_output import guard_standard_output
 
     guard_standard_output()  # a report that can't be written is exit 2, never a truncated 0

@@ -12,8 +12,11 @@ from __future__ import annotations
 # The C module `signal` wraps, already loaded by every interpreter: `import signal` builds
 # its enums, 0.7 ms of every start-up, for names we don't need. It has no type stubs.
 import _signal  # type: ignore[import-not-found]
-from types import FrameType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `typing` costs about 10 ms of a hook's start (its daemon's client)
+    from types import FrameType
+    from typing import Any
 
 _SIGNAL: Any = _signal
 # The signals a run is ended by, with their names (SIGHUP: the terminal went away). SIGINT

@@ -9,6 +9,7 @@ import typer
 from inwards_cli.commands.baseline import baseline_command
 from inwards_cli.commands.check.command import check_command
 from inwards_cli.commands.context import context_command
+from inwards_cli.commands.daemon import daemon_app
 from inwards_cli.commands.diagram import diagram_command
 from inwards_cli.commands.explain_module import explain_module_command
 from inwards_cli.commands.hook_command import hook_app
@@ -79,4 +80,5 @@ app.command(name="context")(context_command)
 app.command(name="import-config")(import_config_command)
 app.command(name="init")(init_command)
 app.add_typer(hook_app, name="hook")
+app.add_typer(daemon_app, name="daemon")
 app.command(name="stats")(stats_command)

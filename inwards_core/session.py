@@ -500,6 +500,10 @@ class Session:
             ):
                 self._forget_warm()
                 return
+        if warm is None:
+            # Nothing warm reads them (the next whole-project run reads every file): kept,
+            # they would be read again at every call of a session that only checks files.
+            self._pending.clear()
 
     def _readable(self, path: str) -> bool:
         try:

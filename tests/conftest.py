@@ -51,6 +51,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_resident_daemons() -> Iterator[None]:
+    """No hook run of the suite starts a resident daemon unless its test asks for one
+    (tests/daemon/ does, in a runtime directory of its own, and stops it)."""
+    saved = os.environ.get("INWARDS_DAEMON")
+    os.environ["INWARDS_DAEMON"] = "0"
+    yield
+    if saved is None:
+        os.environ.pop("INWARDS_DAEMON", None)
+    else:
+        os.environ["INWARDS_DAEMON"] = saved
+
+
 @pytest.fixture(autouse=True)
 def _cli_process(request: pytest.FixtureRequest) -> Iterator[None]:
     module = request.path.relative_to(request.config.rootpath).as_posix()

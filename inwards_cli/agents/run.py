@@ -29,6 +29,9 @@ from inwards_core.config.values import Config, ConfigError
 from inwards_core.session import Session
 
 LOG_VERSION = 1
+MAX_KEPT_RECORDS = 16
+# Start records parsed, by project and file, with the stamp of the file they were read from.
+_START_RECORDS: dict[tuple[str, str], tuple[tuple[int, int, int], StartRecord | None]] = {}
 
 
 class HookRun:
@@ -101,12 +104,25 @@ class HookRun:
         return self.stem + LOG_SUFFIX
 
     def start_record(self) -> StartRecord | None:
-        """The session's start record; None when there is none or it is no record."""
+        """The session's start record; None when there is none or it is no record. A
+        process that answers many runs (the daemon) parses it again only when the file
+        changed: it holds the digests of every Python file of the project."""
         try:
-            document = self.state().read_json(self.start_name, max_bytes=MAX_START_BYTES)
+            state = self.state()
+            stamp = state.stamp(self.start_name)
+            key = (str(self.project_dir), self.start_name)
+            known = _START_RECORDS.get(key)
+            if stamp is not None and known is not None and known[0] == stamp:
+                return known[1]
+            document = state.read_json(self.start_name, max_bytes=MAX_START_BYTES)
         except StateError:
             return None
-        return StartRecord.from_json(document)
+        record = StartRecord.from_json(document)
+        if stamp is not None:
+            if len(_START_RECORDS) >= MAX_KEPT_RECORDS:
+                _START_RECORDS.pop(next(iter(_START_RECORDS)))
+            _START_RECORDS[key] = (stamp, record)
+        return record
 
     def log_entries(self) -> list[dict[str, Any]]:
         try:

@@ -156,6 +156,16 @@ class StateDirectory:
 
     # -- the documents ----------------------------------------------------------------
 
+    def stamp(self, name: str) -> tuple[int, int, int] | None:
+        """The inode, size and modification time of `name` itself (a link is not
+        followed); None when it is not there. A file written again (atomically: a new
+        inode) has another stamp."""
+        try:
+            found = os.stat(name, dir_fd=self._descriptor, follow_symlinks=False)
+        except OSError:
+            return None
+        return (found.st_ino, found.st_size, found.st_mtime_ns)
+
     def read_json(self, name: str, *, max_bytes: int) -> Any:
         """The JSON document in `name`, None when there is none; `StateError` when it
         can't be read or parsed."""

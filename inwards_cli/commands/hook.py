@@ -4,14 +4,19 @@
 It runs without typer (`inwards_cli.main` sends `inwards hook ...` here first): a hook runs
 on every edit. Whatever goes wrong here is exit 1, one line: Claude Code takes 2 as a
 verdict that blocks the agent, and only the hook's own checks may give it.
+
+PreToolUse and PostToolUse ask the project's daemon first (`inwards_cli.daemon.client`),
+and are answered one-shot when it can't answer; so this module imports nothing the
+daemon's client does not need before it knows (no `pathlib`, no `typing`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 EXIT_FAIL_OPEN = 1
 USAGE = "usage: inwards hook claude-code (reads one Claude Code hook payload on standard input)"
@@ -30,17 +35,32 @@ def hook_main(arguments: Sequence[str], environ: Mapping[str, str] | None = None
 
 
 def _claude_code(environ: Mapping[str, str]) -> int:
-    from inwards_cli.agents.claude_code import run_hook
-    from inwards_cli.agents.payload import MAX_PAYLOAD_BYTES
+    from inwards_cli.daemon.client import MAX_PAYLOAD_BYTES, daemon_reply
 
     data = _read_stdin(MAX_PAYLOAD_BYTES + 1)
     # Claude Code runs hooks in the project directory and sets CLAUDE_PROJECT_DIR; a hook
     # run by hand in the project works too.
+    directory = environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    try:
+        answered = daemon_reply(data, environ, directory)
+    except Exception:  # whatever the daemon's client met, the hook answers one-shot
+        answered = None
+    if answered is None:
+        answered = _one_shot(data, environ)
+    code, out, err = answered
+    _write(1, out)
+    _write(2, err)
+    return code
+
+
+def _one_shot(data: bytes, environ: Mapping[str, str]) -> tuple[int, str, str]:
+    from pathlib import Path
+
+    from inwards_cli.agents.claude_code import run_hook
+
     project = None if environ.get("CLAUDE_PROJECT_DIR") else Path.cwd()
     reply = run_hook(data, environ=environ, project=project)
-    _write(1, reply.stdout)
-    _write(2, reply.stderr)
-    return reply.exit_code
+    return reply.exit_code, reply.stdout, reply.stderr
 
 
 def _read_stdin(limit: int) -> bytes:
@@ -63,6 +83,8 @@ def _write(descriptor: int, text: str) -> None:
 
 
 def _fail(line: str) -> int:
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105 (contextlib is not imported on the hook's path)
         _write(2, line + "\n")
+    except OSError:
+        pass
     return EXIT_FAIL_OPEN

@@ -110,3 +110,16 @@ def test_old_and_surplus_sessions_are_pruned(tmp_path: Path) -> None:
     assert "s054" in left  # the running session, though the oldest
     assert len(left - {"notes"}) == KEEP_SESSIONS
     assert {f"s{n:03d}" for n in range(KEEP_SESSIONS - 1)} <= left
+
+
+def test_a_stamp_changes_when_a_document_is_written_again(tmp_path: Path) -> None:
+    """What lets the daemon keep a parsed start record while its file is unchanged."""
+    with StateDirectory.open(tmp_path, create=True) as state:  # type: ignore[union-attr]
+        assert state.stamp("s.start.json") is None
+        state.write_json("s.start.json", {"a": 1})
+        first = state.stamp("s.start.json")
+        assert first is not None and first == state.stamp("s.start.json")
+        state.write_json("s.start.json", {"a": 2})  # same size, written atomically
+        assert state.stamp("s.start.json") not in (None, first)
+        os.symlink(tmp_path / "elsewhere", tmp_path / ".inwards/state/link.json")
+        assert state.stamp("link.json") is not None  # the link itself, not followed

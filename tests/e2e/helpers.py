@@ -65,6 +65,8 @@ def run_inwards(
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     # Hermetic by default: the developer's own ~/.config/inwards/rules never leaks in.
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
+    # A hook run starts no resident daemon unless the test asks for one (tests/daemon/).
+    environment["INWARDS_DAEMON"] = "0"
     environment.update(env or {})
     if stdin is not None:
         fed = subprocess.run(

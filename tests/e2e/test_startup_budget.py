@@ -89,7 +89,12 @@ def imported_modules(
         capture_output=True,
         text=True,
         input=stdin,
-        env={"XDG_CONFIG_HOME": str(NO_USER_CONFIG), "PATH": "/usr/bin:/bin", **(env or {})},
+        env={
+            "XDG_CONFIG_HOME": str(NO_USER_CONFIG),
+            "PATH": "/usr/bin:/bin",
+            "INWARDS_DAEMON": "0",
+            **(env or {}),
+        },
         timeout=120,
     )
     assert run.returncode in codes, run.stderr[-2000:]

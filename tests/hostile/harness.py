@@ -123,6 +123,7 @@ def start_limited(
     waits for it (with `budget.seconds`) and kills its group (`kill_group`)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
+    environment["INWARDS_DAEMON"] = "0"  # a hook run starts no resident daemon here
     environment.update(env or {})
     return subprocess.Popen(
         [*(command or inwards_executable()), *args],

@@ -142,6 +142,7 @@ def test_two_sessions_at_once(project: Path) -> None:
         "XDG_CONFIG_HOME": str(NO_USER_CONFIG),
         "CLAUDE_PROJECT_DIR": str(project),
         "HOME": str(project / "home"),
+        "INWARDS_DAEMON": "0",
     }
     sessions = [f"{SESSION[:-1]}{digit}" for digit in "1234"]
 
