@@ -30,6 +30,7 @@ ProjectOption = Annotated[
         help="The project directory (default: the working directory), as the hooks' "
         "CLAUDE_PROJECT_DIR names it.",
         file_okay=False,
+        metavar="DIR",
     ),
 ]
 START_SECONDS = 120.0  # for a started daemon to answer (it lists and reads the project)
@@ -49,8 +50,9 @@ def daemon_command(
         float,
         typer.Option(
             "--idle",
-            help="Seconds without a request after which the daemon exits (default 900).",
+            help="Seconds without a request after which the daemon exits.",
             min=1.0,
+            metavar="SECONDS",
         ),
     ] = 900.0,
     foreground: Annotated[
