@@ -406,6 +406,8 @@ def test_the_written_command_answers_a_real_payload(tmp_path: Path, form: str) -
         "HOME": str(project.parent / "home"),
         "XDG_CONFIG_HOME": str(NO_USER_CONFIG),
         "CLAUDE_PROJECT_DIR": str(project),
+        # A clean environment: without this the first edit would leave a daemon running.
+        "INWARDS_DAEMON": "0",
     }
     start = _as_claude_code(project, command, "session-start", env)
     assert start.code == 0, start
