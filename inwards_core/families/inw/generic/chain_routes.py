@@ -3,7 +3,11 @@ the chain with its other heads (imports from the source into its first middle mo
 tails (imports from its last middle module into the target), and the other routes of the
 pair: import-linter takes the shortest chain away (the source's imports of its first middle
 module, each link in the middle, the last middle module's imports of the target) and looks
-again, until none is left."""
+again, until none is left.
+
+A forbidden contract's chains are found another way (`pair_chains`): import-linter takes
+away only the imports of each chain found (importer and imported module), so a pair's
+chains may share a first or last middle module."""
 
 from __future__ import annotations
 
@@ -144,6 +148,10 @@ class _Cuts:
         self.links.update((edge.importer, edge.target) for edge in steps[1:-1])
         self.tails.add(steps[-1].importer)
 
+    def take_imports(self, steps: Chain) -> None:
+        """A forbidden contract's cut: only the chain's own imports, first and last too."""
+        self.links.update((edge.importer, edge.target) for edge in steps)
+
 
 def with_other_routes(
     model: ProjectModel,
@@ -186,7 +194,7 @@ def _shortest(
                 if not search.takes(edge) or (from_source and edge.target in cuts.heads):
                     continue
                 if not from_source and search.key_of(edge) == key:
-                    if info.name not in cuts.tails:
+                    if info.name not in cuts.tails and (info.name, edge.target) not in cuts.links:
                         return (*path_to(info.name, reached_by), edge)
                     continue
                 target = edge.target
@@ -204,3 +212,29 @@ def _shortest(
                     following.append(node)
         frontier = following
     return None
+
+
+def pair_chains(
+    model: ProjectModel, starts: Sequence[ModuleInfo], key: str, search: ChainSearch
+) -> Route | None:
+    """The chains from `starts` to `key` as import-linter finds them for a forbidden
+    contract: the shortest, then again without the imports of the chains found so far, at
+    most `MAX_OTHER_ROUTES` more; each with its heads and tails, as `make_route` gives
+    them. None when there is no chain."""
+    into: dict[str, list[ImportEdge]] = {}
+    for info in starts:
+        for edge in model.import_edges(info):
+            if search.takes(edge):
+                into.setdefault(edge.target, []).append(edge)
+    cuts = _Cuts()
+    found: list[Route] = []
+    while len(found) <= MAX_OTHER_ROUTES:
+        steps = _shortest(model, starts, key, search, cuts)
+        if steps is None:
+            break
+        found.append(make_route(model, steps, into, key, search))
+        cuts.take_imports(steps)
+    if not found:
+        return None
+    first, *others = found
+    return Route(first, first.heads, first.tails, tuple(others))

@@ -23,6 +23,7 @@ from inwards_core.families.inw.generic.chain_routes import (
     ChainSearch,
     Route,
     make_route,
+    pair_chains,
     path_to,
     with_other_routes,
 )
@@ -115,6 +116,36 @@ def chains_from_each(
         )
         for end in ends:
             chain = chains.get(end)
+            if chain is not None:
+                yield source, end, chain
+
+
+def pair_chains_from_each(
+    model: ProjectModel,
+    sources: Sequence[str],
+    ends: Sequence[str],
+    hit: Callable[[str, str, ImportEdge], bool],
+    passable: Callable[[str, str, str], bool],
+    follows: Callable[[ImportEdge], bool] | None = None,
+    *,
+    as_packages: bool = True,
+) -> Iterator[tuple[str, str, Chain]]:
+    """`chains_from_each` for a forbidden contract, searched pair by pair as import-linter
+    does: `hit` and `passable` take the source entry and the end first, so a chain may go
+    through the modules of the other ends (see `pair_chains` for the chains it lists)."""
+    if not model.whole_project:
+        return
+    for source in sources:
+        starts = list(checked_in(model, (source,)))
+        if not as_packages:
+            starts = [i for i in starts if covers(source, i.name, as_package=False)]
+        for end in ends:
+
+            def hit_end(edge: ImportEdge, source: str = source, end: str = end) -> str | None:
+                return end if hit(source, end, edge) else None
+
+            search = ChainSearch(hit_end, functools.partial(passable, source, end), follows=follows)
+            chain = pair_chains(model, starts, end, search)
             if chain is not None:
                 yield source, end, chain
 
