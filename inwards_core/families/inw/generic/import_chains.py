@@ -22,9 +22,11 @@ from inwards_core.families.inw.generic.chain_routes import (
     MAX_OTHER_ROUTES,
     ChainSearch,
     Route,
+    SourceWalk,
     make_route,
     pair_chains,
     path_to,
+    walked_routes,
     with_other_routes,
 )
 from inwards_core.families.inw.generic.chain_routes import Chain as Chain  # the kinds take it here
@@ -107,15 +109,12 @@ def chains_from_each(
         starts = list(checked_in(model, (source,)))
         if not as_packages:
             starts = [i for i in starts if covers(source, i.name, as_package=False)]
-        chains = shortest_chains(
-            model,
-            starts,
-            hit=functools.partial(hit, source),
-            passable=functools.partial(passable, source),
-            follows=follows,
+        search = ChainSearch(
+            functools.partial(hit, source), functools.partial(passable, source), follows
         )
+        walk = SourceWalk(model, starts, search)  # one walk for every end and route
         for end in ends:
-            chain = chains.get(end)
+            chain = walked_routes(walk, end)
             if chain is not None:
                 yield source, end, chain
 
