@@ -31,7 +31,7 @@ from inwards_core.families.inw.generic.chain_routes import (
 )
 from inwards_core.families.inw.generic.chain_routes import Chain as Chain  # the kinds take it here
 from inwards_core.families.inw.generic.chain_routes import readable as readable
-from inwards_core.families.inw.module_entries import checked_in, covers
+from inwards_core.families.inw.module_entries import checked_in, checked_in_each, covers
 
 
 def shortest_chains(
@@ -105,18 +105,33 @@ def chains_from_each(
     ordinary modules a chain may go through."""
     if not model.whole_project:
         return
+    members = checked_in_each(model, sources)
+    takes = None if follows is None else _kept(follows)
     for source in sources:
-        starts = list(checked_in(model, (source,)))
+        starts = members[source]
         if not as_packages:
             starts = [i for i in starts if covers(source, i.name, as_package=False)]
         search = ChainSearch(
-            functools.partial(hit, source), functools.partial(passable, source), follows
+            functools.partial(hit, source), functools.partial(passable, source), takes
         )
         walk = SourceWalk(model, starts, search)  # one walk for every end and route
         for end in ends:
             chain = walked_routes(walk, end)
             if chain is not None:
                 yield source, end, chain
+
+
+def _kept(follows: Callable[[ImportEdge], bool]) -> Callable[[ImportEdge], bool]:
+    """`follows` asked once per import for every unit's search (edges by identity)."""
+    known: dict[int, bool] = {}
+
+    def takes(edge: ImportEdge) -> bool:
+        found = known.get(id(edge))
+        if found is None:
+            found = known[id(edge)] = follows(edge)
+        return found
+
+    return takes
 
 
 def pair_chains_from_each(
