@@ -102,7 +102,11 @@ def chains_from_each(
     `(source, end, chain)` in the order of `sources` and then of `ends`. `hit` and
     `passable` take the source entry first (see `shortest_chains`). With `as_packages`
     false a chain starts only at the module an entry names; the modules below it are
-    ordinary modules a chain may go through."""
+    ordinary modules a chain may go through.
+
+    One walk of the graph per entry of `sources` (`SourceWalk`) gives every end's chain
+    and other routes: the same as `shortest_chains` and `with_other_routes` would, without
+    a search of the whole graph per route."""
     if not model.whole_project:
         return
     members = checked_in_each(model, sources)
