@@ -153,19 +153,61 @@ def pair_chains_from_each(
     through the modules of the other ends (see `pair_chains` for the chains it lists)."""
     if not model.whole_project:
         return
+    takes = (lambda _edge: True) if follows is None else _kept(follows)
     for source in sources:
         starts = list(checked_in(model, (source,)))
         if not as_packages:
             starts = [i for i in starts if covers(source, i.name, as_package=False)]
+        reached = _ends_in_reach(model, starts, ends, (source, hit, passable), takes)
         for end in ends:
+            if end not in reached:
+                continue  # no chain to it: spare the pair its search
 
             def hit_end(edge: ImportEdge, source: str = source, end: str = end) -> str | None:
                 return end if hit(source, end, edge) else None
 
-            search = ChainSearch(hit_end, functools.partial(passable, source, end), follows=follows)
+            search = ChainSearch(hit_end, functools.partial(passable, source, end), takes)
             chain = pair_chains(model, starts, end, search)
             if chain is not None:
                 yield source, end, chain
+
+
+def _ends_in_reach(
+    model: ProjectModel,
+    starts: Sequence[ModuleInfo],
+    ends: Sequence[str],
+    rule: tuple[
+        str, Callable[[str, str, ImportEdge], bool], Callable[[str, str, str], bool]
+    ],  # the source entry, `hit` and `passable` of `pair_chains_from_each`
+    takes: Callable[[ImportEdge], bool],
+) -> set[str]:
+    """The ends some chain from `starts` may reach: one walk through every module that
+    some pair lets a chain pass (as import-linter first looks which forbidden modules a
+    source reaches at all), so that a pair with no chain costs no search of its own."""
+    source, hit, passable = rule
+    names = {info.name for info in starts}
+    seen = set(names)
+    found: set[str] = set()
+    frontier = list(starts)
+    while frontier:
+        following: list[ModuleInfo] = []
+        for info in frontier:
+            for edge in model.import_edges(info):
+                if not takes(edge):
+                    continue
+                if info.name not in names:
+                    found.update(end for end in ends if hit(source, end, edge))
+                target = edge.target
+                if not edge.first_party or target in seen:
+                    continue
+                if not any(passable(source, end, target) for end in ends):
+                    continue
+                node = readable(model, target)
+                if node is not None:
+                    seen.add(target)
+                    following.append(node)
+        frontier = following
+    return found
 
 
 def chain_modules(chain: Chain) -> str:
