@@ -209,3 +209,62 @@ def contract_codes(import_config_output: str) -> dict[str, str]:
         ast.literal_eval(m["name"]): m["code"]
         for m in re.finditer(pattern, import_config_output, re.MULTILINE)
     }
+
+
+_CHAIN_STEP = re.compile(r"^(?P<importer>[\w.]+) -> (?P<imported>[\w.]+) \([^)]*\)$")
+
+
+def forbidden_chains(output: str) -> dict[str, frozenset[tuple[str, ...]]]:
+    """The chains lint-imports prints for each broken forbidden contract, each as the
+    modules it goes through (`- a -> b (l.1)` then `b -> c (l.2)` under it: `(a, b, c)`)."""
+    section = output.split("Broken contracts", 1)[-1] if "Broken contracts" in output else ""
+    lines = section.splitlines()
+    found: dict[str, set[tuple[str, ...]]] = {}
+    contract = ""
+    chain: list[str] = []
+
+    def close() -> None:
+        if contract and chain:
+            found.setdefault(contract, set()).add(tuple(chain))
+        chain.clear()
+
+    for number, line in enumerate(lines):
+        underline = number + 1 < len(lines) and set(lines[number + 1].strip()) == {"-"}
+        if underline and line.strip() and not line.startswith((" ", "-")):
+            close()
+            contract = line.strip()
+            continue
+        text = line.strip()
+        if text.startswith("- "):
+            close()
+            text = text[2:].strip()
+        match = _CHAIN_STEP.match(text)
+        if match is None:
+            close()
+        elif not chain:
+            chain.extend((match["importer"], match["imported"]))
+        else:
+            chain.append(match["imported"])
+    close()
+    return {name: frozenset(items) for name, items in found.items()}
+
+
+_OUR_CHAIN = re.compile(r"(?:[\w.]+ \([^()]*\) -> )+\w+(?:\.\w+)*")
+_OUR_DIRECT = re.compile(r'^"(?P<importer>[\w.]+)" imports "(?P<imported>[\w.]+)"')
+
+
+def our_chains(check: InwardsCheck, code: str) -> frozenset[tuple[str, ...]]:
+    """The chains the findings of `code` name, as `forbidden_chains` gives lint-imports':
+    a direct import as `(importer, imported)`, a chain finding's chain and other routes
+    each as the modules they go through."""
+    found: set[tuple[str, ...]] = set()
+    for finding in check.findings:
+        if finding["code"] != code:
+            continue
+        message = str(finding["message"])
+        if "Chain: " in message:
+            for text in _OUR_CHAIN.findall(message.split("Chain: ", 1)[1]):
+                found.add(tuple(re.sub(r" \([^()]*\)", "", text).split(" -> ")))
+        elif direct := _OUR_DIRECT.match(message):
+            found.add((direct["importer"], direct["imported"]))
+    return frozenset(found)

@@ -57,10 +57,19 @@ def test_the_stable_message_leaves_the_route_out() -> None:
     assert "Also" not in finding.stable_message and "price" not in finding.stable_message
 
 
-def test_forbidden_and_independence_list_the_route_too() -> None:
+def test_independence_lists_the_route_too_and_forbidden_its_chains() -> None:
+    # A forbidden contract's chains are import-linter's: each search takes away the imports
+    # of the chains found, so price -> hub (not yet taken) starts a second chain, which ends
+    # with the hub's next import of the adapters.
     forbidden = 'modules = ["shop.domain"]\nforbidden = ["shop.adapters"]\nindirect = true'
     (finding,) = only(run(FILES, _rule("inw.forbidden", forbidden)), "ACME009")
     assert "Also into shop.hub: shop.domain.price (shop/domain/price.py:2)." in finding.message
+    assert finding.message.endswith(
+        "Other routes (1): shop.domain.price (shop/domain/price.py:2) -> shop.hub "
+        "(shop/hub.py:5) -> shop.adapters.mail (also into shop.hub: shop.domain.order "
+        "(shop/domain/order.py:1)) (also from shop.hub: shop.adapters.db (shop/hub.py:1), "
+        "shop.adapters.web (shop/hub.py:6))."
+    )
     independence = 'modules = ["shop.domain", "shop.adapters"]\nindirect = true'
     (finding,) = only(run(FILES, _rule("inw.independence", independence)), "ACME009")
     assert "Also from shop.hub: shop.adapters.mail (shop/hub.py:5)" in finding.message

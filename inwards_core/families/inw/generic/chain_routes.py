@@ -3,10 +3,15 @@ the chain with its other heads (imports from the source into its first middle mo
 tails (imports from its last middle module into the target), and the other routes of the
 pair: import-linter takes the shortest chain away (the source's imports of its first middle
 module, each link in the middle, the last middle module's imports of the target) and looks
-again, until none is left."""
+again, until none is left.
+
+A forbidden contract's chains are found another way (`pair_chains`): import-linter takes
+away only the imports of each chain found (importer and imported module), so a pair's
+chains may share a first or last middle module."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -144,6 +149,10 @@ class _Cuts:
         self.links.update((edge.importer, edge.target) for edge in steps[1:-1])
         self.tails.add(steps[-1].importer)
 
+    def take_imports(self, steps: Chain) -> None:
+        """A forbidden contract's cut: only the chain's own imports, first and last too."""
+        self.links.update((edge.importer, edge.target) for edge in steps)
+
 
 def with_other_routes(
     model: ProjectModel,
@@ -186,7 +195,7 @@ def _shortest(
                 if not search.takes(edge) or (from_source and edge.target in cuts.heads):
                     continue
                 if not from_source and search.key_of(edge) == key:
-                    if info.name not in cuts.tails:
+                    if info.name not in cuts.tails and (info.name, edge.target) not in cuts.links:
                         return (*path_to(info.name, reached_by), edge)
                     continue
                 target = edge.target
@@ -204,3 +213,233 @@ def _shortest(
                     following.append(node)
         frontier = following
     return None
+
+
+def pair_chains(
+    model: ProjectModel, starts: Sequence[ModuleInfo], key: str, search: ChainSearch
+) -> Route | None:
+    """The chains from `starts` to `key` as import-linter finds them for a forbidden
+    contract: the shortest, then again without the imports of the chains found so far, at
+    most `MAX_OTHER_ROUTES` more; each with its heads and tails, as `make_route` gives
+    them. None when there is no chain."""
+    into: dict[str, list[ImportEdge]] = {}
+    for info in starts:
+        for edge in model.import_edges(info):
+            if search.takes(edge):
+                into.setdefault(edge.target, []).append(edge)
+    cuts = _Cuts()
+    found: list[Route] = []
+    while len(found) <= MAX_OTHER_ROUTES:
+        steps = _shortest(model, starts, key, search, cuts)
+        if steps is None:
+            break
+        found.append(make_route(model, steps, into, key, search))
+        cuts.take_imports(steps)
+    if not found:
+        return None
+    first, *others = found
+    return Route(first, first.heads, first.tails, tuple(others))
+
+
+class SourceWalk:
+    """One breadth-first walk from a unit's modules through every module a chain may pass,
+    kept whole, so that each pair's other routes are found from it instead of by one more
+    walk each.
+
+    The walk visits modules in the order `_shortest` does, so a module's place in it is
+    the smallest sequence (length first, then the position of each import in its module)
+    over the ways to reach it: `order_key`. Cutting a route's imports changes the place of
+    the modules whose walked way goes through a cut import only (`_moved`), and the
+    shortest chain left is the first hit in the new order: the walk finds the same chain,
+    import for import, as a new search over the whole graph would.
+    """
+
+    def __init__(self, model: ProjectModel, starts: Sequence[ModuleInfo], search: ChainSearch):
+        self.model = model
+        self.search = search
+        self.sources = {info.name for info in starts}
+        self.order_key: dict[str, tuple[int, ...]] = {}
+        self.parent: dict[str, ImportEdge] = {}
+        self.children: dict[str, list[str]] = {}
+        # (module, position of its first import of it, that import), per module, both ways
+        self.forward: dict[str, list[tuple[str, int, ImportEdge]]] = {}
+        self.backward: dict[str, list[tuple[str, int, ImportEdge]]] = {}
+        self.hits: dict[str, list[str]] = {}  # key -> the modules that import it, in order
+        self.into: dict[str, list[ImportEdge]] = {}  # the sources' imports, by target
+        for index, info in enumerate(starts):
+            self.order_key[info.name] = (index,)
+        frontier = list(starts)
+        while frontier:
+            following: list[ModuleInfo] = []
+            for info in frontier:
+                following.extend(self._visit(info))
+            frontier = following
+
+    def _visit(self, info: ModuleInfo) -> list[ModuleInfo]:
+        search, name = self.search, info.name
+        from_source = name in self.sources
+        own_key = self.order_key[name]
+        forward = self.forward.setdefault(name, [])
+        children = self.children.setdefault(name, [])
+        keys: set[str] = set()
+        linked: set[str] = set()  # the modules it imports: the first import of each counts
+        found: list[ModuleInfo] = []
+        for position, edge in enumerate(self.model.import_edges(info)):
+            if not search.takes(edge):
+                continue
+            target = edge.target
+            if from_source:
+                self.into.setdefault(target, []).append(edge)
+            else:
+                key = search.key_of(edge)
+                if key is not None and key not in keys:
+                    keys.add(key)
+                    self.hits.setdefault(key, []).append(name)
+            if (
+                not edge.first_party
+                or target in self.sources
+                or target in linked
+                or not search.passes(target)
+            ):
+                continue
+            node = readable(self.model, target)
+            if node is None:
+                continue
+            linked.add(target)
+            forward.append((target, position, edge))
+            self.backward.setdefault(target, []).append((name, position, edge))
+            if target not in self.order_key:
+                self.order_key[target] = (*own_key, position)
+                self.parent[target] = edge
+                children.append(target)
+                found.append(node)
+        return found
+
+    def first_route(self, key: str) -> Route | None:
+        """The shortest chain to `key` with its heads and tails, as `shortest_chains`."""
+        steps = self.shortest(key, _Cuts())
+        return None if steps is None else make_route(self.model, steps, self.into, key, self.search)
+
+    def shortest(self, key: str, cuts: _Cuts) -> Chain | None:
+        """`_shortest(model, starts, key, search, cuts)`, from the walk."""
+        moved = self._moved(cuts)
+        hits = self.hits.get(key, ())
+        best: tuple[tuple[int, tuple[int, ...]], ImportEdge] | None = None
+        for name in hits:  # the first module left in place that still imports `key`
+            if name not in moved and name not in cuts.tails:
+                edge = self._hit(name, key, cuts)
+                if edge is not None:
+                    walked = self.order_key[name]
+                    best = ((len(walked), walked), edge)
+                    break
+        parents: dict[str, ImportEdge] = {}
+        if moved:
+            # A moved module comes after its walked place: only those walked before `best`
+            # may now come first, and only the new order up to `best` is needed.
+            bound = best[0] if best is not None else None
+            wanted = {
+                name
+                for name in hits
+                if name in moved
+                and name not in cuts.tails
+                and (bound is None or (len(self.order_key[name]), self.order_key[name]) < bound)
+            }
+            if wanted:
+                found = self._reorder(moved, cuts, bound, wanted, key, parents)
+                if found is not None:
+                    best = found
+        if best is None:
+            return None
+        steps = [best[1]]
+        name = best[1].importer
+        while name not in self.sources:
+            step = parents[name] if name in moved else self.parent[name]
+            steps.append(step)
+            name = step.importer
+        return tuple(reversed(steps))
+
+    def _hit(self, name: str, key: str, cuts: _Cuts) -> ImportEdge | None:
+        search = self.search
+        for edge in self.model.import_edges(self.model.index.modules[name]):
+            hit = search.takes(edge) and search.key_of(edge) == key
+            if hit and (name, edge.target) not in cuts.links:
+                return edge
+        return None
+
+    def _cut(self, importer: str, target: str, cuts: _Cuts) -> bool:
+        if importer in self.sources and target in cuts.heads:
+            return True
+        return (importer, target) in cuts.links
+
+    def _moved(self, cuts: _Cuts) -> set[str]:
+        """The modules whose walked way goes through an import `cuts` takes away."""
+        roots = [h for h in cuts.heads if self._walked_through(h, cuts)]
+        roots += [target for _, target in cuts.links if self._walked_through(target, cuts)]
+        moved: set[str] = set()
+        while roots:
+            name = roots.pop()
+            if name not in moved:
+                moved.add(name)
+                roots.extend(self.children.get(name, ()))
+        return moved
+
+    def _reorder(
+        self,
+        moved: set[str],
+        cuts: _Cuts,
+        bound: tuple[int, tuple[int, ...]] | None,
+        wanted: set[str],
+        key: str,
+        parents: dict[str, ImportEdge],
+    ) -> tuple[tuple[int, tuple[int, ...]], ImportEdge] | None:
+        """The walk's order rebuilt over the `moved` modules without the imports `cuts`
+        takes away, in order, until the first of `wanted` with a hit of `key` (returned
+        with its place and hit) or `bound`; `parents` gets each placed module's last
+        import on its new way."""
+        waiting: list[tuple[int, tuple[int, ...], str, ImportEdge]] = []
+        for name in moved:
+            for importer, position, edge in self.backward.get(name, ()):
+                if importer not in moved and not self._cut(importer, name, cuts):
+                    place = (*self.order_key[importer], position)
+                    if bound is None or (len(place), place) < bound:
+                        heapq.heappush(waiting, (len(place), place, name, edge))
+        placed: set[str] = set()
+        while waiting:
+            size, place, name, edge = heapq.heappop(waiting)
+            if bound is not None and (size, place) >= bound:
+                return None
+            if name in placed:
+                continue
+            placed.add(name)
+            parents[name] = edge
+            if name in wanted:
+                hit = self._hit(name, key, cuts)
+                if hit is not None:
+                    return (size, place), hit
+            for target, position, step in self.forward.get(name, ()):
+                if target in moved and target not in placed and not self._cut(name, target, cuts):
+                    heapq.heappush(waiting, (size + 1, (*place, position), target, step))
+        return None
+
+    def _walked_through(self, name: str, cuts: _Cuts) -> bool:
+        step = self.parent.get(name)
+        return step is not None and self._cut(step.importer, name, cuts)
+
+
+def walked_routes(walk: SourceWalk, key: str) -> Route | None:
+    """`with_other_routes` of the first route to `key`, from one walk: the same routes."""
+    route = walk.first_route(key)
+    if route is None:
+        return None
+    cuts = _Cuts()
+    cuts.take(route)
+    others: list[Route] = []
+    while len(others) < MAX_OTHER_ROUTES:
+        steps = walk.shortest(key, cuts)
+        if steps is None:
+            break
+        others.append(make_route(walk.model, steps, walk.into, key, walk.search))
+        cuts.take(steps)
+    if not others:
+        return route
+    return Route(route, route.heads, route.tails, tuple(others))

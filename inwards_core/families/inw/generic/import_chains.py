@@ -22,13 +22,16 @@ from inwards_core.families.inw.generic.chain_routes import (
     MAX_OTHER_ROUTES,
     ChainSearch,
     Route,
+    SourceWalk,
     make_route,
+    pair_chains,
     path_to,
+    walked_routes,
     with_other_routes,
 )
 from inwards_core.families.inw.generic.chain_routes import Chain as Chain  # the kinds take it here
 from inwards_core.families.inw.generic.chain_routes import readable as readable
-from inwards_core.families.inw.module_entries import checked_in, covers
+from inwards_core.families.inw.module_entries import checked_in, checked_in_each, covers
 
 
 def shortest_chains(
@@ -99,24 +102,112 @@ def chains_from_each(
     `(source, end, chain)` in the order of `sources` and then of `ends`. `hit` and
     `passable` take the source entry first (see `shortest_chains`). With `as_packages`
     false a chain starts only at the module an entry names; the modules below it are
-    ordinary modules a chain may go through."""
+    ordinary modules a chain may go through.
+
+    One walk of the graph per entry of `sources` (`SourceWalk`) gives every end's chain
+    and other routes: the same as `shortest_chains` and `with_other_routes` would, without
+    a search of the whole graph per route."""
     if not model.whole_project:
         return
+    members = checked_in_each(model, sources)
+    takes = None if follows is None else _kept(follows)
+    for source in sources:
+        starts = members[source]
+        if not as_packages:
+            starts = [i for i in starts if covers(source, i.name, as_package=False)]
+        search = ChainSearch(
+            functools.partial(hit, source), functools.partial(passable, source), takes
+        )
+        walk = SourceWalk(model, starts, search)  # one walk for every end and route
+        for end in ends:
+            chain = walked_routes(walk, end)
+            if chain is not None:
+                yield source, end, chain
+
+
+def _kept(follows: Callable[[ImportEdge], bool]) -> Callable[[ImportEdge], bool]:
+    """`follows` asked once per import for every unit's search (edges by identity)."""
+    known: dict[int, bool] = {}
+
+    def takes(edge: ImportEdge) -> bool:
+        found = known.get(id(edge))
+        if found is None:
+            found = known[id(edge)] = follows(edge)
+        return found
+
+    return takes
+
+
+def pair_chains_from_each(
+    model: ProjectModel,
+    sources: Sequence[str],
+    ends: Sequence[str],
+    hit: Callable[[str, str, ImportEdge], bool],
+    passable: Callable[[str, str, str], bool],
+    follows: Callable[[ImportEdge], bool] | None = None,
+    *,
+    as_packages: bool = True,
+) -> Iterator[tuple[str, str, Chain]]:
+    """`chains_from_each` for a forbidden contract, searched pair by pair as import-linter
+    does: `hit` and `passable` take the source entry and the end first, so a chain may go
+    through the modules of the other ends (see `pair_chains` for the chains it lists)."""
+    if not model.whole_project:
+        return
+    takes = (lambda _edge: True) if follows is None else _kept(follows)
     for source in sources:
         starts = list(checked_in(model, (source,)))
         if not as_packages:
             starts = [i for i in starts if covers(source, i.name, as_package=False)]
-        chains = shortest_chains(
-            model,
-            starts,
-            hit=functools.partial(hit, source),
-            passable=functools.partial(passable, source),
-            follows=follows,
-        )
+        reached = _ends_in_reach(model, starts, ends, (source, hit, passable), takes)
         for end in ends:
-            chain = chains.get(end)
+            if end not in reached:
+                continue  # no chain to it: spare the pair its search
+
+            def hit_end(edge: ImportEdge, source: str = source, end: str = end) -> str | None:
+                return end if hit(source, end, edge) else None
+
+            search = ChainSearch(hit_end, functools.partial(passable, source, end), takes)
+            chain = pair_chains(model, starts, end, search)
             if chain is not None:
                 yield source, end, chain
+
+
+def _ends_in_reach(
+    model: ProjectModel,
+    starts: Sequence[ModuleInfo],
+    ends: Sequence[str],
+    rule: tuple[
+        str, Callable[[str, str, ImportEdge], bool], Callable[[str, str, str], bool]
+    ],  # the source entry, `hit` and `passable` of `pair_chains_from_each`
+    takes: Callable[[ImportEdge], bool],
+) -> set[str]:
+    """The ends some chain from `starts` may reach: one walk through every module that
+    some pair lets a chain pass (as import-linter first looks which forbidden modules a
+    source reaches at all), so that a pair with no chain costs no search of its own."""
+    source, hit, passable = rule
+    names = {info.name for info in starts}
+    seen = set(names)
+    found: set[str] = set()
+    frontier = list(starts)
+    while frontier:
+        following: list[ModuleInfo] = []
+        for info in frontier:
+            for edge in model.import_edges(info):
+                if not takes(edge):
+                    continue
+                if info.name not in names:
+                    found.update(end for end in ends if hit(source, end, edge))
+                target = edge.target
+                if not edge.first_party or target in seen:
+                    continue
+                if not any(passable(source, end, target) for end in ends):
+                    continue
+                node = readable(model, target)
+                if node is not None:
+                    seen.add(target)
+                    following.append(node)
+        frontier = following
+    return found
 
 
 def chain_modules(chain: Chain) -> str:

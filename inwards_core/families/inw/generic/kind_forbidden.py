@@ -18,6 +18,7 @@ from inwards_core import (
     parse_module_pattern,
     quoted,
 )
+from inwards_core.families.inw.generic.chain_routes import MAX_OTHER_ROUTES
 from inwards_core.families.inw.generic.ignored_imports import (
     IGNORED_IMPORT_PARAMS,
     IMPORT_OPTIONS_DOCS,
@@ -30,12 +31,11 @@ from inwards_core.families.inw.generic.ignored_imports import (
     unmatched_ignore_option,
 )
 from inwards_core.families.inw.generic.import_chains import (
-    OTHER_ROUTES_DOCS,
     ROUTE_PARAMS,
     Chain,
     chain_violation,
-    chains_from_each,
     direct_params,
+    pair_chains_from_each,
     via,
 )
 from inwards_core.families.inw.generic.kind_forbidden_examples import examples
@@ -53,7 +53,7 @@ from inwards_core.families.inw.module_entries import (
 )
 
 DOCS = KindDocs(
-    what_it_does="""
+    what_it_does=f"""
 Reports every import, in a module that an entry of `modules` covers, of something an entry of
 `forbidden` covers. Entries of `modules` are prefixes (`shop.domain` covers `shop.domain` and
 everything below it) or selectors (`shop.*.domain`, `shop.**.api`), as in
@@ -67,14 +67,21 @@ on the left import what is on the right (both sides prefixes or selectors), and 
 `"django.utils.functional"` takes that name out of `forbidden` everywhere.
 
 With `indirect = true` the rule also follows chains of imports through other first-party
-modules: for each entry of `modules` and each forbidden entry, the shortest chain is
-reported once, at the first import of the chain, with every step (module, file and line). A
-chain to a library ends at the first-party module that imports it. The message also lists
-the other imports of the chain's route, as import-linter prints them: every other import
-from the entry into the chain's first module in the middle, and every other import from its
-last module in the middle into the forbidden entry (module, file and line).
+modules, the other forbidden entries included: for each entry of `modules` and each
+forbidden entry, the shortest chain is reported once, at the first import of the chain, with
+every step (module, file and line). A chain to a library ends at the first-party module that
+imports it. The message also lists the other imports of the chain's route, as import-linter
+prints a layers contract's routes: every other import from the entry into the chain's first
+module in the middle, and every other import from its last module in the middle into the
+forbidden entry (module, file and line).
+
+When more chains lead from one entry to the other, the finding lists them too (up to \
+{MAX_OTHER_ROUTES}),
+found as import-linter finds a forbidden contract's chains: the shortest one left once the
+imports of the chains already listed are taken away. The finding names the same chains as
+`lint-imports` wherever the shortest chain is unique at each search (among equally short
+ones, import-linter's choice depends on the hash seed).
 """
-    + OTHER_ROUTES_DOCS
     + """
 With `as-packages = false` (import-linter's `as_packages = false`) each entry of `modules`,
 and each entry of `forbidden` that names code of this project, stands for the module it
@@ -204,16 +211,23 @@ def check(model: ProjectModel, options: ForbiddenOptions) -> Iterator[Violation]
                 continue  # code inside a forbidden entry may import its own subtree
             yield _direct_violation(source, entry, edge)
 
-    def passable(source: str, name: str) -> bool:
+    def closed(entry: str, name: str, first_party: bool = True) -> bool:
+        if first_match(name, allowed_targets) is not None:
+            return False
+        return import_cover(name, first_party, (entry,), as_packages=as_packages) is not None
+
+    def passable(source: str, entry: str, name: str) -> bool:
+        # As import-linter: only the pair's own two entries are closed to a chain; the
+        # other forbidden entries are modules like any other.
         inside = covers(source, name, as_package=as_packages)
-        return not inside and forbidden_entry(name) is None
+        return not inside and not closed(entry, name)
 
     if options.indirect:
-        for source, entry, chain in chains_from_each(
+        for source, entry, chain in pair_chains_from_each(
             model,
             options.modules,
             options.forbidden,
-            hit=lambda _source, edge: forbidden_entry(edge.target, edge.first_party),
+            hit=lambda _source, entry, edge: closed(entry, edge.target, edge.first_party),
             passable=passable,
             follows=follows,
             as_packages=as_packages,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -165,8 +165,10 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
                 ),
             )
 
+    unit_of = _unit_finder(units)
+
     def hit(source: str, edge: ImportEdge) -> str | None:
-        target = owner(edge.target, units) if edge.first_party else None
+        target = unit_of(edge.target) if edge.first_party else None
         return target if target != source else None
 
     if options.indirect:
@@ -175,7 +177,7 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
             ordered,
             ordered,
             hit=hit,
-            passable=lambda _source, name: owner(name, units) is None,
+            passable=lambda _source, name: unit_of(name) is None,
             follows=allowed.follows,
         ):
             yield _chain_violation(source, target, chain)
@@ -189,6 +191,18 @@ def check(model: ProjectModel, options: IndependenceOptions) -> Iterator[Violati
             summary="List every package that must stay independent in `options.modules`.",
             steps=("Add the other units, or use a selector such as `shop.contexts.*`.",),
         )
+
+
+def _unit_finder(units: dict[str, str]) -> Callable[[str], str | None]:
+    """`owner` kept per module name: each unit's search asks for the same names."""
+    known: dict[str, str | None] = {}
+
+    def unit_of(name: str) -> str | None:
+        if name not in known:
+            known[name] = owner(name, units)
+        return known[name]
+
+    return unit_of
 
 
 def _chain_violation(source: str, target: str, chain: Chain) -> Violation:
