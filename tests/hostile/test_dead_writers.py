@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -85,10 +86,14 @@ def _terminated_when_it_writes(project: Path, args: tuple[str, ...], where: Path
     """Run `inwards ARGS` and send it SIGTERM as soon as a temp file shows in `where` (it is
     writing); the temp file seen, or None when the run ended first. The run must end
     within its budget: 143 and one line when stopped, else as it would have."""
-    process = start_limited(*args, cwd=project, budget=Budget(seconds=60))
+    # Its report goes nowhere: unread, a full pipe would stop it before it writes anything.
+    process = start_limited(
+        *args, cwd=project, budget=Budget(seconds=60), stdout=subprocess.DEVNULL
+    )
     seen = None
+    deadline = time.monotonic() + 60
     try:
-        while process.poll() is None and seen is None:
+        while process.poll() is None and seen is None and time.monotonic() < deadline:
             with os.scandir(where) as entries:  # about 20 µs a look: the writes take ms
                 seen = next((e.name for e in entries if e.name.endswith(".tmp")), None)
         if seen is not None:
