@@ -205,7 +205,7 @@ def install(wheels: Path, temporary: Path) -> str:
             shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(path, source / name)
-    offline = ["--no-index", "--find-links", str(wheels)]
+    offline = ["--no-index", "--find-links", str(wheels.resolve())]
     dist = temporary / "dist"
     pip = [sys.executable, "-m", "pip", "-q"]
     subprocess.run(
