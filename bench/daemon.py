@@ -41,31 +41,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate
-from hook_latency import inwards_command, outward_import, payload, summary
+from hook_latency import hook, inwards_command, outward_import, payload, summary
 
 SEED = 11
 SESSIONS = {"daemon": "bench-daemon", "one-shot": "bench-one-shot"}
 REPO = Path(__file__).resolve().parents[1]
-
-
-def run_hook(
-    inwards: str, project: Path, document: dict[str, object], env: dict[str, str]
-) -> tuple[int, float]:
-    """One hook process; (exit status, wall milliseconds)."""
-    data = json.dumps(document).encode()
-    started = time.perf_counter()
-    done = subprocess.run(
-        [inwards, "hook", "claude-code"],
-        cwd=project,
-        env=env,
-        input=data,
-        capture_output=True,
-        check=False,
-    )
-    elapsed = (time.perf_counter() - started) * 1000
-    if done.returncode not in (0, 2):
-        raise SystemExit(f"the hook failed: {done.stderr.decode(errors='replace')[:500]}")
-    return done.returncode, elapsed
 
 
 def interpreter_floor(python: str, runs: int) -> dict[str, dict[str, float]]:
@@ -117,7 +97,9 @@ def run(project: Path, edits: int, inwards: str, runtime: Path) -> dict[str, obj
     try:
         for kind, session in SESSIONS.items():
             start = payload(project, "SessionStart", source="startup")
-            code, _ = run_hook(inwards, project, {**start, "session_id": session}, envs[kind])
+            code, _ = hook(
+                project, {**start, "session_id": session}, command=[inwards], environment=envs[kind]
+            )
             assert code == 0
         return _edits(project, edits, inwards, envs, base)
     finally:
@@ -162,7 +144,7 @@ def _edits(
                 ),
                 "session_id": SESSIONS[kind],
             }
-            code, wall = run_hook(inwards, project, document, envs[kind])
+            code, wall = hook(project, document, command=[inwards], environment=envs[kind])
             if code != (2 if blocked else 0):
                 raise SystemExit(f"{kind} edit {number} of {path}: exit status {code}")
             walls[kind].append(wall)

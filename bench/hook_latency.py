@@ -57,15 +57,23 @@ def inwards_command() -> list[str]:
     return [found]
 
 
-def hook(project: Path, document: dict[str, object]) -> tuple[int, float]:
-    """Run the hook once; (exit status, wall milliseconds)."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
-    environment["CLAUDE_PROJECT_DIR"] = str(project)
-    environment["INWARDS_DAEMON"] = "0"  # one-shot: bench/daemon.py measures the daemon
+def hook(
+    project: Path,
+    document: dict[str, object],
+    *,
+    command: Sequence[str] | None = None,
+    environment: dict[str, str] | None = None,
+) -> tuple[int, float]:
+    """Run the hook once (`command`, else the `inwards` beside this python, one-shot);
+    (exit status, wall milliseconds)."""
+    if environment is None:
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
+        environment["CLAUDE_PROJECT_DIR"] = str(project)
+        environment["INWARDS_DAEMON"] = "0"  # one-shot: bench/daemon.py measures the daemon
     data = json.dumps(document).encode()
     started = time.perf_counter()
     done = subprocess.run(
-        [*inwards_command(), "hook", "claude-code"],
+        [*(command or inwards_command()), "hook", "claude-code"],
         cwd=project,
         env=environment,
         input=data,
