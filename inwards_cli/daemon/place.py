@@ -117,12 +117,12 @@ def real_project(directory: str) -> str:
 
 def identity() -> str:
     """Who answers: the installed inwards, as a digest of its version file's bytes, the
-    inode and modification time of every folder of its packages and of its installation
+    name and inode of every file and folder of its packages, the stamp of its installation
     record (a wheel's RECORD, rewritten by every install), the interpreter, and the folders
     distributions are installed in (installing or removing one, a rule family or a rule pack
     among them, changes theirs). An upgrade, a reinstall, a module replaced in an editable
     checkout (`git checkout`, an editor's save), another interpreter: another identity. (A
-    module rewritten in place leaves its folder as it was: `inwards daemon stop` then.)"""
+    module rewritten in place keeps its inode: `inwards daemon stop` then.)"""
     parts: list[str] = [sys.version, os.path.realpath(sys.executable)]
     home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     top = os.path.dirname(home)
@@ -161,17 +161,23 @@ def _stamp(path: str) -> str:
 
 
 def _folder_stamps(directory: str) -> list[str]:
-    """The stamp of `directory` and of every folder below it (one listing each, no stat of
-    a file)."""
-    found = [f"{directory}:{_stamp(directory)}"]
+    """Each entry of `directory` and of every folder below it, by name and inode (one
+    listing each, no stat: a directory entry carries its inode). A module replaced (a
+    checkout, an editor's save through a rename) has a new inode; a `__pycache__` folder
+    appearing does not count, though it changes its parent folder's time: the first import
+    of a module in a fresh checkout writes one, and the daemon must not look upgraded."""
+    found = []
     pending = [directory]
     while pending:
+        folder = pending.pop()
         try:
-            with os.scandir(pending.pop()) as entries:
+            with os.scandir(folder) as entries:
                 for entry in entries:
-                    if entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                    if entry.name == "__pycache__":
+                        continue
+                    found.append(f"{entry.path}:{entry.inode()}")
+                    if entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
-                        found.append(f"{entry.path}:{_stamp(entry.path)}")
         except OSError:
-            continue
-    return found
+            found.append(f"{folder}:-")
+    return sorted(found)
