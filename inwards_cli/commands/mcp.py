@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Annotated
 
@@ -29,7 +28,9 @@ def mcp_command(
     read-only tools check_files, explain_rule, rules_status, why and where_should_this_go,
     and the resources inwards://brief and inwards://rules/{code}. Nothing but the protocol
     is written to stdout; the log goes to stderr. Exit status 2 when the SDK is missing."""
-    if importlib.util.find_spec("mcp") is None:
+    try:
+        import mcp  # noqa: F401 (only whether the extra is installed)
+    except ImportError:
         fail(INSTALL_HINT)
     from inwards_cli.mcp_server.server import serve
 
