@@ -219,3 +219,32 @@ def test_without_the_sdk_it_names_the_extra_to_install(project: Path) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip() == "inwards mcp needs the MCP SDK: pip install 'inwards-lint[mcp]'"
+
+
+def test_the_warm_session_sees_what_changes_on_disk_between_calls(
+    server: Server, project: Path
+) -> None:
+    written = project / "src/shop/domain/written.py"
+    written.write_text("import shop.adapters.outbound.sql_orders\n", encoding="utf-8")
+    try:
+        found = server.answer("check_files")["diagnostics"]
+        assert "src/shop/domain/written.py" in {d["file"] for d in found}
+    finally:
+        written.unlink()
+    assert server.answer("check_files")["diagnostics"] == []
+
+
+def test_a_broken_configuration_is_a_tool_error_until_it_is_fixed(
+    server: Server, project: Path
+) -> None:
+    pyproject = project / "pyproject.toml"
+    good = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(
+        good.replace('root = "src"', 'root = "src"\nlayerz = []'), encoding="utf-8"
+    )
+    try:
+        message = server.refusal("check_files", {})
+        assert "layerz" in message and "pyproject.toml" in message
+    finally:
+        pyproject.write_text(good, encoding="utf-8")
+    assert server.answer("check_files")["diagnostics"] == []
