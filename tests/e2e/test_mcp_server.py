@@ -6,6 +6,7 @@ schema the server declares for it."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -248,3 +249,35 @@ def test_a_broken_configuration_is_a_tool_error_until_it_is_fixed(
     finally:
         pyproject.write_text(good, encoding="utf-8")
     assert server.answer("check_files")["diagnostics"] == []
+
+
+def test_stdout_carries_the_protocol_and_nothing_else(project: Path) -> None:
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rules_status"}},
+    ]
+    done = subprocess.run(
+        [*inwards_executable(), "mcp"],
+        cwd=project,
+        input="".join(json.dumps(m) + "\n" for m in messages),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "XDG_CONFIG_HOME": str(NO_USER_CONFIG), "INWARDS_DAEMON": "0"},
+    )
+    lines = done.stdout.splitlines()
+    assert lines, done.stderr
+    replies = [json.loads(line) for line in lines]  # every line a JSON-RPC message
+    assert all(reply["jsonrpc"] == "2.0" for reply in replies)
+    assert replies[0]["id"] == 1 and replies[0]["result"]["serverInfo"]["name"] == "inwards"
