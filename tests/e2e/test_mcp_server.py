@@ -17,7 +17,7 @@ from typing import Any
 import anyio.from_thread
 import jsonschema
 import pytest
-from mcp import Client
+from mcp import Client, MCPError
 from mcp.client.stdio import StdioServerParameters
 from mcp.types import CallToolResult
 
@@ -185,6 +185,8 @@ def test_resources_serve_the_brief_and_rule_pages(server: Server) -> None:
     assert "Architecture brief" in brief.contents[0].text  # type: ignore[union-attr]
     page = server.portal.call(server.client.read_resource, "inwards://rules/INW003")
     assert json.loads(page.contents[0].text)["code"] == "INW003"  # type: ignore[union-attr]
+    with pytest.raises(MCPError, match="is not the code or name of any rule"):
+        server.portal.call(server.client.read_resource, "inwards://rules/NOPE1")
 
 
 @pytest.mark.parametrize(
