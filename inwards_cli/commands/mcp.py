@@ -32,6 +32,8 @@ def mcp_command(
         import mcp  # noqa: F401 (only whether the extra is installed)
     except ImportError:
         fail(INSTALL_HINT)
+    if not directory.is_dir():
+        fail(f"inwards mcp: --directory {directory} is not a directory.")
     from inwards_cli.mcp_server.server import serve
 
     serve(directory)

@@ -283,3 +283,10 @@ def test_stdout_carries_the_protocol_and_nothing_else(project: Path) -> None:
     replies = [json.loads(line) for line in lines]  # every line a JSON-RPC message
     assert all(reply["jsonrpc"] == "2.0" for reply in replies)
     assert replies[0]["id"] == 1 and replies[0]["result"]["serverInfo"]["name"] == "inwards"
+
+
+def test_a_directory_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    done = run_inwards("mcp", "--directory", str(tmp_path / "missing"), cwd=tmp_path)
+    assert done.code == 2
+    assert done.stdout == ""
+    assert "is not a directory" in done.stderr
