@@ -19,6 +19,7 @@ def mcp_command(
         typer.Option(
             "--directory",
             "-C",
+            metavar="DIR",
             help="Serve the project holding this directory (default: the working directory).",
             show_default=False,
         ),
