@@ -16,6 +16,7 @@ from inwards_cli.commands.hook_command import hook_app
 from inwards_cli.commands.import_config import import_config_command
 from inwards_cli.commands.import_diagram import import_diagram_command
 from inwards_cli.commands.init import init_command
+from inwards_cli.commands.mcp import mcp_command
 from inwards_cli.commands.rule import rule_command
 from inwards_cli.commands.rules import rules_app
 from inwards_cli.commands.rules_explain import explain_command
@@ -81,4 +82,5 @@ app.command(name="import-config")(import_config_command)
 app.command(name="init")(init_command)
 app.add_typer(hook_app, name="hook")
 app.add_typer(daemon_app, name="daemon")
+app.command(name="mcp")(mcp_command)
 app.command(name="stats")(stats_command)

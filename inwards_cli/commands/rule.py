@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -28,7 +28,7 @@ from inwards_core.authoring.docgen import (
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.model.findings import RootKind
 from inwards_core.rules.lookup import did_you_mean, find_rule
-from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
 
 def rule_command(
@@ -58,7 +58,30 @@ def rule_command(
     guidance, and where its definition comes from (what it shadows, when a user or project
     definition replaces the shipped one). No network: everything comes from the installed
     package and the rule roots. Exit status 0, or 2 for an unknown rule."""
-    resolved = _rules_for_docs(config, isolated, disable_plugin)
+    found, examples_with = _page_of(rule, config, isolated, disable_plugin)
+    if as_json:
+        document = rule_page_document(found, examples_with, full=full)
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    elif full:
+        page = render_rule_page(found, examples_with)
+        write_text(page.removeprefix(GENERATED_NOTE + "\n\n"))
+    else:
+        write_text(render_rule_summary(found))
+
+
+def rule_page_json(
+    rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
+) -> dict[str, Any]:
+    """`inwards rule RULE --json --full`'s document (what `inwards mcp` serves as a rule's
+    page); an unknown rule is exit 2, as on the command line."""
+    return rule_page_document(*_page_of(rule, config, isolated, disabled), full=True)
+
+
+def _page_of(
+    rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
+) -> tuple[ResolvedRule, RuleSet]:
+    """The rule named and the rules its examples run with."""
+    resolved = _rules_for_docs(config, isolated, disabled)
     rule_set = resolved.rule_set
     lookup = find_rule(rule_set, rule)
     if lookup is None or lookup.rule is None:
@@ -69,14 +92,7 @@ def rule_command(
     examples_with = (
         load_rules(rule_set.families) if found.origin.root is RootKind.CORE else rule_set
     )
-    if as_json:
-        document = rule_page_document(found, examples_with, full=full)
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    elif full:
-        page = render_rule_page(found, examples_with)
-        write_text(page.removeprefix(GENERATED_NOTE + "\n\n"))
-    else:
-        write_text(render_rule_summary(found))
+    return found, examples_with
 
 
 def _rules_for_docs(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import attrs
@@ -51,18 +52,7 @@ def explain_command(
 ) -> None:
     """Show the definition in force for a rule and where it comes from, the chain of
     definitions it shadows, a diff against the next lower one, and whether it is stale."""
-    here = rules_here(config, isolated, disabled=disable_plugin)
-    rule_set = here.resolved.rule_set
-    code, chain = find_chain(rule_set, rule)
-    explanation = _Explanation(
-        code,
-        chain,
-        rule_set.by_code(code),
-        next((a for a in here.active if a.code == code), None),
-        {s.path: s.message for s in rule_set.stale if s.code == code},
-        _difference(here.resolved, chain),
-        rule_set,
-    )
+    explanation = _explained(rule, config, isolated, disable_plugin)
     if as_json:
         document = _document(explanation)
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
@@ -75,6 +65,31 @@ def explain_command(
         *_guidance(explanation),
     ]
     write_text("\n".join(lines) + "\n")
+
+
+def explanation_json(
+    rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
+) -> dict[str, Any]:
+    """`inwards rules explain RULE --json`'s document (what `inwards mcp`'s `explain_rule`
+    answers); an unknown rule or a configuration error is exit 2, as on the command line."""
+    return _document(_explained(rule, config, isolated, disabled))
+
+
+def _explained(
+    rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
+) -> _Explanation:
+    here = rules_here(config, isolated, disabled=disabled)
+    rule_set = here.resolved.rule_set
+    code, chain = find_chain(rule_set, rule)
+    return _Explanation(
+        code,
+        chain,
+        rule_set.by_code(code),
+        next((a for a in here.active if a.code == code), None),
+        {s.path: s.message for s in rule_set.stale if s.code == code},
+        _difference(here.resolved, chain),
+        rule_set,
+    )
 
 
 def _difference(resolved: ResolvedRules, chain: tuple[RuleDefinition, ...]) -> list[str]:

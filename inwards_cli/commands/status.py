@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -38,6 +39,32 @@ def status_command(
     Works outside a project too (then only core and user roots count). Exit status 0, or 2
     when the configuration can't be read.
     """
+    status, settings_problems, has_project = _status_here(config, isolated, disable_plugin)
+    if as_json:
+        sys.stdout.write(
+            json.dumps(status_json(status, settings_problems), indent=2, ensure_ascii=False) + "\n"
+        )
+        return
+    write_text(render_status(status, settings_problems, has_project=has_project))
+
+
+def status_json(status: RulesStatus, settings_problems: list[str]) -> dict[str, Any]:
+    """The inwards/status@1 document `inwards status --json` prints (and `inwards mcp`'s
+    `rules_status` answers)."""
+    document = status_document(status)
+    document["configProblems"] = settings_problems
+    return document
+
+
+def status_here(config: Path | None, isolated: bool, disabled: list[str] | None) -> dict[str, Any]:
+    """`inwards status --json`'s document for the project of `config` (or where the user
+    stands); a configuration error is exit 2, as on the command line."""
+    return status_json(*_status_here(config, isolated, disabled)[:2])
+
+
+def _status_here(
+    config: Path | None, isolated: bool, disable_plugin: list[str] | None
+) -> tuple[RulesStatus, list[str], bool]:
     loaded = find_optional_config(config)
     built = build_config(loaded) if loaded is not None else None
     resolved = resolve_rules(loaded, built, isolated=isolated, disabled=disable_plugin)
@@ -58,12 +85,7 @@ def status_command(
         previous_digests=previous,
         inwards_version=inwards_version(),
     )
-    if as_json:
-        document = status_document(status)
-        document["configProblems"] = settings_problems
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-        return
-    write_text(render_status(status, settings_problems, has_project=loaded is not None))
+    return status, settings_problems, loaded is not None
 
 
 def _shadow_summary(root: RootStatus) -> str:

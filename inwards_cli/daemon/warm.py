@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from inwards_cli.agents.claude_code import HookReply, open_hook_session, run_hook
@@ -22,10 +22,18 @@ from inwards_core.session import Session
 
 
 class WarmProject:
-    """One project's warm session (`claude_dir`: the hooks' project directory, real)."""
+    """One project's warm session (`claude_dir`: the hooks' project directory, real).
+    `opener` opens it: the hooks' session by default, `inwards mcp` opens one as `inwards
+    check` reads the project (with its baseline and cache)."""
 
-    def __init__(self, claude_dir: str, environ: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        claude_dir: str,
+        environ: Mapping[str, str],
+        opener: Callable[[Path], Session] = open_hook_session,
+    ) -> None:
         self.claude_dir = claude_dir
+        self._opener = opener
         self._environ = environ
         self._session: Session | None = None
         self._project_dir: str | None = None
@@ -88,7 +96,7 @@ class WarmProject:
 
     def _open(self, project_dir: str) -> None:
         try:
-            session = open_hook_session(Path(self.claude_dir))
+            session = self._opener(Path(self.claude_dir))
         except Exception:  # the one-shot run says what is wrong, in its own words
             return
         try:

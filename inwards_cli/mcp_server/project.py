@@ -1,0 +1,361 @@
+"""What `inwards mcp`'s tools answer, without the protocol: one project, its session kept
+warm across calls (and true to the disk, as the daemon keeps the hooks'), every answer
+built by the code behind the matching command (`check --format json`, `rule --json
+--full`, `rules explain --json`, `rules --json`, `status --json`, `rules why --json`,
+`context`).
+
+Every call is bounded as `inwards check` is: paths must stay inside the project, unsaved
+`contents` are limited in number and size, and a rule no root defines is refused with the
+message the command line prints. A refusal is a `Refused`, which the server turns into a
+tool error the agent reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import keyword
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from inwards_cli.config_file import find_config
+from inwards_cli.daemon.warm import WarmProject
+from inwards_core.config.values import ConfigError
+from inwards_core.model.findings import Report
+from inwards_core.reporting.json import report_document
+from inwards_core.session import Session
+
+# As many unsaved files, and as many bytes of them, as an agent's one proposed change
+# could hold; the hooks' payload limit (`inwards_cli.agents.payload`) is the same size.
+MAX_CONTENTS_FILES = 200
+MAX_CONTENTS_BYTES = 32 * 1024 * 1024
+MAX_PATHS = 1000
+MAX_PROBE_IMPORTS = 100
+PROBE_NAME = "inwards_probe"
+
+T = TypeVar("T")
+
+
+class Refused(Exception):
+    """A call inwards won't answer (bad input, no project, an unknown rule): its message is
+    for the agent."""
+
+
+@attrs.frozen
+class Probe:
+    """One module `where_should_this_go` tries: in which layer, as which file."""
+
+    layer: str | None
+    module: str
+    path: str  # relative to the project directory, POSIX
+
+
+def open_check_session(directory: Path) -> Session:
+    """A session that reads the project as `inwards check` does there (baseline, cache)."""
+    return Session.open(directory)
+
+
+class McpProject:
+    """The project holding `directory`, served to one MCP client."""
+
+    def __init__(self, directory: Path, environ: Mapping[str, str] | None = None) -> None:
+        self.directory = directory.resolve()
+        self._warm = WarmProject(
+            str(self.directory), os.environ if environ is None else environ, open_check_session
+        )
+        self._lock = threading.Lock()  # a session serves one call at a time
+
+    def close(self) -> None:
+        with self._lock:
+            self._warm.close()
+
+    # -- the tools ------------------------------------------------------------------------
+
+    def check_files(
+        self,
+        paths: Sequence[str] | None = None,
+        contents: Mapping[str, str] | None = None,
+        max_diagnostics: int | None = None,
+    ) -> dict[str, Any]:
+        """The inwards/diagnostics@1 document for `paths` (all the project without them),
+        with `contents` standing for what is on disk for this call."""
+        if max_diagnostics is not None and max_diagnostics < 0:
+            raise Refused("max_diagnostics must be 0 or more.")
+        with self._lock:
+            session, project_dir = self._session()
+            wanted = None if paths is None else self._inside(paths, project_dir, what="paths")
+            overlay = self._contents(contents, project_dir)
+            report = self._checked(lambda: session.check(wanted, contents=overlay))
+            return report_document(report, max_diagnostics=max_diagnostics)
+
+    def explain_rule(self, rule: str) -> dict[str, Any]:
+        """The rule's page (`inwards rule RULE --json --full`) and where its definition in
+        force comes from, what it shadows and overlays (`inwards rules explain RULE
+        --json`)."""
+        from inwards_cli.commands.rule import rule_page_json
+        from inwards_cli.commands.rules_explain import explanation_json
+
+        rule = _rule_name(rule)
+        with self._lock:
+            config = self._config_file()
+            page = _as_command(lambda: rule_page_json(rule, config, False, None))
+            origin = _as_command(lambda: explanation_json(rule, config, False, None))
+        return {"page": page, "definition": origin}
+
+    def rule_page(self, rule: str) -> dict[str, Any]:
+        from inwards_cli.commands.rule import rule_page_json
+
+        rule = _rule_name(rule)
+        with self._lock:
+            config = self._config_file()
+            return _as_command(lambda: rule_page_json(rule, config, False, None))
+
+    def rules_status(self) -> dict[str, Any]:
+        """The rule roots, shadows, overlays and conflicts (`inwards status --json`) and
+        every rule's state and origin (`inwards rules --json`)."""
+        from inwards_cli.commands.rules import rules_here
+        from inwards_cli.commands.status import status_here
+        from inwards_core.rules.listing import rules_document
+
+        with self._lock:
+            config = self._config_file()
+            status = _as_command(lambda: status_here(config, False, None))
+
+            def listed() -> dict[str, Any]:
+                here = rules_here(config, False, disabled=None)
+                return rules_document(here.resolved.rule_set, here.active)
+
+            rules = _as_command(listed)
+        return {"status": status, "rules": rules}
+
+    def why(self, rule: str, path: str | None = None) -> dict[str, Any]:
+        """Why `rule` reported what it did, or nothing, in `path` or the whole project
+        (`inwards rules why RULE [PATH] --json`)."""
+        from inwards_cli.commands.check.options import CheckArguments
+        from inwards_cli.commands.check.run import check
+
+        rule = _rule_name(rule)
+        with self._lock:
+            config = self._config_file()
+            project_dir = config.parent
+            paths = () if path is None else self._inside([path], project_dir, what="path")
+            arguments = CheckArguments(
+                paths=tuple(project_dir / each for each in paths),
+                output_format="json",
+                config=config,
+                silent=True,
+                explain=rule,
+            )
+            outcome = _as_command(lambda: check(arguments))
+        explanation = outcome.explanation
+        if explanation is None:  # `check` explains what `explain` names, or exits 2
+            raise Refused(f'Nothing explains "{rule}".')
+        document: dict[str, Any] = explanation.to_json()
+        return document
+
+    def where_should_this_go(
+        self,
+        description: str | None = None,
+        imports: Sequence[str] | None = None,
+        module: str | None = None,
+    ) -> dict[str, Any]:
+        """Which layers accept a new module holding `imports`, and why the others refuse:
+        a probe module is checked in each layer (or as `module` alone), through unsaved
+        contents, so nothing is written."""
+        wanted = [_dotted(each, what="import") for each in imports or ()]
+        if len(wanted) > MAX_PROBE_IMPORTS:
+            raise Refused(f"At most {MAX_PROBE_IMPORTS} imports can be probed at once.")
+        text = _probe_text(description, wanted)
+        with self._lock:
+            session, project_dir = self._session()
+            probes = self._probes(session, project_dir, module)
+            answers = []
+            for probe in probes:
+                report = self._checked(partial(session.check, [probe.path], {probe.path: text}))
+                answers.append(_verdict(probe, report))
+        return {
+            "description": description or "",
+            "imports": wanted,
+            "fits": [a["module"] for a in answers if a["accepted"]],
+            "probes": answers,
+        }
+
+    def brief(self) -> str:
+        """The architecture brief `inwards context` prints."""
+        from inwards_cli.commands.context import architecture_brief_of
+
+        with self._lock:
+            config = self._config_file()
+            return _as_command(lambda: architecture_brief_of(config, isolated=False)[1])
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _config_file(self) -> Path:
+        found = find_config(self.directory)
+        if found is None:
+            raise Refused(
+                f"No pyproject.toml with a [tool.inwards] table at or above {self.directory}: "
+                "start `inwards mcp` inside a project (or run `inwards init` there)."
+            )
+        return found
+
+    def _session(self) -> tuple[Session, Path]:
+        project_dir = self._config_file().parent.resolve()
+        session = self._warm.session()
+        if session is None:  # it could not be opened: say why, as `inwards check` would
+            opened = _as_command(lambda: open_check_session(self.directory))
+            opened.close()
+            self._warm.forget()
+            session = self._warm.session()
+            if session is None:
+                raise Refused("The project's session could not be opened; run `inwards check`.")
+        return session, project_dir
+
+    def _checked(self, run: Callable[[], Report]) -> Report:
+        try:
+            return _as_command(run)
+        except Refused:
+            self._warm.forget()  # a configuration error: the next call opens it afresh
+            raise
+
+    def _inside(self, paths: Sequence[str], project_dir: Path, *, what: str) -> list[str]:
+        if len(paths) > MAX_PATHS:
+            raise Refused(f"At most {MAX_PATHS} {what} per call.")
+        return [_relative_inside(each, project_dir, what=what) for each in paths]
+
+    def _contents(self, contents: Mapping[str, str] | None, project_dir: Path) -> dict[str, str]:
+        if not contents:
+            return {}
+        if len(contents) > MAX_CONTENTS_FILES:
+            raise Refused(f"At most {MAX_CONTENTS_FILES} files in contents per call.")
+        size = sum(len(text.encode("utf-8", "surrogatepass")) for text in contents.values())
+        if size > MAX_CONTENTS_BYTES:
+            raise Refused(
+                f"contents holds {size} bytes, more than the {MAX_CONTENTS_BYTES // (1024 * 1024)} "
+                "MiB one call accepts: check fewer files at a time."
+            )
+        return {
+            _relative_inside(path, project_dir, what="contents"): text
+            for path, text in contents.items()
+        }
+
+    def _probes(self, session: Session, project_dir: Path, module: str | None) -> list[Probe]:
+        config = session.config
+        root = Path(config.root)
+        source_root = root if root.is_absolute() else project_dir / root
+        prefix = os.path.relpath(source_root, project_dir)
+
+        def path_of(name: str) -> str:
+            return Path(prefix, *name.split(".")).with_suffix(".py").as_posix()
+
+        def layer_of(name: str) -> str | None:
+            found = [
+                (len(owner), layer.name)
+                for layer in config.layers
+                for owner in layer.modules
+                if name == owner or name.startswith(owner + ".")
+            ]
+            return max(found)[1] if found else None
+
+        if module is not None:
+            name = _dotted(module, what="module")
+            return [Probe(layer_of(name), name, path_of(name))]
+        probes = []
+        for layer in config.layers:
+            for owner in layer.modules:
+                name = f"{owner}.{PROBE_NAME}"
+                if layer_of(name) == layer.name:  # not in a narrower layer inside this one
+                    probes.append(Probe(layer.name, name, path_of(name)))
+                    break
+        return probes
+
+
+def _relative_inside(path: str, project_dir: Path, *, what: str) -> str:
+    """`path` (relative to the project directory, or absolute) as a POSIX path relative to
+    it; a path that leads outside the project (`..`, a link) is refused."""
+    if not path or "\x00" in path:
+        raise Refused(f"{what}: an empty path or one with a NUL character.")
+    given = Path(path)
+    full = given if given.is_absolute() else project_dir / given
+    real = Path(os.path.realpath(full))
+    if real != project_dir and project_dir not in real.parents:
+        raise Refused(f"{what}: {path} is outside the project ({project_dir}).")
+    relative = real.relative_to(project_dir).as_posix()
+    return "." if relative == "" else relative
+
+
+def _rule_name(rule: str) -> str:
+    text = rule.strip()
+    if not text or len(text) > 200 or not text.isprintable():
+        raise Refused("rule: give a rule code or name, such as INW001 or layer-dependency.")
+    return text
+
+
+def _dotted(name: str, *, what: str) -> str:
+    parts = name.strip().split(".")
+    if len(name) > 500 or not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
+        raise Refused(f'{what}: "{name}" is not a dotted module name (such as shop.domain).')
+    return ".".join(parts)
+
+
+def _probe_text(description: str | None, imports: Sequence[str]) -> str:
+    lines = ['"""A probe module inwards checks in each layer (never written)."""', ""]
+    if description:
+        lines.insert(1, "# " + " ".join(description.split())[:500])
+    for name in imports:
+        parent, _, last = name.rpartition(".")
+        lines.append(f"from {parent} import {last}" if parent else f"import {name}")
+    return "\n".join(lines) + "\n"
+
+
+def _verdict(probe: Probe, report: Report) -> dict[str, Any]:
+    mine = [f for f in report.findings if f.file == probe.path]
+    refusals = [_reason(f.to_json()) for f in mine if f.severity.value == "error"]
+    notes = [_reason(f.to_json()) for f in mine if f.severity.value != "error"]
+    return {
+        "layer": probe.layer,
+        "module": probe.module,
+        "path": probe.path,
+        "accepted": not refusals,
+        "refusals": refusals,
+        "notes": notes,
+    }
+
+
+def _reason(diagnostic: Mapping[str, Any]) -> dict[str, Any]:
+    keys = ("code", "message", "severity", "fix")
+    return {key: diagnostic[key] for key in keys if key in diagnostic}
+
+
+def _as_command(run: Callable[[], T]) -> T:
+    """Run code shared with a command: what it would print goes to stderr (stdout is the
+    protocol's), and the exit 2 it takes on bad input becomes a `Refused` with its
+    message."""
+    with _captured() as captured:
+        try:
+            return run()
+        except SystemExit as stop:
+            message = captured.getvalue().strip() or f"inwards stopped with status {stop.code}."
+            raise Refused(message) from None
+        except ConfigError as error:
+            text = "\n".join(problem.render() for problem in error.problems)
+            raise Refused(text or str(error)) from None
+
+
+@contextlib.contextmanager
+def _captured() -> Iterator[io.StringIO]:
+    captured = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            yield captured
+    finally:
+        for line in captured.getvalue().splitlines():
+            if line.startswith("warning:"):
+                sys.stderr.write(line + "\n")

@@ -1,0 +1,292 @@
+"""`inwards mcp`, driven by the MCP SDK's own client over stdio: the installed console
+script runs in a copy of examples/shop (one server for the module, as an agent keeps one
+for its session), and every tool's structured output is validated against the output
+schema the server declares for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio.from_thread
+import jsonschema
+import pytest
+from mcp import Client, MCPError
+from mcp.client.stdio import StdioServerParameters
+from mcp.types import CallToolResult
+
+from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable, run_inwards
+
+TOOLS = ("check_files", "explain_rule", "rules_status", "why", "where_should_this_go")
+
+
+class Server:
+    """A synchronous face on the SDK's async client (its loop runs in a portal thread)."""
+
+    def __init__(self, portal: anyio.from_thread.BlockingPortal, client: Client) -> None:
+        self.portal = portal
+        self.client = client
+        self.schemas: dict[str, dict[str, Any]] = {}
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
+        result = self.portal.call(self.client.call_tool, tool, arguments or {})
+        assert isinstance(result, CallToolResult)
+        return result
+
+    def answer(self, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The structured output of a call that must succeed, valid against its schema."""
+        result = self.call(tool, arguments)
+        assert not result.is_error, result.content
+        document = result.structured_content
+        assert isinstance(document, dict)
+        jsonschema.validate(document, self.schemas[tool])
+        # The text the model reads is the same document.
+        assert json.loads(result.content[0].text) == document  # type: ignore[union-attr]
+        return document
+
+    def refusal(self, tool: str, arguments: dict[str, Any]) -> str:
+        result = self.call(tool, arguments)
+        assert result.is_error
+        return " ".join(getattr(item, "text", "") for item in result.content)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("mcp") / "shop"
+    shutil.copytree(EXAMPLES / "shop", target, ignore=shutil.ignore_patterns("cache"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def server(project: Path) -> Iterator[Server]:
+    parameters = StdioServerParameters(
+        command=inwards_executable()[0],
+        args=["mcp"],
+        cwd=project,
+        env={"XDG_CONFIG_HOME": str(NO_USER_CONFIG), "INWARDS_DAEMON": "0"},
+    )
+    with (
+        anyio.from_thread.start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(Client(parameters, read_timeout_seconds=60)) as client,
+    ):
+        connected = Server(portal, client)
+        listed = portal.call(client.list_tools)
+        connected.schemas = {tool.name: tool.output_schema or {} for tool in listed.tools}
+        yield connected
+
+
+def test_initialize_names_the_server_and_tells_when_to_call_each_tool(server: Server) -> None:
+    assert server.client.server_info is not None
+    assert server.client.server_info.name == "inwards"
+    assert server.client.server_capabilities.tools is not None
+    instructions = server.client.instructions or ""
+    for tool in TOOLS:
+        assert tool in instructions
+    assert "Never edit [tool.inwards]" in instructions
+
+
+def test_every_tool_is_read_only_with_an_object_output_schema(server: Server) -> None:
+    listed = server.portal.call(server.client.list_tools)
+    assert [tool.name for tool in listed.tools] == list(TOOLS)
+    for tool in listed.tools:
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.destructive_hint is False
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+    checked = next(tool for tool in listed.tools if tool.name == "check_files")
+    assert checked.output_schema["properties"]["schema"]["const"] == "inwards/diagnostics@1"
+
+
+def _without_duration(document: dict[str, Any]) -> dict[str, Any]:
+    document = json.loads(json.dumps(document))
+    document["summary"].pop("durationMs", None)
+    return document
+
+
+def test_check_files_answers_what_inwards_check_prints(server: Server, project: Path) -> None:
+    answered = server.answer("check_files")
+    printed = run_inwards("check", "--format", "json", cwd=project)
+    assert printed.code == 0, printed.stderr
+    assert _without_duration(answered) == _without_duration(json.loads(printed.stdout))
+
+
+def test_unsaved_contents_in_a_package_that_does_not_exist_yet(
+    server: Server, project: Path
+) -> None:
+    draft = "src/shop/domain/pricing/rules.py"
+    text = "from shop.adapters.outbound.sql_orders import SqlOrders\n"
+    document = server.answer("check_files", {"paths": [draft], "contents": {draft: text}})
+    codes = {(d["file"], d["code"]) for d in document["diagnostics"]}
+    assert (draft, "INW001") in codes
+    assert not (project / "src/shop/domain/pricing").exists()  # nothing written
+    # The overlay lasts one call: the project on disk is clean again.
+    assert server.answer("check_files")["diagnostics"] == []
+
+
+def test_max_diagnostics_limits_the_list_not_the_counts(server: Server) -> None:
+    contents = {
+        f"src/shop/domain/draft_{n}.py": "import shop.adapters.outbound.sql_orders\n"
+        for n in range(3)
+    }
+    document = server.answer("check_files", {"contents": contents, "max_diagnostics": 1})
+    assert len(document["diagnostics"]) == 1
+    assert document["summary"]["violations"] >= 3
+
+
+def test_explain_rule_is_the_rule_page_with_its_origin(server: Server, project: Path) -> None:
+    document = server.answer("explain_rule", {"rule": "layer-dependency"})
+    printed = run_inwards("rule", "INW001", "--json", "--full", cwd=project)
+    assert document["page"] == json.loads(printed.stdout)
+    assert document["definition"]["code"] == "INW001"
+    assert document["definition"]["active"]["root"] == "core"
+
+
+def test_rules_status_is_what_status_and_rules_print(server: Server, project: Path) -> None:
+    document = server.answer("rules_status")
+    assert document["status"] == json.loads(run_inwards("status", "--json", cwd=project).stdout)
+    assert document["rules"] == json.loads(run_inwards("rules", "--json", cwd=project).stdout)
+
+
+def test_why_says_why_a_rule_reported_nothing(server: Server) -> None:
+    document = server.answer("why", {"rule": "INW001", "path": "src/shop/domain"})
+    assert document["schema"] == "inwards/why@1"
+    assert document["code"] == "INW001"
+
+
+def test_where_should_this_go_names_the_layers_that_accept_the_imports(server: Server) -> None:
+    document = server.answer(
+        "where_should_this_go",
+        {
+            "description": "stores orders",
+            "imports": ["shop.adapters.outbound.sql_orders.SqlOrders"],
+        },
+    )
+    by_layer = {probe["layer"]: probe for probe in document["probes"]}
+    assert not by_layer["domain"]["accepted"]
+    assert "INW001" in {refusal["code"] for refusal in by_layer["domain"]["refusals"]}
+    assert by_layer["bootstrap"]["accepted"]
+    assert "shop.bootstrap.inwards_probe" in document["fits"]
+    one = server.answer(
+        "where_should_this_go",
+        {"imports": ["shop.domain.orders"], "module": "shop.application.billing"},
+    )
+    assert [(p["layer"], p["accepted"]) for p in one["probes"]] == [("application", True)]
+
+
+def test_resources_serve_the_brief_and_rule_pages(server: Server) -> None:
+    brief = server.portal.call(server.client.read_resource, "inwards://brief")
+    assert "Architecture brief" in brief.contents[0].text  # type: ignore[union-attr]
+    page = server.portal.call(server.client.read_resource, "inwards://rules/INW003")
+    assert json.loads(page.contents[0].text)["code"] == "INW003"  # type: ignore[union-attr]
+    with pytest.raises(MCPError, match="is not the code or name of any rule"):
+        server.portal.call(server.client.read_resource, "inwards://rules/NOPE1")
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "expected"),
+    [
+        ("check_files", {"paths": ["../elsewhere"]}, "outside the project"),
+        ("check_files", {"paths": ["/etc/passwd"]}, "outside the project"),
+        ("check_files", {"contents": {"../escape.py": "x = 1\n"}}, "outside the project"),
+        ("check_files", {"contents": {"src/shop/big.py": "#" * (33 * 1024 * 1024)}}, "MiB"),
+        ("check_files", {"max_diagnostics": -1}, "max_diagnostics"),
+        ("explain_rule", {"rule": "INW999"}, "is not the code or name of any rule"),
+        ("why", {"rule": "no-such-rule"}, "no-such-rule"),
+        ("why", {"rule": "INW001", "path": "../.."}, "outside the project"),
+        ("where_should_this_go", {"imports": ["os; rm -rf /"]}, "not a dotted module name"),
+    ],
+)
+def test_hostile_input_is_a_tool_error(
+    server: Server, tool: str, arguments: dict[str, Any], expected: str
+) -> None:
+    assert expected in server.refusal(tool, arguments)
+
+
+def test_without_the_sdk_it_names_the_extra_to_install(project: Path) -> None:
+    blocked = "import sys; sys.modules['mcp'] = None; from inwards_cli.main import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", blocked, "mcp"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip() == "inwards mcp needs the MCP SDK: pip install 'inwards-lint[mcp]'"
+
+
+def test_the_warm_session_sees_what_changes_on_disk_between_calls(
+    server: Server, project: Path
+) -> None:
+    written = project / "src/shop/domain/written.py"
+    written.write_text("import shop.adapters.outbound.sql_orders\n", encoding="utf-8")
+    try:
+        found = server.answer("check_files")["diagnostics"]
+        assert "src/shop/domain/written.py" in {d["file"] for d in found}
+    finally:
+        written.unlink()
+    assert server.answer("check_files")["diagnostics"] == []
+
+
+def test_a_broken_configuration_is_a_tool_error_until_it_is_fixed(
+    server: Server, project: Path
+) -> None:
+    pyproject = project / "pyproject.toml"
+    good = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(
+        good.replace('root = "src"', 'root = "src"\nlayerz = []'), encoding="utf-8"
+    )
+    try:
+        message = server.refusal("check_files", {})
+        assert "layerz" in message and "pyproject.toml" in message
+    finally:
+        pyproject.write_text(good, encoding="utf-8")
+    assert server.answer("check_files")["diagnostics"] == []
+
+
+def test_stdout_carries_the_protocol_and_nothing_else(project: Path) -> None:
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rules_status"}},
+    ]
+    done = subprocess.run(
+        [*inwards_executable(), "mcp"],
+        cwd=project,
+        input="".join(json.dumps(m) + "\n" for m in messages),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "XDG_CONFIG_HOME": str(NO_USER_CONFIG), "INWARDS_DAEMON": "0"},
+    )
+    lines = done.stdout.splitlines()
+    assert lines, done.stderr
+    replies = [json.loads(line) for line in lines]  # every line a JSON-RPC message
+    assert all(reply["jsonrpc"] == "2.0" for reply in replies)
+    assert replies[0]["id"] == 1 and replies[0]["result"]["serverInfo"]["name"] == "inwards"
+
+
+def test_a_directory_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    done = run_inwards("mcp", "--directory", str(tmp_path / "missing"), cwd=tmp_path)
+    assert done.code == 2
+    assert done.stdout == ""
+    assert "is not a directory" in done.stderr
