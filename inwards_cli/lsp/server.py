@@ -57,6 +57,8 @@ class InwardsServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("inwards", VERSION)
         self.projects: dict[Path, Project] = {}
+        # Each folder's project directory (None: none), until a pyproject.toml changes.
+        self.config_dirs: dict[Path, Path | None] = {}
         self.links = convert.docs_links()
 
     # -- the client ---------------------------------------------------------------------
@@ -83,10 +85,13 @@ class InwardsServer(LanguageServer):
 
     def project_for(self, path: Path) -> Project | None:
         """The project holding `path` (opened, and given a first pass, on first need)."""
-        config = find_config(path.parent)
-        if config is None:
+        folder = path.parent
+        if folder not in self.config_dirs:  # find_config reads TOML: once per folder
+            config = find_config(folder)
+            self.config_dirs[folder] = config.parent if config is not None else None
+        directory = self.config_dirs[folder]
+        if directory is None:
             return None
-        directory = config.parent
         project = self.projects.get(directory)
         if project is None:
             project = self.projects[directory] = Project(directory)
@@ -135,8 +140,9 @@ class InwardsServer(LanguageServer):
 
     # -- passes -------------------------------------------------------------------------
 
-    def whole_pass(self, project: Project) -> None:
-        """Check the whole project and republish every file that had or has findings."""
+    def whole_pass(self, project: Project, also: Iterable[str] = ()) -> None:
+        """Check the whole project and republish every file that had or has findings, and
+        the documents `also` names (the one just saved)."""
         project.findings = {}
         if project.session is not None:
             drafts = self.drafts_of(project)
@@ -149,7 +155,7 @@ class InwardsServer(LanguageServer):
         if self.pulls:
             self.refresh_pulled()
         else:
-            for uri in sorted(uris | project.published):
+            for uri in sorted(uris | project.published | set(also)):
                 self.publish(uri)
         project.published = uris
 
@@ -196,9 +202,13 @@ class InwardsServer(LanguageServer):
             )
         )
 
-    def files_changed(self, paths: Iterable[Path]) -> None:
+    def files_changed(self, paths: Iterable[Path], also: Iterable[str] = ()) -> None:
         """Files changed on disk: the projects they belong to take note and run a whole
         pass (a configuration file opens the project's session again)."""
+        also = tuple(also)
+        paths = tuple(paths)
+        if any(path.name == "pyproject.toml" for path in paths):
+            self.config_dirs.clear()  # a [tool.inwards] table may have come or gone
         touched: dict[Path, Project] = {}
         for path in paths:
             project = self.project_for(path)
@@ -214,7 +224,7 @@ class InwardsServer(LanguageServer):
                 project.session.changed([relative])
             touched[project.directory] = project
         for project in touched.values():
-            self.whole_pass(project)
+            self.whole_pass(project, also)
 
     def close_all(self) -> None:
         for project in self.projects.values():
@@ -299,7 +309,7 @@ def build_server() -> InwardsServer:
             relative = project.relative(path)
             if relative is not None:
                 project.drafts.pop(relative, None)
-        ls.files_changed([path])
+        ls.files_changed([path], also=[params.text_document.uri])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: InwardsServer, params: types.DidCloseTextDocumentParams) -> None:
