@@ -42,7 +42,7 @@ def shop(tmp_path: Path) -> Path:
 
 @asynccontextmanager
 async def served(
-    project: Path, capabilities: types.ClientCapabilities = PUSH
+    project: Path, capabilities: types.ClientCapabilities = PUSH, *more_folders: Path
 ) -> AsyncIterator[LanguageClient]:
     environment = {**os.environ, "XDG_CONFIG_HOME": str(NO_USER_CONFIG)}
     environment.pop("INWARDS_DOCS_URL", None)
@@ -57,7 +57,10 @@ async def served(
             client.initialize_session(
                 types.InitializeParams(
                     capabilities=capabilities,
-                    workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="shop")],
+                    workspace_folders=[
+                        types.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)
+                        for folder in (project, *more_folders)
+                    ],
                 )
             ),
             WAIT,
@@ -263,6 +266,25 @@ async def test_the_quick_fix_suppresses_the_finding_and_hover_names_the_rule(sho
         assert isinstance(hover.contents, types.MarkupContent)
         assert hover.contents.value.startswith("**INW001**")
         assert "rules/INW001.md" in hover.contents.value
+
+
+@pytest.mark.asyncio
+async def test_each_workspace_folder_is_its_own_project(shop: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(shop, other)
+    pyproject = other / "pyproject.toml"
+    # The second project turns the layer rule off: the same import is reported in one only.
+    text = pyproject.read_text(encoding="utf-8")
+    assert "[tool.inwards.rules]" not in text
+    pyproject.write_text(f'{text}\n[tool.inwards.rules]\nignore = ["INW001"]\n', "utf-8")
+    async with served(shop, PUSH, other) as client:
+        first = open_document(
+            client, shop / ORDER_FILE, (shop / ORDER_FILE).read_text("utf-8") + VIOLATION
+        )
+        assert [d.code for d in await published(client, first)] == ["INW001"]
+        path = other / ORDER_FILE
+        second = open_document(client, path, path.read_text("utf-8") + VIOLATION)
+        assert await published(client, second) == []
 
 
 def test_without_pygls_the_command_names_the_extra_and_exits_2() -> None:
