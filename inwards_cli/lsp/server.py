@@ -226,6 +226,24 @@ class InwardsServer(LanguageServer):
         for project in touched.values():
             self.whole_pass(project, also)
 
+    async def first_passes(self) -> None:
+        """Open each workspace folder's project and give it a first pass, under a
+        `$/progress` the client shows when it supports server-initiated progress."""
+        window = self.client_capabilities.window
+        token = "inwards-first-pass"
+        progress = window is not None and bool(window.work_done_progress)
+        if progress:
+            await self.work_done_progress.create_async(token)
+            self.work_done_progress.begin(
+                token, types.WorkDoneProgressBegin(title="inwards", message="checking the project")
+            )
+        for folder in self.workspace.folders.values():
+            path = _path(folder.uri)
+            if path is not None:
+                self.project_for(path / "pyproject.toml")
+        if progress:
+            self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="checked"))
+
     def close_all(self) -> None:
         for project in self.projects.values():
             if project.session is not None:
@@ -253,11 +271,8 @@ def build_server() -> InwardsServer:
     server = InwardsServer()
 
     @server.feature(types.INITIALIZED)
-    def initialized(ls: InwardsServer, params: types.InitializedParams) -> None:
-        for folder in ls.workspace.folders.values():
-            path = _path(folder.uri)
-            if path is not None:
-                ls.project_for(path / "pyproject.toml")
+    async def initialized(ls: InwardsServer, params: types.InitializedParams) -> None:
+        await ls.first_passes()
         watched = ls.client_capabilities.workspace
         changes = watched.did_change_watched_files if watched is not None else None
         if changes is not None and changes.dynamic_registration:

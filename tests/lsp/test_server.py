@@ -287,6 +287,22 @@ async def test_each_workspace_folder_is_its_own_project(shop: Path, tmp_path: Pa
         assert await published(client, second) == []
 
 
+@pytest.mark.asyncio
+async def test_the_first_pass_reports_progress_to_a_client_that_shows_it(shop: Path) -> None:
+    capabilities = types.ClientCapabilities(
+        window=types.WindowClientCapabilities(work_done_progress=True)
+    )
+    async with served(shop, capabilities) as client:
+        path = shop / ORDER_FILE
+        uri = open_document(client, path, path.read_text(encoding="utf-8"))
+        assert await published(client, uri) == []  # answered after the first pass
+        (reports,) = client.progress_reports.values()
+        assert [type(report) for report in reports] == [
+            types.WorkDoneProgressBegin,
+            types.WorkDoneProgressEnd,
+        ]
+
+
 def test_without_pygls_the_command_names_the_extra_and_exits_2() -> None:
     hidden = (
         "import sys; sys.modules['pygls'] = None; sys.argv = ['inwards', 'server'];"
