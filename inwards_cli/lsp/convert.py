@@ -161,3 +161,37 @@ def hover_text(active: ActiveRule, links: DocsLinks) -> str:
     if page:
         parts.append(f"[Rule page]({page})")
     return "\n\n".join(parts)
+
+
+# INW003's first fix step names the import to replace and its replacement, when exactly one
+# public module offers the name (inwards_core/families/inw/definitions/INW003.toml).
+_REPLACE_STEP = re.compile(r"^Replace `([^`\n]+)` with `(from ([\w.]+) import (\w+))`\.$")
+_SINGLE_FROM_IMPORT = re.compile(r"^from[ \t]+[\w.]+[ \t]+import[ \t]+(\w+)$")
+
+
+def public_import_edit(
+    steps: Sequence[str], line_text: str, row: int, encoding: str
+) -> tuple[str, types.TextEdit] | None:
+    """The replacement INW003's fix recipe names for the import on this line, as an edit,
+    with its new statement; None when the recipe names no single module, or the statement
+    imports more than the one name (replacing it would drop the others)."""
+    if not steps:
+        return None
+    matched = _REPLACE_STEP.match(steps[0])
+    if matched is None:
+        return None
+    statement, replacement, _, name = matched.groups()
+    single = _SINGLE_FROM_IMPORT.match(statement)
+    if single is None or single.group(1) != name or line_text.count(statement) != 1:
+        return None
+    start = line_text.index(statement)
+    edit = types.TextEdit(
+        range=types.Range(
+            start=types.Position(line=row, character=units(line_text[:start], encoding)),
+            end=types.Position(
+                line=row, character=units(line_text[: start + len(statement)], encoding)
+            ),
+        ),
+        new_text=replacement,
+    )
+    return replacement, edit

@@ -385,7 +385,26 @@ def _code_actions(ls: InwardsServer, params: types.CodeActionParams) -> list[typ
         if found.source != convert.SOURCE or not isinstance(found.code, str):
             continue
         row = found.range.start.line
-        if row >= len(lines) or not data.get("suppressible", True):
+        if row >= len(lines):
+            continue
+        steps = data.get("fixSteps")
+        public = (
+            convert.public_import_edit(steps, lines[row], row, ls.encoding)
+            if found.code == "INW003" and isinstance(steps, list)
+            else None
+        )
+        if public is not None:
+            statement, replacement = public
+            actions.append(
+                types.CodeAction(
+                    title=f"Import from the public module: {statement}",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[found],
+                    is_preferred=True,
+                    edit=types.WorkspaceEdit(changes={uri: [replacement]}),
+                )
+            )
+        if not data.get("suppressible", True):
             continue
         edit = convert.suppression_edit(lines[row], row, found.code, ls.encoding)
         actions.append(

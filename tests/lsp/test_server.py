@@ -303,6 +303,74 @@ async def test_the_first_pass_reports_progress_to_a_client_that_shows_it(shop: P
         ]
 
 
+CONTEXTS = """[project]
+name = "contexts"
+version = "1"
+
+[tool.inwards]
+root = "."
+layers = [{ name = "app", modules = ["shop"] }]
+
+[[tool.inwards.contexts]]
+name = "orders"
+modules = ["shop.orders"]
+depends-on = ["billing"]
+
+[[tool.inwards.contexts]]
+name = "billing"
+modules = ["shop.billing"]
+public = ["shop.billing.api"]
+"""
+
+
+@pytest.mark.asyncio
+async def test_an_import_of_a_private_module_is_replaced_with_the_public_one(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "contexts"
+    files = {
+        "pyproject.toml": CONTEXTS,
+        "shop/__init__.py": "",
+        "shop/orders/__init__.py": "",
+        "shop/billing/__init__.py": "",
+        "shop/billing/internal.py": "def charge(amount: int) -> int:\n    return amount\n",
+        "shop/billing/api.py": 'from shop.billing.internal import charge\n\n__all__ = ["charge"]\n',
+        "shop/orders/checkout.py": "from shop.billing.internal import charge\n\n\n"
+        "def pay() -> int:\n    return charge(1)\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    path = project / "shop/orders/checkout.py"
+    async with served(project) as client:
+        uri = open_document(client, path, files["shop/orders/checkout.py"])
+        diagnostics = await published(client, uri)
+        assert [d.code for d in diagnostics] == ["INW003"]
+        actions = await asyncio.wait_for(
+            client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    range=diagnostics[0].range,
+                    context=types.CodeActionContext(diagnostics=diagnostics),
+                )
+            ),
+            WAIT,
+        )
+        assert actions is not None
+        replace = actions[0]
+        assert isinstance(replace, types.CodeAction) and replace.is_preferred
+        assert replace.edit is not None and replace.edit.changes is not None
+        (edit,) = replace.edit.changes[uri]
+        assert edit.new_text == "from shop.billing.api import charge"
+        assert (edit.range.start, edit.range.end) == (
+            types.Position(line=0, character=0),
+            types.Position(line=0, character=len("from shop.billing.internal import charge")),
+        )
+        fixed = files["shop/orders/checkout.py"].replace("billing.internal", "billing.api", 1)
+        change_document(client, uri, fixed, version=2)
+        assert await published(client, uri) == []
+
+
 def test_without_pygls_the_command_names_the_extra_and_exits_2() -> None:
     hidden = (
         "import sys; sys.modules['pygls'] = None; sys.argv = ['inwards', 'server'];"
