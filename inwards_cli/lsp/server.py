@@ -28,7 +28,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from inwards_cli.config_file import find_config
 from inwards_cli.lsp import convert
-from inwards_core import ConfigError, Finding, Session
+from inwards_core import BaselineError, ConfigError, ConfigProblem, Finding, Session
 from inwards_core.version import VERSION
 
 _RULE_ROOT = ".inwards/rules/"  # the project root of rule definitions
@@ -107,14 +107,31 @@ class InwardsServer(LanguageServer):
         try:
             project.session = Session.open(project.directory)
         except ConfigError as error:
-            for problem in error.problems:
-                # A problem names its file relative to the project (the configuration's
-                # directory), or absolute (a rule definition in another root).
-                file = project.directory / problem.file
-                lines = self.lines_of(file)
-                project.problems.setdefault(file, []).append(
-                    convert.config_diagnostic(problem, lines, self.encoding)
+            self.add_problems(project, error.problems)
+        except BaselineError as error:
+            problem = ConfigProblem(
+                error.file, error.line, error.column, key=error.key, message=error.reason
+            )
+            self.add_problems(project, [problem])
+        except Exception as error:
+            # An editor's server stays up whatever the project holds (an installed family
+            # that fails to load, an unreadable tree): it says so once.
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Error,
+                    message=f"inwards can't check {project.directory}: {error}",
                 )
+            )
+
+    def add_problems(self, project: Project, problems: Iterable[ConfigProblem]) -> None:
+        for problem in problems:
+            # A problem names its file relative to the project (the configuration's
+            # directory), or absolute (a rule definition in another root).
+            file = project.directory / problem.file
+            lines = self.lines_of(file)
+            project.problems.setdefault(file, []).append(
+                convert.config_diagnostic(problem, lines, self.encoding)
+            )
 
     def lines_of(self, path: Path) -> list[str]:
         """The text of a file as the editor holds it (an open document) or as on disk."""
@@ -221,7 +238,7 @@ class InwardsServer(LanguageServer):
             if setup_file or project.session is None:
                 self.open_session(project)
             else:
-                project.session.changed([relative])
+                self.tell(project, relative)
             touched[project.directory] = project
         for project in touched.values():
             self.whole_pass(project, also)
@@ -243,6 +260,16 @@ class InwardsServer(LanguageServer):
                 self.project_for(path / "pyproject.toml")
         if progress:
             self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="checked"))
+
+    def tell(self, project: Project, relative: str) -> None:
+        """Tell the session a file changed; a change that reloads the setup and finds it
+        broken (the baseline, a definition) leaves the problems as diagnostics instead."""
+        if project.session is None:
+            return
+        try:
+            project.session.changed([relative])
+        except (ConfigError, BaselineError):
+            self.open_session(project)
 
     def close_all(self) -> None:
         for project in self.projects.values():
@@ -287,6 +314,9 @@ def build_server() -> InwardsServer:
                                     types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
                                     types.FileSystemWatcher(
                                         glob_pattern="**/.inwards/rules/*.toml"
+                                    ),
+                                    types.FileSystemWatcher(
+                                        glob_pattern="**/inwards-baseline.json"
                                     ),
                                 ]
                             ),
@@ -336,7 +366,7 @@ def build_server() -> InwardsServer:
             # The closed buffer's unsaved text is gone: the file counts as on disk again.
             dropped = project.drafts.pop(relative, None) if relative is not None else None
             if dropped is not None and relative is not None and project.session is not None:
-                project.session.changed([relative])
+                ls.tell(project, relative)
         if not ls.pulls:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])

@@ -303,6 +303,35 @@ async def test_the_first_pass_reports_progress_to_a_client_that_shows_it(shop: P
         ]
 
 
+@pytest.mark.asyncio
+async def test_a_broken_baseline_is_a_diagnostic_on_it_not_a_crash(shop: Path) -> None:
+    baseline = shop / "inwards-baseline.json"
+    uri = baseline.as_uri()
+    async with served(shop) as client:
+        path = shop / ORDER_FILE
+        opened = open_document(client, path, path.read_text(encoding="utf-8"))
+        assert await published(client, opened) == []  # the project is open and clean
+
+        baseline.write_text('{"schema": "inwards/baseline@1",\n  "entries": [1, 2\n', "utf-8")
+        client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri, type=types.FileChangeType.Created)]
+            )
+        )
+        diagnostics = await published(client, uri)
+        assert len(diagnostics) == 1
+        assert diagnostics[0].source == "inwards"
+        assert diagnostics[0].severity == types.DiagnosticSeverity.Error
+
+        baseline.unlink()
+        client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri, type=types.FileChangeType.Deleted)]
+            )
+        )
+        assert await published(client, uri) == []
+
+
 CONTEXTS = """[project]
 name = "contexts"
 version = "1"
