@@ -23,6 +23,7 @@ from inwards_cli.commands.rules_explain import explain_command
 from inwards_cli.commands.rules_why import why_command
 from inwards_cli.commands.rules_writing import new_command, shadow_command
 from inwards_cli.commands.schema import schema_command
+from inwards_cli.commands.server import server_command
 from inwards_cli.commands.stats import stats_command
 from inwards_cli.commands.status import status_command
 from inwards_cli.commands.version import VERBOSE_FLAGS, version_text
@@ -84,3 +85,4 @@ app.add_typer(hook_app, name="hook")
 app.add_typer(daemon_app, name="daemon")
 app.command(name="mcp")(mcp_command)
 app.command(name="stats")(stats_command)
+app.command(name="server")(server_command)
