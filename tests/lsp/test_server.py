@@ -88,6 +88,22 @@ async def published(client: LanguageClient, uri: str) -> Sequence[types.Diagnost
             return list(params.diagnostics)
 
 
+async def code_actions(
+    client: LanguageClient, uri: str, diagnostics: Sequence[types.Diagnostic]
+) -> Sequence[types.Command | types.CodeAction] | None:
+    """The code actions offered for the first of `diagnostics`, asked as an editor asks."""
+    return await asyncio.wait_for(
+        client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=diagnostics[0].range,
+                context=types.CodeActionContext(diagnostics=list(diagnostics)),
+            )
+        ),
+        WAIT,
+    )
+
+
 def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
     uri = path.as_uri()
     client.text_document_did_open(
@@ -227,16 +243,7 @@ async def test_the_quick_fix_suppresses_the_finding_and_hover_names_the_rule(sho
         uri = open_document(client, path, text)
         diagnostics = await published(client, uri)
         assert [d.code for d in diagnostics] == ["INW001"]
-        actions = await asyncio.wait_for(
-            client.text_document_code_action_async(
-                types.CodeActionParams(
-                    text_document=types.TextDocumentIdentifier(uri=uri),
-                    range=diagnostics[0].range,
-                    context=types.CodeActionContext(diagnostics=diagnostics),
-                )
-            ),
-            WAIT,
-        )
+        actions = await code_actions(client, uri, diagnostics)
         assert actions is not None and len(actions) == 1
         action = actions[0]
         assert isinstance(action, types.CodeAction)
@@ -385,16 +392,7 @@ async def test_an_import_of_a_private_module_is_replaced_with_the_public_one(
         uri = open_document(client, path, files["shop/orders/checkout.py"])
         diagnostics = await published(client, uri)
         assert [d.code for d in diagnostics] == ["INW003"]
-        actions = await asyncio.wait_for(
-            client.text_document_code_action_async(
-                types.CodeActionParams(
-                    text_document=types.TextDocumentIdentifier(uri=uri),
-                    range=diagnostics[0].range,
-                    context=types.CodeActionContext(diagnostics=diagnostics),
-                )
-            ),
-            WAIT,
-        )
+        actions = await code_actions(client, uri, diagnostics)
         assert actions is not None
         replace = actions[0]
         assert isinstance(replace, types.CodeAction) and replace.is_preferred
