@@ -99,7 +99,7 @@ def open_loaded(
     `[tool.inwards]` than the file's, such as the one an agent's session started with). The
     setup can't reload: its configuration is the one given."""
     project_dir = loaded.project_dir
-    config = build_whole_config(loaded, isolated=isolated, cache=cache)
+    config = with_workspace_view(build_whole_config(loaded, isolated=isolated, cache=cache), loaded)
     accepted = None
     if baseline:
         accepted = find_baseline(project_dir, shown=lambda relative: str(project_dir / relative))
@@ -125,6 +125,22 @@ def open_loaded(
         finish=finish,
         locate=project_locator(project_dir),
         reloads_on=setup_inputs(loaded, baseline=baseline),
+    )
+
+
+def with_workspace_view(config: Config, loaded: LoadedConfig) -> Config:
+    """The configuration as `inwards check` sees it in a uv workspace: in a member, the
+    other members' packages are the workspace's, not unknown first-party code or libraries;
+    at the root, the members are not the root's code."""
+    from inwards_cli.workspace_root import view_for_config
+
+    view = view_for_config(loaded.path)
+    if view is None:
+        return config
+    return attrs.evolve(
+        config,
+        workspace_packages=view.workspace_packages,
+        installed_portions=view.installed_portions,
     )
 
 

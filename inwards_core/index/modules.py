@@ -50,6 +50,7 @@ class ModuleIndex:
         "_infos",
         "_members",
         "_modules",
+        "_names_by_file",
         "_tree",
         "_unassigned",
         "classify",
@@ -103,6 +104,7 @@ class ModuleIndex:
         self._infos: dict[str, ModuleInfo] = {}
         self._modules: Mapping[str, ModuleInfo] | None = None
         self._by_file: Mapping[str, ModuleInfo] | None = None
+        self._names_by_file: dict[str, list[str]] | None = None
 
     @property
     def modules(self) -> Mapping[str, ModuleInfo]:
@@ -133,6 +135,17 @@ class ModuleIndex:
         relative to the project directory; "" for every module), in name order."""
         if not path:
             return list(self.modules.values())
+        if path.endswith((".py", ".pyi")):
+            # A module's file: nothing lies below it (a folder can't share its name), so
+            # its own names are the answer. An editor asks this on every keystroke, and
+            # scanning every source would cost more than reading the file.
+            if self._names_by_file is None:
+                self._names_by_file = {}
+                for name, file in self._tree.sources.items():
+                    self._names_by_file.setdefault(file, []).append(name)
+            names = self._names_by_file.get(path)
+            if names is not None:
+                return [self._info(name, path) for name in sorted(names)]
         folder = path + "/"
         found = {
             name: file

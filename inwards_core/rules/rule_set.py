@@ -87,6 +87,9 @@ class RuleSet:
     collisions: tuple[Collision, ...] = ()
     # Fields an overlay in force sets or unsets that upstream changed since it was written.
     conflicts: tuple[OverlayConflict, ...] = ()
+    # `fingerprint`'s answers: a warm session stamps every check with it, and the set
+    # never changes.
+    _fingerprints: dict[str, str] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     def by_code(self, code: str) -> ResolvedRule | None:
         code = code.upper()
@@ -152,6 +155,12 @@ class RuleSet:
         """Active definitions' bytes and the parsed tables actually used (a table may come
         from the cache) + kind versions + inwards version, and always-on where a shadow
         has it from the definition below."""
+        known = self._fingerprints.get(inwards_version)
+        if known is None:
+            known = self._fingerprints[inwards_version] = self._digest(inwards_version)
+        return known
+
+    def _digest(self, inwards_version: str) -> str:
         digest = hashlib.sha256(inwards_version.encode())
         for rule in self.rules:
             guidance = rule.definition.guidance_origin

@@ -1,0 +1,124 @@
+"""`inwards server` on what a project is made of beyond its Python files: a project rule
+root changed while the server runs, and a uv workspace whose members are projects of
+their own (each sees the others' packages as `inwards check` run there does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from inwards_core.families.inw import definitions
+from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable, write_tree
+from tests.lsp.test_server import (
+    ORDER_FILE,
+    PUSH,
+    VIOLATION,
+    open_document,
+    published,
+    served,
+    shop,
+)
+
+__all__ = ["shop"]  # the fixture, shared with test_server.py
+
+CORE_INW001 = Path(definitions.__file__).parent / "INW001.toml"
+
+
+@pytest.mark.asyncio
+async def test_a_project_rule_written_while_open_changes_the_findings(shop: Path) -> None:
+    async with served(shop, PUSH) as client:
+        path = shop / ORDER_FILE
+        uri = open_document(client, path, path.read_text("utf-8") + VIOLATION)
+        (found,) = await published(client, uri)
+        assert (found.code, found.severity) == ("INW001", types.DiagnosticSeverity.Error)
+
+        # The team shadows the shipped rule, lowering it to a warning (as the file
+        # `inwards rules shadow INW001` writes would, once edited).
+        shadow = shop / ".inwards" / "rules" / "INW001.toml"
+        shadow.parent.mkdir(parents=True, exist_ok=True)
+        text = CORE_INW001.read_text("utf-8")
+        assert 'severity = "error"' in text
+        shadow.write_text(text.replace('severity = "error"', 'severity = "warning"'), "utf-8")
+        client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=shadow.as_uri(), type=types.FileChangeType.Created)]
+            )
+        )
+        (shadowed,) = await published(client, uri)
+        assert (shadowed.code, shadowed.severity) == ("INW001", types.DiagnosticSeverity.Warning)
+        assert shadowed.data is not None and shadowed.data["origin"] == "project"
+
+        shadow.unlink()  # gone again: the core definition is back
+        client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=shadow.as_uri(), type=types.FileChangeType.Deleted)]
+            )
+        )
+        (restored,) = await published(client, uri)
+        assert restored.severity == types.DiagnosticSeverity.Error
+
+
+TABLE = (
+    '[tool.inwards]\nroot = "src"\n'
+    'layers = [{ name = "domain", modules = ["acme.{member}.domain"] },\n'
+    '          { name = "app", modules = ["acme.{member}.app"] }]\n'
+)
+# In the api member, an import of the core member's package: another member's code, which
+# `inwards check` there neither takes for a missing module of its own (INW010) nor reports.
+API_SERVICE = "from acme.core.domain.money import Money\nfrom acme.api.domain.nothing import x\n"
+
+
+@pytest.fixture
+def uv_workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "mono"
+    write_tree(
+        root,
+        {
+            "pyproject.toml": '[tool.uv.workspace]\nmembers = ["packages/*"]\n',
+            "packages/core/pyproject.toml": TABLE.replace("{member}", "core"),
+            "packages/core/src/acme/core/__init__.py": "",
+            "packages/core/src/acme/core/domain/__init__.py": "",
+            "packages/core/src/acme/core/domain/money.py": "class Money: ...\n",
+            "packages/core/src/acme/core/app/__init__.py": "",
+            "packages/api/pyproject.toml": TABLE.replace("{member}", "api"),
+            "packages/api/src/acme/api/__init__.py": "",
+            "packages/api/src/acme/api/domain/__init__.py": "",
+            "packages/api/src/acme/api/app/__init__.py": "",
+            "packages/api/src/acme/api/app/service.py": API_SERVICE,
+        },
+    )
+    return root
+
+
+def check_json(directory: Path) -> list[dict[str, object]]:
+    done = subprocess.run(
+        [*inwards_executable(), "check", "--format", "json", "--no-cache"],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_CONFIG_HOME": str(NO_USER_CONFIG)},
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    diagnostics: list[dict[str, object]] = json.loads(done.stdout)["diagnostics"]
+    return diagnostics
+
+
+@pytest.mark.asyncio
+async def test_a_uv_workspace_member_is_checked_as_inwards_check_there_checks_it(
+    uv_workspace: Path,
+) -> None:
+    member = uv_workspace / "packages" / "api"
+    expected = check_json(member)
+    # The member's own missing module is reported; the other member's package is not.
+    assert [(d["code"], d["line"]) for d in expected] == [("INW010", 2)]
+    async with served(uv_workspace, PUSH) as client:
+        path = member / "src" / "acme" / "api" / "app" / "service.py"
+        uri = open_document(client, path, path.read_text("utf-8"))
+        found = await published(client, uri)
+        assert [(d.code, d.range.start.line + 1) for d in found] == [("INW010", 2)]
