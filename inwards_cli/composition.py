@@ -125,7 +125,20 @@ def open_loaded(
         finish=finish,
         locate=project_locator(project_dir),
         reloads_on=setup_inputs(loaded, baseline=baseline),
+        rule_sources=resolved.sources,
+        recorded_digests=recorded_digests(resolved),
     )
+
+
+def recorded_digests(resolved: ResolvedRules) -> Callable[[], dict[str, str] | None]:
+    """The roots' digests the cache's rule manifest holds when asked (what `inwards status`
+    compares with), None without the cache."""
+    manifest = resolved.manifest
+    if manifest is None:
+        return lambda: None
+    from inwards_cli.adapters.rule_manifest import RuleRootsManifest
+
+    return lambda: RuleRootsManifest.read(manifest.cache_dir).digests
 
 
 def project_locator(

@@ -1,8 +1,10 @@
 """What `inwards mcp`'s tools answer, without the protocol: one project, its session kept
-warm across calls (and true to the disk, as the daemon keeps the hooks'), every answer
-built by the code behind the matching command (`check --format json`, `rule --json
---full`, `rules explain --json`, `rules --json`, `status --json`, `rules why --json`,
-`context`).
+warm across calls (and true to the disk, as the daemon keeps the hooks'). Every answer
+comes from that session through the function the matching command calls, so the documents
+are the command's: `check --format json` (the session's check), `rule --json --full`
+(`full_rule_page`), `rules explain --json` (`explanation_document`), `status --json` and
+`rules --json` (`project_status`, `rules_document`), `rules why --json` (`explain_rule` on a
+traced check); only `context` still runs the command's code as it is.
 
 Every call is bounded as `inwards check` is: paths must stay inside the project, unsaved
 `contents` are limited in number and size, and a rule no root defines is refused with the
@@ -29,7 +31,11 @@ from inwards_cli.config_file import find_config
 from inwards_cli.daemon.warm import WarmProject
 from inwards_core.config.values import ConfigError
 from inwards_core.model.findings import Report
+from inwards_core.ports import RuleSources
 from inwards_core.reporting.json import report_document
+from inwards_core.rules.lookup import UnknownRuleError
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.why import UnusableRuleError
 from inwards_core.session import Session
 
 # As many unsaved files, and as many bytes of them, as an agent's one proposed change
@@ -71,6 +77,8 @@ class McpProject:
             str(self.directory), os.environ if environ is None else environ, open_check_session
         )
         self._lock = threading.Lock()  # a session serves one call at a time
+        # The core rules alone, for the rule set they were read for (`_shipped`).
+        self._shipped_for: tuple[RuleSet, RuleSet] | None = None
 
     def close(self) -> None:
         with self._lock:
@@ -98,65 +106,61 @@ class McpProject:
     def explain_rule(self, rule: str) -> dict[str, Any]:
         """The rule's page (`inwards rule RULE --json --full`) and where its definition in
         force comes from, what it shadows and overlays (`inwards rules explain RULE
-        --json`)."""
-        from inwards_cli.commands.rule import rule_page_json
-        from inwards_cli.commands.rules_explain import explanation_json
+        --json`), from the warm session's rules."""
+        from inwards_cli.commands.rules_explain import explanation_document
 
         rule = _rule_name(rule)
         with self._lock:
-            config = self._config_file()
-            page = _as_command(lambda: rule_page_json(rule, config, False, None))
-            origin = _as_command(lambda: explanation_json(rule, config, False, None))
+            session, _ = self._session()
+            page = self._page(session, rule)
+            documents = self._rule_sources(session).documents()
+            with _unknown_rule():
+                origin = explanation_document(session.rule_set, session.rules, documents, rule)
         return {"page": page, "definition": origin}
 
     def rule_page(self, rule: str) -> dict[str, Any]:
-        from inwards_cli.commands.rule import rule_page_json
-
         rule = _rule_name(rule)
         with self._lock:
-            config = self._config_file()
-            return _as_command(lambda: rule_page_json(rule, config, False, None))
+            session, _ = self._session()
+            return self._page(session, rule)
 
     def rules_status(self) -> dict[str, Any]:
         """The rule roots, shadows, overlays and conflicts (`inwards status --json`) and
-        every rule's state and origin (`inwards rules --json`)."""
-        from inwards_cli.commands.rules import rules_here
-        from inwards_cli.commands.status import status_here
+        every rule's state and origin (`inwards rules --json`), from the warm session."""
         from inwards_core.rules.listing import rules_document
+        from inwards_core.rules.status import project_status, status_json
+        from inwards_core.version import inwards_version
 
         with self._lock:
-            config = self._config_file()
-            status = _as_command(lambda: status_here(config, False, None))
-
-            def listed() -> dict[str, Any]:
-                here = rules_here(config, False, disabled=None)
-                return rules_document(here.resolved.rule_set, here.active)
-
-            rules = _as_command(listed)
-        return {"status": status, "rules": rules}
+            session, _ = self._session()
+            status, problems = project_status(
+                session.rule_set,
+                self._rule_sources(session),
+                session.rules,
+                session.config,
+                previous_digests=session.recorded_digests(),
+                inwards_version=inwards_version(),
+            )
+            rules = rules_document(session.rule_set, session.rules)
+        return {"status": status_json(status, problems), "rules": rules}
 
     def why(self, rule: str, path: str | None = None) -> dict[str, Any]:
         """Why `rule` reported what it did, or nothing, in `path` or the whole project
-        (`inwards rules why RULE [PATH] --json`)."""
-        from inwards_cli.commands.check.options import CheckArguments
-        from inwards_cli.commands.check.run import check
+        (`inwards rules why RULE [PATH] --json`): the warm session's rules, and a check
+        that traces the rule."""
+        from inwards_core.rules.why import WhyContext, explain_rule, explained_code
 
         rule = _rule_name(rule)
         with self._lock:
-            config = self._config_file()
-            project_dir = config.parent
-            paths = () if path is None else self._inside([path], project_dir, what="path")
-            arguments = CheckArguments(
-                paths=tuple(project_dir / each for each in paths),
-                output_format="json",
-                config=config,
-                silent=True,
-                explain=rule,
+            session, project_dir = self._session()
+            named = None if path is None else self._inside([path], project_dir, what="path")
+            with _unknown_rule():
+                code = explained_code(session.rule_set, rule)
+            report = self._checked(lambda: session.check(named, trace_rule=code))
+            context = WhyContext(paths=None if named is None else tuple(named))
+            explanation = explain_rule(
+                code, session.rule_set, session.rules, report, session.config, context
             )
-            outcome = _as_command(lambda: check(arguments))
-        explanation = outcome.explanation
-        if explanation is None:  # `check` explains what `explain` names, or exits 2
-            raise Refused(f'Nothing explains "{rule}".')
         document: dict[str, Any] = explanation.to_json()
         return document
 
@@ -220,10 +224,37 @@ class McpProject:
 
     def _checked(self, run: Callable[[], Report]) -> Report:
         try:
-            return _as_command(run)
-        except Refused:
-            self._warm.forget()  # a configuration error: the next call opens it afresh
-            raise
+            return run()
+        except ConfigError as error:  # the configuration against the tree (a src layout)
+            self._warm.forget()  # the next call opens the project afresh
+            raise Refused("\n".join(p.render() for p in error.problems) or str(error)) from None
+        except OSError as error:  # a named path that isn't there
+            raise Refused(f"{error.filename or error} is not a file or directory.") from None
+
+    def _page(self, session: Session, rule: str) -> dict[str, Any]:
+        from inwards_core.authoring.rule_pages import full_rule_page
+
+        try:
+            return full_rule_page(session.rule_set, rule, self._shipped)
+        except UnknownRuleError as unknown:
+            raise Refused(f"{unknown} `inwards rules` lists the rules.") from None
+
+    def _shipped(self, rule_set: RuleSet) -> RuleSet:
+        """The core rules alone (a shipped rule's examples run with them), read once for
+        each rule set the session holds."""
+        from inwards_core.authoring.rule_pages import shipped_rules
+
+        kept = self._shipped_for
+        if kept is None or kept[0] is not rule_set:
+            kept = self._shipped_for = (rule_set, shipped_rules(rule_set))
+        return kept[1]
+
+    @staticmethod
+    def _rule_sources(session: Session) -> RuleSources:
+        sources = session.rule_sources
+        if sources is None:  # a session opened on a directory always knows its roots
+            raise Refused("The project's rule roots are not known; run `inwards status`.")
+        return sources
 
     def _inside(self, paths: Sequence[str], project_dir: Path, *, what: str) -> list[str]:
         if len(paths) > MAX_PATHS:
@@ -275,6 +306,17 @@ class McpProject:
                     probes.append(Probe(layer.name, name, path_of(name)))
                     break
         return probes
+
+
+@contextlib.contextmanager
+def _unknown_rule() -> Iterator[None]:
+    """A rule no root defines (usably) is refused with the words the command line uses."""
+    try:
+        yield
+    except UnusableRuleError as unusable:
+        raise Refused(str(unusable)) from None
+    except UnknownRuleError as unknown:
+        raise Refused(f"{unknown} `inwards rules` lists them.") from None
 
 
 def _relative_inside(path: str, project_dir: Path, *, what: str) -> str:

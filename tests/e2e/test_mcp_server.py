@@ -140,12 +140,17 @@ def test_max_diagnostics_limits_the_list_not_the_counts(server: Server) -> None:
     assert document["summary"]["violations"] >= 3
 
 
-def test_explain_rule_is_the_rule_page_with_its_origin(server: Server, project: Path) -> None:
-    document = server.answer("explain_rule", {"rule": "layer-dependency"})
-    printed = run_inwards("rule", "INW001", "--json", "--full", cwd=project)
-    assert document["page"] == json.loads(printed.stdout)
-    assert document["definition"]["code"] == "INW001"
-    assert document["definition"]["active"]["root"] == "core"
+@pytest.mark.parametrize(("rule", "code"), [("layer-dependency", "INW001"), ("shop001", "SHOP001")])
+def test_explain_rule_is_what_rule_and_rules_explain_print(
+    server: Server, project: Path, rule: str, code: str
+) -> None:
+    document = server.answer("explain_rule", {"rule": rule})
+    page = run_inwards("rule", code, "--json", "--full", cwd=project)
+    origin = run_inwards("rules", "explain", code, "--json", cwd=project)
+    assert page.code == 0 and origin.code == 0, page.stderr + origin.stderr
+    assert document["page"] == json.loads(page.stdout)
+    assert document["definition"] == json.loads(origin.stdout)
+    assert document["definition"]["active"]["root"] == ("core" if code == "INW001" else "project")
 
 
 def test_rules_status_is_what_status_and_rules_print(server: Server, project: Path) -> None:
@@ -154,10 +159,39 @@ def test_rules_status_is_what_status_and_rules_print(server: Server, project: Pa
     assert document["rules"] == json.loads(run_inwards("rules", "--json", cwd=project).stdout)
 
 
-def test_why_says_why_a_rule_reported_nothing(server: Server) -> None:
-    document = server.answer("why", {"rule": "INW001", "path": "src/shop/domain"})
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"rule": "INW001", "path": "src/shop/domain"},
+        {"rule": "layer-dependency"},
+        {"rule": "SHOP001", "path": "src/shop/bootstrap.py"},
+        {"rule": "INW003", "path": "src/shop/adapters/outbound/sql_orders.py"},
+    ],
+)
+def test_why_is_what_rules_why_prints(
+    server: Server, project: Path, arguments: dict[str, str]
+) -> None:
+    document = server.answer("why", arguments)
+    paths = [arguments["path"]] if "path" in arguments else []
+    printed = run_inwards("rules", "why", arguments["rule"], *paths, "--json", cwd=project)
+    assert printed.code == 0, printed.stderr
+    assert document == json.loads(printed.stdout)
     assert document["schema"] == "inwards/why@1"
-    assert document["code"] == "INW001"
+
+
+def test_why_leaves_the_session_true_to_the_disk(server: Server, project: Path) -> None:
+    """A traced check runs beside the warm state: what changes on disk after it is seen."""
+    server.answer("why", {"rule": "INW001"})
+    written = project / "src/shop/domain/after_why.py"
+    written.write_text("import shop.adapters.outbound.sql_orders\n", encoding="utf-8")
+    try:
+        found = server.answer("check_files")["diagnostics"]
+        assert "src/shop/domain/after_why.py" in {d["file"] for d in found}
+        why = server.answer("why", {"rule": "INW001", "path": "src/shop/domain"})
+        assert "src/shop/domain/after_why.py" in {f["file"] for f in why["findings"]}
+    finally:
+        written.unlink()
+    assert server.answer("check_files")["diagnostics"] == []
 
 
 def test_where_should_this_go_names_the_layers_that_accept_the_imports(server: Server) -> None:
@@ -200,6 +234,7 @@ def test_resources_serve_the_brief_and_rule_pages(server: Server) -> None:
         ("explain_rule", {"rule": "INW999"}, "is not the code or name of any rule"),
         ("why", {"rule": "no-such-rule"}, "no-such-rule"),
         ("why", {"rule": "INW001", "path": "../.."}, "outside the project"),
+        ("why", {"rule": "INW001", "path": "src/missing"}, "is not a file or directory"),
         ("where_should_this_go", {"imports": ["os; rm -rf /"]}, "not a dotted module name"),
     ],
 )
