@@ -29,6 +29,7 @@ import attrs
 
 from inwards_cli.config_file import find_config
 from inwards_cli.daemon.warm import WarmProject
+from inwards_cli.mcp_server.placement import Place
 from inwards_core.config.values import ConfigError
 from inwards_core.model.findings import Report
 from inwards_core.ports import RuleSources
@@ -44,7 +45,6 @@ MAX_CONTENTS_FILES = 200
 MAX_CONTENTS_BYTES = 32 * 1024 * 1024
 MAX_PATHS = 1000
 MAX_PROBE_IMPORTS = 100
-PROBE_NAME = "inwards_probe"
 
 T = TypeVar("T")
 
@@ -52,15 +52,6 @@ T = TypeVar("T")
 class Refused(Exception):
     """A call inwards won't answer (bad input, no project, an unknown rule): its message is
     for the agent."""
-
-
-@attrs.frozen
-class Probe:
-    """One module `where_should_this_go` tries: in which layer, as which file."""
-
-    layer: str | None
-    module: str
-    path: str  # relative to the project directory, POSIX
 
 
 def open_check_session(directory: Path) -> Session:
@@ -170,26 +161,65 @@ class McpProject:
         imports: Sequence[str] | None = None,
         module: str | None = None,
     ) -> dict[str, Any]:
-        """Which layers accept a new module holding `imports`, and why the others refuse:
-        a probe module is checked in each layer (or as `module` alone), through unsaved
-        contents, so nothing is written."""
+        """Where a new module holding `imports` may live: a probe is checked in each place
+        (`placement.Places`: each layer's packages, each context's package in a layer; or
+        exactly `module`) through unsaved contents, so nothing is written; the places that
+        accept it ranked (`placement.RANKING`), and for the others what refuses it."""
+        from inwards_cli.mcp_server import placement
+
         wanted = [_dotted(each, what="import") for each in imports or ()]
         if len(wanted) > MAX_PROBE_IMPORTS:
             raise Refused(f"At most {MAX_PROBE_IMPORTS} imports can be probed at once.")
-        text = _probe_text(description, wanted)
+        exact = None if module is None else _dotted(module, what="module")
+        words = placement.description_words(description)
         with self._lock:
             session, project_dir = self._session()
-            probes = self._probes(session, project_dir, module)
-            answers = []
-            for probe in probes:
-                report = self._checked(partial(session.check, [probe.path], {probe.path: text}))
-                answers.append(_verdict(probe, report))
+            places = placement.Places(session.config, session.tree().index, project_dir)
+            skipped: list[str] = []
+            if exact is not None:
+                chosen = [places.one(exact, words)]
+            else:
+                chosen, skipped = places.all(words)
+            verdicts = []
+            for place in chosen:
+                place, text = self._probe(place, description, wanted, project_dir)
+                report = self._checked(partial(session.check, [place.path], {place.path: text}))
+                verdicts.append(placement.verdict(place, report, wanted))
+        order = placement.ranked(chosen, verdicts)
+        probes = [verdicts[position] for position in order]
         return {
             "description": description or "",
+            "words": list(words),
             "imports": wanted,
-            "fits": [a["module"] for a in answers if a["accepted"]],
-            "probes": answers,
+            "module": exact,
+            "fits": [
+                p["module"] if p["existing"] else p["package"] for p in probes if p["accepted"]
+            ],
+            "ranking": placement.RANKING,
+            "probes": probes,
+            "skipped": skipped,
         }
+
+    @staticmethod
+    def _probe(
+        place: Place, description: str | None, imports: Sequence[str], project_dir: Path
+    ) -> tuple[Place, str]:
+        """The probe's text: a new module holding the imports, or an existing module's text
+        with them added at its end (`place.base` its lines before them)."""
+        from inwards_cli.mcp_server.placement import import_lines, probe_text
+
+        if not place.existing:
+            text, base = probe_text(description, imports)
+            return attrs.evolve(place, base=base), text
+        try:
+            data = (project_dir / place.path).read_bytes()
+        except OSError as error:
+            raise Refused(f"{place.path} can't be read: {error.strerror or error}.") from None
+        text = data.decode("utf-8", "surrogateescape")
+        if text and not text.endswith("\n"):
+            text += "\n"
+        base = text.count("\n")
+        return attrs.evolve(place, base=base), text + "\n".join(import_lines(imports)) + "\n"
 
     def brief(self) -> str:
         """The architecture brief `inwards context` prints."""
@@ -277,36 +307,6 @@ class McpProject:
             for path, text in contents.items()
         }
 
-    def _probes(self, session: Session, project_dir: Path, module: str | None) -> list[Probe]:
-        config = session.config
-        root = Path(config.root)
-        source_root = root if root.is_absolute() else project_dir / root
-        prefix = os.path.relpath(source_root, project_dir)
-
-        def path_of(name: str) -> str:
-            return Path(prefix, *name.split(".")).with_suffix(".py").as_posix()
-
-        def layer_of(name: str) -> str | None:
-            found = [
-                (len(owner), layer.name)
-                for layer in config.layers
-                for owner in layer.modules
-                if name == owner or name.startswith(owner + ".")
-            ]
-            return max(found)[1] if found else None
-
-        if module is not None:
-            name = _dotted(module, what="module")
-            return [Probe(layer_of(name), name, path_of(name))]
-        probes = []
-        for layer in config.layers:
-            for owner in layer.modules:
-                name = f"{owner}.{PROBE_NAME}"
-                if layer_of(name) == layer.name:  # not in a narrower layer inside this one
-                    probes.append(Probe(layer.name, name, path_of(name)))
-                    break
-        return probes
-
 
 @contextlib.contextmanager
 def _unknown_rule() -> Iterator[None]:
@@ -345,35 +345,6 @@ def _dotted(name: str, *, what: str) -> str:
     if len(name) > 500 or not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
         raise Refused(f'{what}: "{name}" is not a dotted module name (such as shop.domain).')
     return ".".join(parts)
-
-
-def _probe_text(description: str | None, imports: Sequence[str]) -> str:
-    lines = ['"""A probe module inwards checks in each layer (never written)."""', ""]
-    if description:
-        lines.insert(1, "# " + " ".join(description.split())[:500])
-    for name in imports:
-        parent, _, last = name.rpartition(".")
-        lines.append(f"from {parent} import {last}" if parent else f"import {name}")
-    return "\n".join(lines) + "\n"
-
-
-def _verdict(probe: Probe, report: Report) -> dict[str, Any]:
-    mine = [f for f in report.findings if f.file == probe.path]
-    refusals = [_reason(f.to_json()) for f in mine if f.severity.value == "error"]
-    notes = [_reason(f.to_json()) for f in mine if f.severity.value != "error"]
-    return {
-        "layer": probe.layer,
-        "module": probe.module,
-        "path": probe.path,
-        "accepted": not refusals,
-        "refusals": refusals,
-        "notes": notes,
-    }
-
-
-def _reason(diagnostic: Mapping[str, Any]) -> dict[str, Any]:
-    keys = ("code", "message", "severity", "fix")
-    return {key: diagnostic[key] for key in keys if key in diagnostic}
 
 
 def _as_command(run: Callable[[], T]) -> T:
