@@ -9,6 +9,7 @@ stderr: stdout carries the protocol and nothing else.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 from collections.abc import Callable, Iterator
@@ -281,7 +282,12 @@ def build_server(directory: Path) -> tuple[MCPServer, McpProject]:
 def _tool(function: Callable[..., dict[str, Any]], output_schema: JSON) -> Tool:
     """A read-only tool answering JSON that `output_schema` describes (the schema of the
     command's document, which the SDK can't derive from a `dict` return)."""
-    tool = Tool.from_function(function, annotations=READ_ONLY, structured_output=True)
+    # The docstring without its indentation: the SDK sends it as written, and a client
+    # shows the description as the agent reads it (the Inspector showed the indentation).
+    description = inspect.cleandoc(function.__doc__ or "")
+    tool = Tool.from_function(
+        function, description=description, annotations=READ_ONLY, structured_output=True
+    )
     tool.fn_metadata.output_schema = dict(output_schema)
     return tool
 

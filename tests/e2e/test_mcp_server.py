@@ -108,6 +108,8 @@ def test_every_tool_is_read_only_with_an_object_output_schema(server: Server) ->
         assert tool.annotations.destructive_hint is False
         assert tool.output_schema is not None and tool.output_schema["type"] == "object"
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+        # The description as the agent reads it: no docstring indentation.
+        assert tool.description and "\n " not in tool.description
     checked = next(tool for tool in listed.tools if tool.name == "check_files")
     assert checked.output_schema["properties"]["schema"]["const"] == "inwards/diagnostics@1"
 
