@@ -10,7 +10,9 @@ plain word matching, said as such in the answer; it understands no more than tha
 
 from __future__ import annotations
 
+import ast
 import re
+import tokenize
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,11 +31,19 @@ MAX_PROBES = 24
 MAX_WORDS = 20
 # Modules below a place whose names are matched against the description, at most.
 MAX_NEAR = 200
+# A package's docstring is looked for in the first bytes of its __init__, and its start
+# matched.
+MAX_DOCSTRING_READ = 16 * 1024
+MAX_DOCSTRING = 1000
+_SKIPPED_TOKENS = frozenset(
+    {tokenize.ENCODING, tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT}
+)
 
 RANKING = (
     "Places that accept the module come first, innermost layer first (the architecture "
     "prefers inner layers: fewer parts may break them). Within a layer, the place whose "
-    "names (layer, context, package, the modules already in it) share more words with the "
+    "names (layer, context, package, the modules already in it) and the package's "
+    "docstring share more words with the "
     "description comes first, then packages before existing modules, then by name. A word "
     "matches a name when they begin with the same letters, all but the last letter of the "
     "shorter and at least four."
@@ -248,7 +258,27 @@ class Places:
             if pairs:
                 near.append(name)
                 matched += [(word, name) for word, _ in pairs]
+        told = description_words(self._docstring(place.package))
+        matched += [
+            (word, f'{place.package} docstring: "{said}"')
+            for said in told
+            for word in words
+            if _matches(word, said)
+        ]
         return attrs.evolve(place, matched=tuple(dict.fromkeys(matched)), near=tuple(near))
+
+    def _docstring(self, package: str) -> str:
+        """The start of a package's docstring, when its `__init__` opens with one: read
+        up to its first token, never parsed further (cheap on any file)."""
+        info = self.index.module(package)
+        if info is None or not info.is_package:
+            return ""
+        try:
+            with (self.project_dir / info.file).open("rb") as opened:
+                head = opened.read(MAX_DOCSTRING_READ)
+        except OSError:
+            return ""
+        return _first_string(head)[:MAX_DOCSTRING]
 
     def _same(self, place: Place, module: str) -> bool:
         """Whether `module` is owned by the layer and context that own `place`."""
@@ -257,6 +287,23 @@ class Places:
         return (None if layer is None else layer.name) == place.layer and (
             None if context is None else context.name
         ) == place.context
+
+
+def _first_string(head: bytes) -> str:
+    """The string literal a module's text opens with (after comments and blank lines), or
+    "" when it opens with anything else or can't be read."""
+    lines = iter(head.splitlines(keepends=True))
+    try:
+        for token in tokenize.tokenize(lambda: next(lines, b"")):
+            if token.type in _SKIPPED_TOKENS:
+                continue
+            if token.type == tokenize.STRING:
+                value = ast.literal_eval(token.string)
+                return value if isinstance(value, str) else ""
+            return ""
+    except (SyntaxError, ValueError, tokenize.TokenError, MemoryError, RecursionError):
+        return ""
+    return ""
 
 
 def _folder(path: str) -> str:

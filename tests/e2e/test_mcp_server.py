@@ -400,6 +400,9 @@ def contexts_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
             init.parent.mkdir(parents=True, exist_ok=True)
             init.write_text("", encoding="utf-8")
     (project / "src/lib/__init__.py").write_text("", encoding="utf-8")
+    (project / "src/lib/orders/application/__init__.py").write_text(
+        '# The use cases of orders.\n"""Checkout, refunds and late fees."""\n', encoding="utf-8"
+    )
     assert run_inwards("check", cwd=project).code == 0
     with serving(project) as connected:
         yield connected
@@ -497,3 +500,25 @@ def test_where_should_this_go_names_the_rule_and_import_each_layer_refuses(
         ("INW002", adapter),
     ]
     assert one["fits"] == []
+
+
+def test_where_should_this_go_reads_the_packages_docstrings(contexts_server: Server) -> None:
+    document = contexts_server.answer(
+        "where_should_this_go",
+        {"description": "charge late fees", "imports": ["lib.billing.domain.invoice.Invoice"]},
+    )
+    by_package = {p["package"]: p for p in document["probes"]}
+    assert by_package["lib.orders.application"]["matched"] == [
+        {"word": "late", "name": 'lib.orders.application docstring: "late"'},
+        {"word": "fees", "name": 'lib.orders.application docstring: "fees"'},
+    ]
+    # The docstring puts orders first among the application packages; the other layers,
+    # where nothing matches, list theirs by name.
+    assert document["fits"] == [
+        "lib.billing.domain",
+        "lib.orders.domain",
+        "lib.orders.application",
+        "lib.billing.application",
+        "lib.billing.adapters",
+        "lib.orders.adapters",
+    ]
