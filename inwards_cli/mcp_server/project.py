@@ -4,7 +4,7 @@ comes from that session through the function the matching command calls, so the 
 are the command's: `check --format json` (the session's check), `rule --json --full`
 (`full_rule_page`), `rules explain --json` (`explanation_document`), `status --json` and
 `rules --json` (`project_status`, `rules_document`), `rules why --json` (`explain_rule` on a
-traced check); only `context` still runs the command's code as it is.
+traced check), `context` (`architecture_brief`).
 
 Every call is bounded as `inwards check` is: paths must stay inside the project, unsaved
 `contents` are limited in number and size, and a rule no root defines is refused with the
@@ -27,11 +27,13 @@ from typing import Any, TypeVar
 
 import attrs
 
+from inwards_cli.commands.loading import plugin_host
 from inwards_cli.config_file import find_config
 from inwards_cli.daemon.warm import WarmProject
 from inwards_cli.mcp_server.placement import Place
 from inwards_core.config.values import ConfigError
 from inwards_core.model.findings import Report
+from inwards_core.plugins import PluginHost
 from inwards_core.ports import RuleSources
 from inwards_core.reporting.json import report_document
 from inwards_core.rules.lookup import UnknownRuleError
@@ -70,6 +72,9 @@ class McpProject:
         self._lock = threading.Lock()  # a session serves one call at a time
         # The core rules alone, for the rule set they were read for (`_shipped`).
         self._shipped_for: tuple[RuleSet, RuleSet] | None = None
+        # The plugin host the brief names contributions from, for the rule set it was made
+        # with (`brief`).
+        self._plugins_for: tuple[RuleSet, PluginHost] | None = None
 
     def close(self) -> None:
         with self._lock:
@@ -222,12 +227,17 @@ class McpProject:
         return attrs.evolve(place, base=base), text + "\n".join(import_lines(imports)) + "\n"
 
     def brief(self) -> str:
-        """The architecture brief `inwards context` prints."""
-        from inwards_cli.commands.context import architecture_brief_of
+        """The architecture brief `inwards context` prints, from the warm session."""
+        from inwards_core.diagrams.brief import architecture_brief
 
         with self._lock:
-            config = self._config_file()
-            return _as_command(lambda: architecture_brief_of(config, isolated=False)[1])
+            session, project_dir = self._session()
+            kept = self._plugins_for
+            if kept is None or kept[0] is not session.rule_set:
+                # The plugins the session's rules came from (installed when it opened).
+                host = _as_command(lambda: plugin_host(project_dir))
+                kept = self._plugins_for = (session.rule_set, host)
+            return architecture_brief(session.config, session.rules, kept[1])
 
     # -- helpers --------------------------------------------------------------------------
 

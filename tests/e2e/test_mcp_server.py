@@ -235,9 +235,12 @@ def test_where_should_this_go_names_the_layers_that_accept_the_imports(server: S
     assert one["fits"] == ["shop.application"]
 
 
-def test_resources_serve_the_brief_and_rule_pages(server: Server) -> None:
+def test_resources_serve_the_brief_and_rule_pages(server: Server, project: Path) -> None:
     brief = server.portal.call(server.client.read_resource, "inwards://brief")
-    assert "Architecture brief" in brief.contents[0].text  # type: ignore[union-attr]
+    printed = run_inwards("context", cwd=project)
+    assert printed.code == 0, printed.stderr
+    assert brief.contents[0].text == printed.stdout  # type: ignore[union-attr]
+    assert "Architecture brief" in printed.stdout
     page = server.portal.call(server.client.read_resource, "inwards://rules/INW003")
     assert json.loads(page.contents[0].text)["code"] == "INW003"  # type: ignore[union-attr]
     with pytest.raises(MCPError, match="is not the code or name of any rule"):
