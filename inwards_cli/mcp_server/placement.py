@@ -11,6 +11,7 @@ plain word matching, said as such in the answer; it understands no more than tha
 from __future__ import annotations
 
 import ast
+import os
 import re
 import tokenize
 from collections.abc import Iterable, Mapping, Sequence
@@ -175,10 +176,10 @@ class Places:
             module: context for context in config.contexts for module in context.modules
         }
 
-    def path_of(self, module: str, *, package: bool = False) -> str:
-        relative = Path(*module.split("."))
-        path = relative / "__init__.py" if package else relative.with_suffix(".py")
-        return Path(self.source_root / path).relative_to(self.project_dir).as_posix()
+    def path_of(self, module: str) -> str:
+        """The file a new module `module` would be, relative to the project directory."""
+        path = self.source_root / Path(*module.split(".")).with_suffix(".py")
+        return Path(os.path.relpath(path, self.project_dir)).as_posix()
 
     def one(self, module: str, words: Sequence[str]) -> Place:
         """The place of exactly `module` (its own file with the imports added, when it is
@@ -187,11 +188,12 @@ class Places:
         layer = self.index.layer_of(module)
         context = owning_context(self._owners, module)
         path = info.file if info is not None else self.path_of(module)
+        package = module if info is not None and info.is_package else module.rpartition(".")[0]
         place = Place(
             None if layer is None else layer.name,
             None if layer is None else layer.rank,
             None if context is None else context.name,
-            module.rpartition(".")[0] or module,
+            package or module,
             module,
             path,
             existing=info is not None,

@@ -211,13 +211,14 @@ class McpProject:
     ) -> tuple[Place, str]:
         """The probe's text: a new module holding the imports, or an existing module's text
         with them added at its end (`place.base` its lines before them)."""
+        from inwards_cli.adapters.reading import read_regular_file
         from inwards_cli.mcp_server.placement import import_lines, probe_text
 
         if not place.existing:
             text, base = probe_text(description, imports)
             return attrs.evolve(place, base=base), text
         try:
-            data = (project_dir / place.path).read_bytes()
+            data = read_regular_file(project_dir / place.path, max_bytes=MAX_CONTENTS_BYTES)
         except OSError as error:
             raise Refused(f"{place.path} can't be read: {error.strerror or error}.") from None
         text = data.decode("utf-8", "surrogateescape")
@@ -270,6 +271,8 @@ class McpProject:
             raise Refused("\n".join(p.render() for p in error.problems) or str(error)) from None
         except OSError as error:  # a named path that isn't there
             raise Refused(f"{error.filename or error} is not a file or directory.") from None
+        except ValueError as error:  # a probe outside the project (a root outside it)
+            raise Refused(str(error)) from None
 
     def _page(self, session: Session, rule: str) -> dict[str, Any]:
         from inwards_core.authoring.rule_pages import full_rule_page
