@@ -43,66 +43,18 @@ _SKIPPED_TOKENS = frozenset(
 RANKING = (
     "Places that accept the module come first, innermost layer first (the architecture "
     "prefers inner layers: fewer parts may break them). Within a layer, the place whose "
-    "names (layer, context, package, the modules already in it) and the package's "
-    "docstring share more words with the "
-    "description comes first, then packages before existing modules, then by name. A word "
-    "matches a name when they begin with the same letters, all but the last letter of the "
-    "shorter and at least four."
+    "names (layer, context, package, the modules already in it) and package docstring "
+    "share more words with the description comes first, then packages before existing "
+    "modules, then by name. A word matches a name when they begin with the same letters, "
+    "all but the last letter of the shorter and at least four."
 )
 
 # Words that say nothing about where code goes.
 _STOP_WORDS = frozenset(
-    [
-        "about",
-        "after",
-        "also",
-        "and",
-        "any",
-        "are",
-        "but",
-        "can",
-        "code",
-        "does",
-        "each",
-        "for",
-        "from",
-        "function",
-        "functions",
-        "has",
-        "have",
-        "into",
-        "its",
-        "module",
-        "modules",
-        "new",
-        "not",
-        "one",
-        "only",
-        "our",
-        "should",
-        "some",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "this",
-        "those",
-        "uses",
-        "using",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "will",
-        "with",
-        "would",
-        "write",
-    ]
+    """about after also and any are but can code does each for from function functions has
+    have into its module modules new not one only our should some than that the their them
+    then there these this those uses using what when where which while will with would
+    write""".split()  # noqa: SIM905 - a paragraph of words reads better than a column
 )
 
 
@@ -111,8 +63,9 @@ class Place:
     """One probe: the module checked (`module`, file `path`) in `package`, owned by
     `layer` (its `rank`, 0 innermost) and `context`. `existing`: `module` is a module of
     the project, probed with the imports added to its text; otherwise a new module holding
-    only them. `base`: the probe's lines before the imports. `matched` pairs each description word with the name it
-    matched; `near` lists the modules below the package whose names matched."""
+    only them. `base`: the probe's lines before the imports. `matched` pairs each
+    description word with the name it matched; `near` lists the modules below the package
+    whose names matched."""
 
     layer: str | None
     rank: int | None
