@@ -54,7 +54,7 @@ _STOP_WORDS = frozenset(
     """about after also and any are but can code does each for from function functions has
     have into its module modules new not one only our should some than that the their them
     then there these this those uses using what when where which while will with would
-    write""".split()  # noqa: SIM905 - a paragraph of words reads better than a column
+    write""".split()  # noqa: SIM905 (a paragraph reads better than a column)
 )
 
 
