@@ -185,23 +185,30 @@ class McpProject:
                 chosen = [places.one(exact, words)]
             else:
                 chosen, skipped = places.all(words)
+            probes = [self._probe(place, description, wanted, project_dir) for place in chosen]
+            # The new modules are checked together, in one run: none imports another, and
+            # each is judged on its own lines. An existing module with the imports added is
+            # checked alone, since the names it then holds are other modules' to import.
+            new = {place.path: text for place, text in probes if not place.existing}
+            together = self._checked(partial(session.check, list(new), new)) if new else None
             verdicts = []
-            for place in chosen:
-                place, text = self._probe(place, description, wanted, project_dir)
-                report = self._checked(partial(session.check, [place.path], {place.path: text}))
+            for place, text in probes:
+                report = together
+                if place.existing or report is None:
+                    report = self._checked(partial(session.check, [place.path], {place.path: text}))
                 verdicts.append(placement.verdict(place, report, wanted))
         order = placement.ranked(chosen, verdicts)
-        probes = [verdicts[position] for position in order]
+        answers = [verdicts[position] for position in order]
         return {
             "description": description or "",
             "words": list(words),
             "imports": wanted,
             "module": exact,
             "fits": [
-                p["module"] if p["existing"] else p["package"] for p in probes if p["accepted"]
+                a["module"] if a["existing"] else a["package"] for a in answers if a["accepted"]
             ],
             "ranking": placement.RANKING,
-            "probes": probes,
+            "probes": answers,
             "skipped": skipped,
         }
 
