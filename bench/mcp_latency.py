@@ -3,8 +3,9 @@ client over stdio on the synthetic project (``generate.py``, 2,105 files).
 
 Times the first `check_files` of the whole project (the session opens and reads the tree),
 then ``--calls`` calls of each: the whole project again (warm, nothing changed on disk), one
-file's unsaved draft alone (`paths` + `contents`), and `where_should_this_go` with one import
-(a probe in each layer). Prints the median, p95 and maximum of each, in milliseconds, as the
+file's unsaved draft alone (`paths` + `contents`), `where_should_this_go` with one import
+(a probe in each layer), `explain_rule`, `rules_status`, and `why` for one folder and for
+the whole project. Prints the median, p95 and maximum of each, in milliseconds, as the
 agent sees them (the protocol's round trip included).
 
 usage: python bench/mcp_latency.py [--synthetic DIR] [--calls N]
@@ -70,6 +71,25 @@ async def _measure(project: Path, calls: int) -> None:
             for _ in range(calls)
         ]
         print(_line("where_should_this_go, one import", placed))
+        folder = str(Path(sample).parent)
+        for name, tool, given in (
+            ("explain_rule INW001", "explain_rule", {"rule": "INW001"}),
+            ("rules_status", "rules_status", {}),
+            ("why INW001, one folder", "why", {"rule": "INW001", "path": folder}),
+            ("why INW001, whole project", "why", {"rule": "INW001"}),
+        ):
+            times = [
+                await _timed(lambda tool=tool, given=given: client.call_tool(tool, given))
+                for _ in range(calls)
+            ]
+            print(_line(name, times))
+        # The whole project once more: a `why` must leave the session warm.
+        print(
+            _line(
+                "check_files, after the why calls",
+                [await _timed(lambda: client.call_tool("check_files", {}))],
+            )
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -125,6 +125,8 @@ def open_loaded(
         finish=finish,
         locate=project_locator(project_dir),
         reloads_on=setup_inputs(loaded, baseline=baseline),
+        rule_sources=resolved.sources,
+        recorded_digests=recorded_digests(resolved),
     )
 
 
@@ -142,6 +144,17 @@ def with_workspace_view(config: Config, loaded: LoadedConfig) -> Config:
         workspace_packages=view.workspace_packages,
         installed_portions=view.installed_portions,
     )
+
+
+def recorded_digests(resolved: ResolvedRules) -> Callable[[], dict[str, str] | None]:
+    """The roots' digests the cache's rule manifest holds when asked (what `inwards status`
+    compares with), None without the cache."""
+    manifest = resolved.manifest
+    if manifest is None:
+        return lambda: None
+    from inwards_cli.adapters.rule_manifest import RuleRootsManifest
+
+    return lambda: RuleRootsManifest.read(manifest.cache_dir).digests
 
 
 def project_locator(

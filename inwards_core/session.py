@@ -52,6 +52,7 @@ from inwards_core.extraction.remembered_runs import SOURCE_SUFFIXES
 from inwards_core.index.modules import ModuleInfo
 from inwards_core.model.findings import Finding, NotChecked, Report
 from inwards_core.model.value_repr import value_repr
+from inwards_core.ports import RuleSources
 from inwards_core.rules.kinds import Reach
 from inwards_core.rules.project import PerFileMemo, ProjectModel
 from inwards_core.rules.rule_set import RuleSet
@@ -105,7 +106,10 @@ class SessionSetup:
     - `reloads_on`: whether a changed path (relative to the project) is an input of the
       setup itself (`pyproject.toml`, a rule definition, the baseline), after which
       `reload` builds the setup afresh (None: it can't be);
-    - `close`: stops what the ports started (worker processes)."""
+    - `close`: stops what the ports started (worker processes);
+    - `rule_sources`: the rule roots the rule set was resolved from (None: not known, as
+      for an in-memory project), and `recorded_digests`: each root's digest as the last
+      check recorded it (None: none recorded), for the status of the roots."""
 
     __repr__ = value_repr
 
@@ -118,6 +122,10 @@ class SessionSetup:
     reloads_on: Callable[[str], bool] = attrs.field(default=_never, eq=False)
     reload: Callable[[], SessionSetup] | None = attrs.field(default=None, eq=False)
     close: Callable[[], None] = attrs.field(default=_nothing, eq=False)
+    rule_sources: RuleSources | None = attrs.field(default=None, eq=False)
+    recorded_digests: Callable[[], Mapping[str, str] | None] = attrs.field(
+        default=_nothing, eq=False
+    )
 
     @classmethod
     def of_sources(cls, sources: Mapping[str, str | bytes], *, pyproject: str) -> SessionSetup:
@@ -333,6 +341,15 @@ class Session:
     def rules(self) -> tuple[ActiveRule, ...]:
         return self._setup.rules
 
+    @property
+    def rule_sources(self) -> RuleSources | None:
+        """The rule roots the rule set was resolved from (None when the setup doesn't say)."""
+        return self._setup.rule_sources
+
+    def recorded_digests(self) -> Mapping[str, str] | None:
+        """Each rule root's digest as the last check recorded it (None: none was)."""
+        return self._setup.recorded_digests()
+
     # -- what changed -----------------------------------------------------------------
 
     def changed(self, paths: Iterable[str]) -> None:
@@ -450,7 +467,10 @@ class Session:
     def _run(self, options: RunOptions, given: dict[str, bytes]) -> Report:
         setup = self._setup
         if options.verify_cache or options.trace_rule is not None:
-            self._forget_warm()  # a run that proves or explains reads everything afresh
+            # A run that proves or explains reads everything afresh, beside the warm state:
+            # after a proof the warm facts are read again, after an explanation they stay.
+            if options.verify_cache:
+                self._forget_warm()
             return check_project(setup.config, setup.rules, setup.ports, options)
         first, self._used = not self._used, True
         if first and options.whole_project and not given and setup.ports.memo is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 
@@ -18,16 +18,15 @@ from inwards_cli.commands.loading import (
     rule_warnings,
 )
 from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
-from inwards_core.api import load_rules
 from inwards_core.authoring.docgen import (
     GENERATED_NOTE,
     render_rule_page,
     render_rule_summary,
     rule_page_document,
 )
+from inwards_core.authoring.rule_pages import page_of
 from inwards_core.config.values import Config, ConfigError
-from inwards_core.model.findings import RootKind
-from inwards_core.rules.lookup import did_you_mean, find_rule
+from inwards_core.rules.lookup import UnknownRuleError
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 
 
@@ -69,30 +68,14 @@ def rule_command(
         write_text(render_rule_summary(found))
 
 
-def rule_page_json(
-    rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
-) -> dict[str, Any]:
-    """`inwards rule RULE --json --full`'s document (what `inwards mcp` serves as a rule's
-    page); an unknown rule is exit 2, as on the command line."""
-    return rule_page_document(*_page_of(rule, config, isolated, disabled), full=True)
-
-
 def _page_of(
     rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
 ) -> tuple[ResolvedRule, RuleSet]:
-    """The rule named and the rules its examples run with."""
-    resolved = _rules_for_docs(config, isolated, disabled)
-    rule_set = resolved.rule_set
-    lookup = find_rule(rule_set, rule)
-    if lookup is None or lookup.rule is None:
-        _unknown(rule, rule_set)
-    found = lookup.rule
-    # Examples of a shipped rule run with the shipped rules only, so its page is the one in
-    # docs/rules; a user or project rule's examples run with the rules in force here.
-    examples_with = (
-        load_rules(rule_set.families) if found.origin.root is RootKind.CORE else rule_set
-    )
-    return found, examples_with
+    """The rule named and the rules its examples run with; an unknown rule is exit 2."""
+    try:
+        return page_of(_rules_for_docs(config, isolated, disabled).rule_set, rule)
+    except UnknownRuleError as unknown:
+        fail(f"{unknown} `inwards rules` lists the rules.")
 
 
 def _rules_for_docs(
@@ -117,28 +100,3 @@ def _rules_for_docs(
     for line in rule_warnings(resolved):
         warn(line)
     return resolved
-
-
-def _unknown(wanted: str, rule_set: RuleSet) -> NoReturn:
-    text = wanted.strip()
-    kinds = {kind.id for family in rule_set.families for kind in family.kinds}
-    if text.lower() in kinds:
-        message = (
-            f'"{text}" is a check kind, not a rule: a rule is a definition that names it. '
-            f"Write one with `inwards rules new CODE --kind {text.lower()} --to project`; "
-            f"the kind's page is docs/kinds/{text.lower()}.md."
-        )
-    else:
-        ignored = next(
-            (d for d in rule_set.ignored if text.upper() == d.code or text.lower() == d.name),
-            None,
-        )
-        if ignored is not None:
-            message = (
-                f"{ignored.code} is defined only in the user root ({ignored.origin.path}), "
-                "which this project's user-rules policy leaves out."
-            )
-        else:
-            hint = did_you_mean(rule_set, text)
-            message = f'"{text}" is not the code or name of any rule.{hint}'
-    fail(message + " `inwards rules` lists the rules.")

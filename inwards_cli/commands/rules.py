@@ -26,10 +26,11 @@ from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import prepare
 from inwards_core.config.values import ConfigError, RuleSettings
 from inwards_core.model.findings import RootKind
+from inwards_core.ports import RuleDocument
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.listing import origin_label, rules_document
-from inwards_core.rules.lookup import did_you_mean, find_rule
+from inwards_core.rules.lookup import UnknownRuleError, rule_chain
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule, select
 
@@ -83,19 +84,22 @@ def rules_here(
 
 
 def find_chain(rule_set: RuleSet, code_or_name: str) -> tuple[str, tuple[RuleDefinition, ...]]:
-    """The code and the definitions, highest root first, of the rule the user named."""
-    found = find_rule(rule_set, code_or_name)
-    if found is None:
-        hint = did_you_mean(rule_set, code_or_name)
-        fail(
-            f'"{code_or_name}" is not the code or name of any rule.{hint} `inwards rules` lists them.'
-        )
-    return found.code, found.chain
+    """The code and the definitions, highest root first, of the rule the user named; exit 2
+    naming the closest rule when no root defines it."""
+    try:
+        return rule_chain(rule_set, code_or_name)
+    except UnknownRuleError as unknown:
+        fail(f"{unknown} `inwards rules` lists them.")
 
 
 def document_bytes(resolved: ResolvedRules, definition: RuleDefinition) -> bytes:
     """The bytes of a definition's file, as its root gave them."""
-    for document in resolved.sources.documents():
+    return definition_bytes(resolved.sources.documents(), definition)
+
+
+def definition_bytes(documents: Sequence[RuleDocument], definition: RuleDefinition) -> bytes:
+    """The bytes of a definition's file among the roots' `documents`."""
+    for document in documents:
         if document.root is definition.origin.root and document.path == definition.origin.path:
             return document.data
     raise LookupError(definition.origin.path)  # the sources gave every parsed definition

@@ -6,16 +6,16 @@ from __future__ import annotations
 import difflib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import attrs
 import typer
 
-from inwards_cli.commands.console import write_text
-from inwards_cli.commands.loading import ResolvedRules
+from inwards_cli.commands.console import fail, write_text
 from inwards_cli.commands.options import ConfigOption, DisablePluginOption, IsolatedOption
-from inwards_cli.commands.rules import document_bytes, find_chain, rules_here
+from inwards_cli.commands.rules import definition_bytes, rules_here
 from inwards_cli.commands.rules_explain_overlay import (
     chain_lines,
     conflict_lines,
@@ -23,9 +23,11 @@ from inwards_cli.commands.rules_explain_overlay import (
     overlay_document,
 )
 from inwards_cli.commands.rules_overlay import flattened_bytes
+from inwards_core.ports import RuleDocument
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.definitions import RuleDefinition
 from inwards_core.rules.listing import origin_data, shipped
+from inwards_core.rules.lookup import UnknownRuleError, rule_chain
 from inwards_core.rules.rule_set import ResolvedRule, RuleSet
 from inwards_core.rules.selection import ActiveRule
 
@@ -67,39 +69,56 @@ def explain_command(
     write_text("\n".join(lines) + "\n")
 
 
-def explanation_json(
-    rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
+def explanation_document(
+    rule_set: RuleSet,
+    active: Sequence[ActiveRule],
+    documents: Sequence[RuleDocument],
+    rule: str,
 ) -> dict[str, Any]:
-    """`inwards rules explain RULE --json`'s document (what `inwards mcp`'s `explain_rule`
-    answers); an unknown rule or a configuration error is exit 2, as on the command line."""
-    return _document(_explained(rule, config, isolated, disabled))
+    """`inwards rules explain RULE --json`'s document from the rules in force (`active`,
+    the rule set with the project's selection) and the roots' definition `documents`:
+    what the command prints and what `inwards mcp`'s `explain_rule` answers from its warm
+    session. A rule no root defines is `UnknownRuleError`."""
+    return _document(_explanation_of(rule_set, active, documents, rule))
 
 
 def _explained(
     rule: str, config: Path | None, isolated: bool, disabled: list[str] | None
 ) -> _Explanation:
     here = rules_here(config, isolated, disabled=disabled)
-    rule_set = here.resolved.rule_set
-    code, chain = find_chain(rule_set, rule)
+    documents = here.resolved.sources.documents()
+    try:
+        return _explanation_of(here.resolved.rule_set, here.active, documents, rule)
+    except UnknownRuleError as unknown:
+        fail(f"{unknown} `inwards rules` lists them.")
+
+
+def _explanation_of(
+    rule_set: RuleSet,
+    active: Sequence[ActiveRule],
+    documents: Sequence[RuleDocument],
+    rule: str,
+) -> _Explanation:
+    code, chain = rule_chain(rule_set, rule)
     return _Explanation(
         code,
         chain,
         rule_set.by_code(code),
-        next((a for a in here.active if a.code == code), None),
+        next((a for a in active if a.code == code), None),
         {s.path: s.message for s in rule_set.stale if s.code == code},
-        _difference(here.resolved, chain),
+        _difference(documents, chain),
         rule_set,
     )
 
 
-def _difference(resolved: ResolvedRules, chain: tuple[RuleDefinition, ...]) -> list[str]:
+def _difference(documents: Sequence[RuleDocument], chain: tuple[RuleDefinition, ...]) -> list[str]:
     if len(chain) < 2:
         return []
     upper, lower = chain[0], chain[1]
     return list(
         difflib.unified_diff(
-            _text_of(resolved, lower, merged=upper.overlay is not None),
-            _text_of(resolved, upper, merged=upper.overlay is not None),
+            _text_of(documents, lower, merged=upper.overlay is not None),
+            _text_of(documents, upper, merged=upper.overlay is not None),
             fromfile=f"{lower.origin.root.value}: {lower.origin.path}",
             tofile=f"{upper.origin.root.value}: {upper.origin.path}",
             lineterm="",
@@ -107,10 +126,12 @@ def _difference(resolved: ResolvedRules, chain: tuple[RuleDefinition, ...]) -> l
     )
 
 
-def _text_of(resolved: ResolvedRules, definition: RuleDefinition, *, merged: bool) -> list[str]:
+def _text_of(
+    documents: Sequence[RuleDocument], definition: RuleDefinition, *, merged: bool
+) -> list[str]:
     """The lines of a definition's file; with `merged` (an overlay is compared), of the
     merged definition written out, so both sides of the diff are whole definitions."""
-    data = flattened_bytes(definition) if merged else document_bytes(resolved, definition)
+    data = flattened_bytes(definition) if merged else definition_bytes(documents, definition)
     return data.decode("utf-8", "replace").splitlines()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -16,13 +16,13 @@ from inwards_core.config.values import RuleSettings
 from inwards_core.model.findings import RootKind
 from inwards_core.ports import RootState
 from inwards_core.reporting import plural
-from inwards_core.rules.selection import select, validate_rule_settings
+from inwards_core.rules.selection import select
 from inwards_core.rules.status import (
     RootStatus,
     RulesStatus,
     Totals,
-    rules_status,
-    status_document,
+    project_status,
+    status_json,
 )
 from inwards_core.version import inwards_version
 
@@ -48,20 +48,6 @@ def status_command(
     write_text(render_status(status, settings_problems, has_project=has_project))
 
 
-def status_json(status: RulesStatus, settings_problems: list[str]) -> dict[str, Any]:
-    """The inwards/status@1 document `inwards status --json` prints (and `inwards mcp`'s
-    `rules_status` answers)."""
-    document = status_document(status)
-    document["configProblems"] = settings_problems
-    return document
-
-
-def status_here(config: Path | None, isolated: bool, disabled: list[str] | None) -> dict[str, Any]:
-    """`inwards status --json`'s document for the project of `config` (or where the user
-    stands); a configuration error is exit 2, as on the command line."""
-    return status_json(*_status_here(config, isolated, disabled)[:2])
-
-
 def _status_here(
     config: Path | None, isolated: bool, disable_plugin: list[str] | None
 ) -> tuple[RulesStatus, list[str], bool]:
@@ -70,19 +56,12 @@ def _status_here(
     resolved = resolve_rules(loaded, built, isolated=isolated, disabled=disable_plugin)
     rule_set = resolved.rule_set
     active = select(rule_set, built.rules if built is not None else RuleSettings())
-    settings_problems: list[str] = []
-    if built is not None:
-        settings_problems = [
-            p.render()
-            for p in validate_rule_settings(built.rules, rule_set, built.file, built.positions)
-        ]
-    previous = resolved.manifest.digests if resolved.manifest is not None else None
-    status = rules_status(
+    status, settings_problems = project_status(
         rule_set,
-        resolved.sources.roots(),
-        resolved.sources.documents(),
+        resolved.sources,
         active,
-        previous_digests=previous,
+        built,
+        previous_digests=resolved.manifest.digests if resolved.manifest is not None else None,
         inwards_version=inwards_version(),
     )
     return status, settings_problems, loaded is not None

@@ -1,8 +1,10 @@
 """What `inwards mcp`'s tools answer, without the protocol: one project, its session kept
-warm across calls (and true to the disk, as the daemon keeps the hooks'), every answer
-built by the code behind the matching command (`check --format json`, `rule --json
---full`, `rules explain --json`, `rules --json`, `status --json`, `rules why --json`,
-`context`).
+warm across calls (and true to the disk, as the daemon keeps the hooks'). Every answer
+comes from that session through the function the matching command calls, so the documents
+are the command's: `check --format json` (the session's check), `rule --json --full`
+(`full_rule_page`), `rules explain --json` (`explanation_document`), `status --json` and
+`rules --json` (`project_status`, `rules_document`), `rules why --json` (`explain_rule` on a
+traced check), `context` (`architecture_brief`).
 
 Every call is bounded as `inwards check` is: paths must stay inside the project, unsaved
 `contents` are limited in number and size, and a rule no root defines is refused with the
@@ -25,11 +27,18 @@ from typing import Any, TypeVar
 
 import attrs
 
+from inwards_cli.commands.loading import plugin_host
 from inwards_cli.config_file import find_config
 from inwards_cli.daemon.warm import WarmProject
+from inwards_cli.mcp_server.placement import Place
 from inwards_core.config.values import ConfigError
 from inwards_core.model.findings import Report
+from inwards_core.plugins import PluginHost
+from inwards_core.ports import RuleSources
 from inwards_core.reporting.json import report_document
+from inwards_core.rules.lookup import UnknownRuleError
+from inwards_core.rules.rule_set import RuleSet
+from inwards_core.rules.why import UnusableRuleError
 from inwards_core.session import Session
 
 # As many unsaved files, and as many bytes of them, as an agent's one proposed change
@@ -38,7 +47,6 @@ MAX_CONTENTS_FILES = 200
 MAX_CONTENTS_BYTES = 32 * 1024 * 1024
 MAX_PATHS = 1000
 MAX_PROBE_IMPORTS = 100
-PROBE_NAME = "inwards_probe"
 
 T = TypeVar("T")
 
@@ -46,15 +54,6 @@ T = TypeVar("T")
 class Refused(Exception):
     """A call inwards won't answer (bad input, no project, an unknown rule): its message is
     for the agent."""
-
-
-@attrs.frozen
-class Probe:
-    """One module `where_should_this_go` tries: in which layer, as which file."""
-
-    layer: str | None
-    module: str
-    path: str  # relative to the project directory, POSIX
 
 
 def open_check_session(directory: Path) -> Session:
@@ -71,6 +70,11 @@ class McpProject:
             str(self.directory), os.environ if environ is None else environ, open_check_session
         )
         self._lock = threading.Lock()  # a session serves one call at a time
+        # The core rules alone, for the rule set they were read for (`_shipped`).
+        self._shipped_for: tuple[RuleSet, RuleSet] | None = None
+        # The plugin host the brief names contributions from, for the rule set it was made
+        # with (`brief`).
+        self._plugins_for: tuple[RuleSet, PluginHost] | None = None
 
     def close(self) -> None:
         with self._lock:
@@ -98,65 +102,61 @@ class McpProject:
     def explain_rule(self, rule: str) -> dict[str, Any]:
         """The rule's page (`inwards rule RULE --json --full`) and where its definition in
         force comes from, what it shadows and overlays (`inwards rules explain RULE
-        --json`)."""
-        from inwards_cli.commands.rule import rule_page_json
-        from inwards_cli.commands.rules_explain import explanation_json
+        --json`), from the warm session's rules."""
+        from inwards_cli.commands.rules_explain import explanation_document
 
         rule = _rule_name(rule)
         with self._lock:
-            config = self._config_file()
-            page = _as_command(lambda: rule_page_json(rule, config, False, None))
-            origin = _as_command(lambda: explanation_json(rule, config, False, None))
+            session, _ = self._session()
+            page = self._page(session, rule)
+            documents = self._rule_sources(session).documents()
+            with _unknown_rule():
+                origin = explanation_document(session.rule_set, session.rules, documents, rule)
         return {"page": page, "definition": origin}
 
     def rule_page(self, rule: str) -> dict[str, Any]:
-        from inwards_cli.commands.rule import rule_page_json
-
         rule = _rule_name(rule)
         with self._lock:
-            config = self._config_file()
-            return _as_command(lambda: rule_page_json(rule, config, False, None))
+            session, _ = self._session()
+            return self._page(session, rule)
 
     def rules_status(self) -> dict[str, Any]:
         """The rule roots, shadows, overlays and conflicts (`inwards status --json`) and
-        every rule's state and origin (`inwards rules --json`)."""
-        from inwards_cli.commands.rules import rules_here
-        from inwards_cli.commands.status import status_here
+        every rule's state and origin (`inwards rules --json`), from the warm session."""
         from inwards_core.rules.listing import rules_document
+        from inwards_core.rules.status import project_status, status_json
+        from inwards_core.version import inwards_version
 
         with self._lock:
-            config = self._config_file()
-            status = _as_command(lambda: status_here(config, False, None))
-
-            def listed() -> dict[str, Any]:
-                here = rules_here(config, False, disabled=None)
-                return rules_document(here.resolved.rule_set, here.active)
-
-            rules = _as_command(listed)
-        return {"status": status, "rules": rules}
+            session, _ = self._session()
+            status, problems = project_status(
+                session.rule_set,
+                self._rule_sources(session),
+                session.rules,
+                session.config,
+                previous_digests=session.recorded_digests(),
+                inwards_version=inwards_version(),
+            )
+            rules = rules_document(session.rule_set, session.rules)
+        return {"status": status_json(status, problems), "rules": rules}
 
     def why(self, rule: str, path: str | None = None) -> dict[str, Any]:
         """Why `rule` reported what it did, or nothing, in `path` or the whole project
-        (`inwards rules why RULE [PATH] --json`)."""
-        from inwards_cli.commands.check.options import CheckArguments
-        from inwards_cli.commands.check.run import check
+        (`inwards rules why RULE [PATH] --json`): the warm session's rules, and a check
+        that traces the rule."""
+        from inwards_core.rules.why import WhyContext, explain_rule, explained_code
 
         rule = _rule_name(rule)
         with self._lock:
-            config = self._config_file()
-            project_dir = config.parent
-            paths = () if path is None else self._inside([path], project_dir, what="path")
-            arguments = CheckArguments(
-                paths=tuple(project_dir / each for each in paths),
-                output_format="json",
-                config=config,
-                silent=True,
-                explain=rule,
+            session, project_dir = self._session()
+            named = None if path is None else self._inside([path], project_dir, what="path")
+            with _unknown_rule():
+                code = explained_code(session.rule_set, rule)
+            report = self._checked(lambda: session.check(named, trace_rule=code))
+            context = WhyContext(paths=None if named is None else tuple(named))
+            explanation = explain_rule(
+                code, session.rule_set, session.rules, report, session.config, context
             )
-            outcome = _as_command(lambda: check(arguments))
-        explanation = outcome.explanation
-        if explanation is None:  # `check` explains what `explain` names, or exits 2
-            raise Refused(f'Nothing explains "{rule}".')
         document: dict[str, Any] = explanation.to_json()
         return document
 
@@ -166,34 +166,86 @@ class McpProject:
         imports: Sequence[str] | None = None,
         module: str | None = None,
     ) -> dict[str, Any]:
-        """Which layers accept a new module holding `imports`, and why the others refuse:
-        a probe module is checked in each layer (or as `module` alone), through unsaved
-        contents, so nothing is written."""
+        """Where a new module holding `imports` may live: a probe is checked in each place
+        (`placement.Places`: each layer's packages, each context's package in a layer; or
+        exactly `module`) through unsaved contents, so nothing is written; the places that
+        accept it ranked (`placement.RANKING`), and for the others what refuses it."""
+        from inwards_cli.mcp_server import placement
+
         wanted = [_dotted(each, what="import") for each in imports or ()]
         if len(wanted) > MAX_PROBE_IMPORTS:
             raise Refused(f"At most {MAX_PROBE_IMPORTS} imports can be probed at once.")
-        text = _probe_text(description, wanted)
+        exact = None if module is None else _dotted(module, what="module")
+        words = placement.description_words(description)
         with self._lock:
             session, project_dir = self._session()
-            probes = self._probes(session, project_dir, module)
-            answers = []
-            for probe in probes:
-                report = self._checked(partial(session.check, [probe.path], {probe.path: text}))
-                answers.append(_verdict(probe, report))
+            places = placement.Places(session.config, session.tree().index, project_dir)
+            skipped: list[str] = []
+            if exact is not None:
+                chosen = [places.one(exact, words)]
+            else:
+                chosen, skipped = places.all(words)
+            probes = [self._probe(place, description, wanted, project_dir) for place in chosen]
+            # The new modules are checked together, in one run: none imports another, and
+            # each is judged on its own lines. An existing module with the imports added is
+            # checked alone, since the names it then holds are other modules' to import.
+            new = {place.path: text for place, text in probes if not place.existing}
+            together = self._checked(partial(session.check, list(new), new)) if new else None
+            verdicts = []
+            for place, text in probes:
+                report = together
+                if place.existing or report is None:
+                    report = self._checked(partial(session.check, [place.path], {place.path: text}))
+                verdicts.append(placement.verdict(place, report, wanted))
+        order = placement.ranked(chosen, verdicts)
+        answers = [verdicts[position] for position in order]
         return {
             "description": description or "",
+            "words": list(words),
             "imports": wanted,
-            "fits": [a["module"] for a in answers if a["accepted"]],
+            "module": exact,
+            "fits": [
+                a["module"] if a["existing"] else a["package"] for a in answers if a["accepted"]
+            ],
+            "ranking": placement.RANKING,
             "probes": answers,
+            "skipped": skipped,
         }
 
+    @staticmethod
+    def _probe(
+        place: Place, description: str | None, imports: Sequence[str], project_dir: Path
+    ) -> tuple[Place, str]:
+        """The probe's text: a new module holding the imports, or an existing module's text
+        with them added at its end (`place.base` its lines before them)."""
+        from inwards_cli.adapters.reading import read_regular_file
+        from inwards_cli.mcp_server.placement import import_lines, probe_text
+
+        if not place.existing:
+            text, base = probe_text(description, imports)
+            return attrs.evolve(place, base=base), text
+        try:
+            data = read_regular_file(project_dir / place.path, max_bytes=MAX_CONTENTS_BYTES)
+        except OSError as error:
+            raise Refused(f"{place.path} can't be read: {error.strerror or error}.") from None
+        text = data.decode("utf-8", "surrogateescape")
+        if text and not text.endswith("\n"):
+            text += "\n"
+        base = text.count("\n")
+        return attrs.evolve(place, base=base), text + "\n".join(import_lines(imports)) + "\n"
+
     def brief(self) -> str:
-        """The architecture brief `inwards context` prints."""
-        from inwards_cli.commands.context import architecture_brief_of
+        """The architecture brief `inwards context` prints, from the warm session."""
+        from inwards_core.diagrams.brief import architecture_brief
 
         with self._lock:
-            config = self._config_file()
-            return _as_command(lambda: architecture_brief_of(config, isolated=False)[1])
+            session, project_dir = self._session()
+            kept = self._plugins_for
+            if kept is None or kept[0] is not session.rule_set:
+                # The plugins the session's rules came from (installed when it opened).
+                host = _as_command(lambda: plugin_host(project_dir))
+                kept = self._plugins_for = (session.rule_set, host)
+            return architecture_brief(session.config, session.rules, kept[1])
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -220,10 +272,39 @@ class McpProject:
 
     def _checked(self, run: Callable[[], Report]) -> Report:
         try:
-            return _as_command(run)
-        except Refused:
-            self._warm.forget()  # a configuration error: the next call opens it afresh
-            raise
+            return run()
+        except ConfigError as error:  # the configuration against the tree (a src layout)
+            self._warm.forget()  # the next call opens the project afresh
+            raise Refused("\n".join(p.render() for p in error.problems) or str(error)) from None
+        except OSError as error:  # a named path that isn't there
+            raise Refused(f"{error.filename or error} is not a file or directory.") from None
+        except ValueError as error:  # a probe outside the project (a root outside it)
+            raise Refused(str(error)) from None
+
+    def _page(self, session: Session, rule: str) -> dict[str, Any]:
+        from inwards_core.authoring.rule_pages import full_rule_page
+
+        try:
+            return full_rule_page(session.rule_set, rule, self._shipped)
+        except UnknownRuleError as unknown:
+            raise Refused(f"{unknown} `inwards rules` lists the rules.") from None
+
+    def _shipped(self, rule_set: RuleSet) -> RuleSet:
+        """The core rules alone (a shipped rule's examples run with them), read once for
+        each rule set the session holds."""
+        from inwards_core.authoring.rule_pages import shipped_rules
+
+        kept = self._shipped_for
+        if kept is None or kept[0] is not rule_set:
+            kept = self._shipped_for = (rule_set, shipped_rules(rule_set))
+        return kept[1]
+
+    @staticmethod
+    def _rule_sources(session: Session) -> RuleSources:
+        sources = session.rule_sources
+        if sources is None:  # a session opened on a directory always knows its roots
+            raise Refused("The project's rule roots are not known; run `inwards status`.")
+        return sources
 
     def _inside(self, paths: Sequence[str], project_dir: Path, *, what: str) -> list[str]:
         if len(paths) > MAX_PATHS:
@@ -246,35 +327,16 @@ class McpProject:
             for path, text in contents.items()
         }
 
-    def _probes(self, session: Session, project_dir: Path, module: str | None) -> list[Probe]:
-        config = session.config
-        root = Path(config.root)
-        source_root = root if root.is_absolute() else project_dir / root
-        prefix = os.path.relpath(source_root, project_dir)
 
-        def path_of(name: str) -> str:
-            return Path(prefix, *name.split(".")).with_suffix(".py").as_posix()
-
-        def layer_of(name: str) -> str | None:
-            found = [
-                (len(owner), layer.name)
-                for layer in config.layers
-                for owner in layer.modules
-                if name == owner or name.startswith(owner + ".")
-            ]
-            return max(found)[1] if found else None
-
-        if module is not None:
-            name = _dotted(module, what="module")
-            return [Probe(layer_of(name), name, path_of(name))]
-        probes = []
-        for layer in config.layers:
-            for owner in layer.modules:
-                name = f"{owner}.{PROBE_NAME}"
-                if layer_of(name) == layer.name:  # not in a narrower layer inside this one
-                    probes.append(Probe(layer.name, name, path_of(name)))
-                    break
-        return probes
+@contextlib.contextmanager
+def _unknown_rule() -> Iterator[None]:
+    """A rule no root defines (usably) is refused with the words the command line uses."""
+    try:
+        yield
+    except UnusableRuleError as unusable:
+        raise Refused(str(unusable)) from None
+    except UnknownRuleError as unknown:
+        raise Refused(f"{unknown} `inwards rules` lists them.") from None
 
 
 def _relative_inside(path: str, project_dir: Path, *, what: str) -> str:
@@ -303,35 +365,6 @@ def _dotted(name: str, *, what: str) -> str:
     if len(name) > 500 or not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
         raise Refused(f'{what}: "{name}" is not a dotted module name (such as shop.domain).')
     return ".".join(parts)
-
-
-def _probe_text(description: str | None, imports: Sequence[str]) -> str:
-    lines = ['"""A probe module inwards checks in each layer (never written)."""', ""]
-    if description:
-        lines.insert(1, "# " + " ".join(description.split())[:500])
-    for name in imports:
-        parent, _, last = name.rpartition(".")
-        lines.append(f"from {parent} import {last}" if parent else f"import {name}")
-    return "\n".join(lines) + "\n"
-
-
-def _verdict(probe: Probe, report: Report) -> dict[str, Any]:
-    mine = [f for f in report.findings if f.file == probe.path]
-    refusals = [_reason(f.to_json()) for f in mine if f.severity.value == "error"]
-    notes = [_reason(f.to_json()) for f in mine if f.severity.value != "error"]
-    return {
-        "layer": probe.layer,
-        "module": probe.module,
-        "path": probe.path,
-        "accepted": not refusals,
-        "refusals": refusals,
-        "notes": notes,
-    }
-
-
-def _reason(diagnostic: Mapping[str, Any]) -> dict[str, Any]:
-    keys = ("code", "message", "severity", "fix")
-    return {key: diagnostic[key] for key in keys if key in diagnostic}
 
 
 def _as_command(run: Callable[[], T]) -> T:

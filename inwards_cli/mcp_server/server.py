@@ -9,6 +9,7 @@ stderr: stdout carries the protocol and nothing else.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 from collections.abc import Callable, Iterator
@@ -87,33 +88,66 @@ RULES_STATUS = _object(
 )
 _REASON = {
     "type": "object",
-    "required": ["code", "message"],
-    "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+    "required": ["code", "message", "import"],
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "import": {"type": ["string", "null"], "description": "The import of the finding's line."},
+    },
+}
+_MATCH = {
+    "type": "object",
+    "required": ["word", "name"],
+    "properties": {"word": {"type": "string"}, "name": {"type": "string"}},
 }
 PLACEMENT = _object(
-    "Each probe: a module in a layer holding the imports, checked without being written; "
-    "accepted when no error is reported in it.",
+    "Each probe: a module holding the imports, checked in a place without being written "
+    "(a new module in a layer's or a context's package, or an existing module with the "
+    "imports added); accepted when no error is reported on its lines. `fits` lists the "
+    "accepting places in the order `ranking` explains; `probes` come in that order too, "
+    "then the refusing ones. `words` are the description's words matched against names.",
     {
         "description": {"type": "string"},
+        "words": {"type": "array", "items": {"type": "string"}},
         "imports": {"type": "array", "items": {"type": "string"}},
+        "module": {"type": ["string", "null"]},
         "fits": {"type": "array", "items": {"type": "string"}},
+        "ranking": {"type": "string"},
         "probes": {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["layer", "module", "path", "accepted", "refusals", "notes"],
+                "required": [
+                    "layer",
+                    "context",
+                    "package",
+                    "module",
+                    "path",
+                    "existing",
+                    "accepted",
+                    "refusals",
+                    "notes",
+                    "matched",
+                    "near",
+                ],
                 "properties": {
                     "layer": {"type": ["string", "null"]},
+                    "context": {"type": ["string", "null"]},
+                    "package": {"type": "string"},
                     "module": {"type": "string"},
                     "path": {"type": "string"},
+                    "existing": {"type": "boolean"},
                     "accepted": {"type": "boolean"},
                     "refusals": {"type": "array", "items": _REASON},
                     "notes": {"type": "array", "items": _REASON},
+                    "matched": {"type": "array", "items": _MATCH},
+                    "near": {"type": "array", "items": {"type": "string"}},
                 },
             },
         },
+        "skipped": {"type": "array", "items": {"type": "string"}},
     },
-    ["description", "imports", "fits", "probes"],
+    ["description", "words", "imports", "module", "fits", "ranking", "probes", "skipped"],
 )
 
 Paths = Annotated[
@@ -180,7 +214,12 @@ def build_server(directory: Path) -> tuple[MCPServer, McpProject]:
 
     def where_should_this_go(
         description: Annotated[
-            str | None, Field(description="What the new module does (kept in the answer).")
+            str | None,
+            Field(
+                description="What the new module does: its words are matched against the "
+                "names of layers, contexts, packages and their modules, to rank the places "
+                "within a layer (plain word matching, nothing more)."
+            ),
         ] = None,
         imports: Annotated[
             list[str] | None,
@@ -188,12 +227,17 @@ def build_server(directory: Path) -> tuple[MCPServer, McpProject]:
         ] = None,
         module: Annotated[
             str | None,
-            Field(description="A module name to try alone instead of one per layer."),
+            Field(
+                description="Judge exactly this module instead (an existing one with the "
+                "imports added)."
+            ),
         ] = None,
     ) -> dict[str, Any]:
-        """Where a new module with these imports may live: a probe module holding them is
-        checked in each layer (nothing is written); the answer lists the layers that
-        accept it and, for the others, the findings that refuse it."""
+        """Where a new module with these imports may live: a probe holding them is checked
+        in each layer's packages and each context's package within a layer (nothing is
+        written). The answer ranks the places that accept it (innermost layer first, then
+        the package whose names match the description) and, for each that refuses, the
+        rule and the import it refuses."""
         with _tool_errors():
             return project.where_should_this_go(description, imports, module)
 
@@ -238,7 +282,12 @@ def build_server(directory: Path) -> tuple[MCPServer, McpProject]:
 def _tool(function: Callable[..., dict[str, Any]], output_schema: JSON) -> Tool:
     """A read-only tool answering JSON that `output_schema` describes (the schema of the
     command's document, which the SDK can't derive from a `dict` return)."""
-    tool = Tool.from_function(function, annotations=READ_ONLY, structured_output=True)
+    # The docstring without its indentation: the SDK sends it as written, and a client
+    # shows the description as the agent reads it (the Inspector showed the indentation).
+    description = inspect.cleandoc(function.__doc__ or "")
+    tool = Tool.from_function(
+        function, description=description, annotations=READ_ONLY, structured_output=True
+    )
     tool.fn_metadata.output_schema = dict(output_schema)
     return tool
 

@@ -1,5 +1,6 @@
 """A rule named the way a user types it: its code or name in any letter case, or the closest
-code or name when none matches (`inwards rule`, `inwards rules explain` and `shadow`)."""
+code or name when none matches (`inwards rule`, `inwards rules explain` and `shadow`,
+`inwards mcp`)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,49 @@ def _closest(typed: str, codes: list[str]) -> str | None:
         if ratio > best_ratio or (best is None and ratio >= best_ratio):
             best, best_ratio = code, ratio
     return best
+
+
+class UnknownRuleError(LookupError):
+    """A rule named that no root defines in a usable way; its message says what the name is
+    instead (a check kind, a user rule the policy leaves out) or the closest rule."""
+
+
+def rule_in_force(rule_set: RuleSet, code_or_name: str) -> ResolvedRule:
+    """The rule in force that `code_or_name` names; `UnknownRuleError` when none is."""
+    found = find_rule(rule_set, code_or_name)
+    if found is None or found.rule is None:
+        raise UnknownRuleError(unknown_rule_message(rule_set, code_or_name))
+    return found.rule
+
+
+def rule_chain(rule_set: RuleSet, code_or_name: str) -> tuple[str, tuple[RuleDefinition, ...]]:
+    """The code and the definitions, highest root first, of the rule `code_or_name` names;
+    `UnknownRuleError` naming the closest rule when no root defines it."""
+    found = find_rule(rule_set, code_or_name)
+    if found is None:
+        hint = did_you_mean(rule_set, code_or_name)
+        raise UnknownRuleError(f'"{code_or_name}" is not the code or name of any rule.{hint}')
+    return found.code, found.chain
+
+
+def unknown_rule_message(rule_set: RuleSet, code_or_name: str) -> str:
+    """Why `code_or_name` names no rule in force: it is a check kind's id, a rule of the
+    user root that the user-rules policy leaves out, or a typo (the closest rule named)."""
+    text = code_or_name.strip()
+    kinds = {kind.id for family in rule_set.families for kind in family.kinds}
+    if text.lower() in kinds:
+        return (
+            f'"{text}" is a check kind, not a rule: a rule is a definition that names it. '
+            f"Write one with `inwards rules new CODE --kind {text.lower()} --to project`; "
+            f"the kind's page is docs/kinds/{text.lower()}.md."
+        )
+    ignored = next(
+        (d for d in rule_set.ignored if text.upper() == d.code or text.lower() == d.name),
+        None,
+    )
+    if ignored is not None:
+        return (
+            f"{ignored.code} is defined only in the user root ({ignored.origin.path}), "
+            "which this project's user-rules policy leaves out."
+        )
+    return f'"{text}" is not the code or name of any rule.{did_you_mean(rule_set, text)}'

@@ -1,7 +1,8 @@
 """What `inwards status` reports about the rule roots, as plain values (pure).
 
 Every count comes from the resolver's chains, never from a second reading of precedence.
-`status_document` is the versioned JSON form (`inwards/status@1`) that agents read.
+`status_document` is the versioned JSON form (`inwards/status@1`) that agents read;
+`project_status` and `status_json` are what `inwards status` and `inwards mcp` both call.
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from typing import Any
 
 import attrs
 
+from inwards_core.config.values import Config
 from inwards_core.model.findings import ROOTS_ASCENDING, RootKind, UserDefinitionInEffect
-from inwards_core.ports import RootReport, RootState, RuleDocument, RulePack
+from inwards_core.ports import RootReport, RootState, RuleDocument, RulePack, RuleSources
 from inwards_core.rules.collisions import Collision
 from inwards_core.rules.digests import root_digests
 from inwards_core.rules.kinds import Family
 from inwards_core.rules.overlay_conflicts import OverlayConflict
 from inwards_core.rules.rule_set import RuleSet, StaleShadow
-from inwards_core.rules.selection import ActiveRule
+from inwards_core.rules.selection import ActiveRule, validate_rule_settings
 
 STATUS_SCHEMA = "inwards/status@1"
 DISABLED_BY_CONFIG = ("rules.ignore", "not in rules.select")
@@ -198,6 +200,42 @@ def _totals(rule_set: RuleSet, active: Sequence[ActiveRule]) -> Totals:
         ),
         ignored_by_policy=tuple(d.code for d in rule_set.ignored),
     )
+
+
+def project_status(
+    rule_set: RuleSet,
+    sources: RuleSources,
+    active: Sequence[ActiveRule],
+    config: Config | None,
+    *,
+    previous_digests: Mapping[str, str] | None,
+    inwards_version: str,
+) -> tuple[RulesStatus, list[str]]:
+    """The status of the roots `sources` gave `rule_set`, and the problems of the project's
+    `[tool.inwards.rules]` (none outside a project: `config` None)."""
+    status = rules_status(
+        rule_set,
+        sources.roots(),
+        sources.documents(),
+        active,
+        previous_digests=previous_digests,
+        inwards_version=inwards_version,
+    )
+    problems: list[str] = []
+    if config is not None:
+        problems = [
+            p.render()
+            for p in validate_rule_settings(config.rules, rule_set, config.file, config.positions)
+        ]
+    return status, problems
+
+
+def status_json(status: RulesStatus, settings_problems: Sequence[str]) -> dict[str, Any]:
+    """The inwards/status@1 document `inwards status --json` prints (and `inwards mcp`'s
+    `rules_status` answers)."""
+    document = status_document(status)
+    document["configProblems"] = list(settings_problems)
+    return document
 
 
 def status_document(status: RulesStatus) -> dict[str, Any]:

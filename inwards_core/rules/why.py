@@ -20,7 +20,7 @@ from inwards_core.config.values import Config
 from inwards_core.model.findings import Origin, Report, RootKind, Severity
 from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.definitions import RuleDefinition
-from inwards_core.rules.lookup import did_you_mean, find_rule
+from inwards_core.rules.lookup import UnknownRuleError, did_you_mean, find_rule
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.rules.why_run import run_reasons
@@ -130,6 +130,27 @@ def unknown_code(rule_set: RuleSet, wanted: str) -> Explanation:
         return Explanation(code, "", None, None, "", None, void)
     message = f'"{wanted}" is not the code or name of any rule.{did_you_mean(rule_set, wanted)}'
     return Explanation(code, "", None, None, "", None, (Reason("unknown", message),))
+
+
+class UnusableRuleError(UnknownRuleError):
+    """A code only definitions that can't be used have: the message's lines after the
+    first name each file and what is wrong with it."""
+
+
+def explained_code(rule_set: RuleSet, wanted: str) -> str:
+    """The code of the rule `wanted` (code or name) names, for `explain_rule`; a code only
+    unusable files define is `UnusableRuleError`, any other unknown name
+    `UnknownRuleError` naming the closest code. (`inwards check --explain`, `inwards rules
+    why` and `inwards mcp`'s `why` ask this before they run the check.)"""
+    found = find_rule(rule_set, wanted)
+    if found is not None:
+        return found.code
+    explanation = unknown_code(rule_set, wanted)
+    if explanation.reasons[0].reason == "void":
+        lines = [f"{explanation.code} is defined only by files that can't be used:"]
+        lines += [f"  {reason.message}" for reason in explanation.reasons]
+        raise UnusableRuleError("\n".join(lines))
+    raise UnknownRuleError(explanation.reasons[0].message)
 
 
 # A whole-project run with the rules as configured (WhyContext is frozen: sharing it is safe).

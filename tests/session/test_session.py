@@ -303,3 +303,51 @@ def test_a_deleted_module_lists_the_tree_again(tmp_path: Path) -> None:
         after = _timeless(session.check())
         assert not any(f.file == "shop/domain/m2.py" for f in after.findings)
         assert after == _fresh(tmp_path)
+
+
+def test_a_traced_check_leaves_the_warm_state_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An explaining run (`trace_rule`, what `inwards mcp`'s `why` asks) runs beside the
+    warm results: the next whole-project check is incremental, and still sees an edit."""
+    _project(tmp_path)
+    import inwards_core.session as session_module
+
+    warmed: list[Session] = []  # the sessions that warmed up (check_path opens its own)
+    real = session_module.Session._warm_up
+
+    def counting(self: Session, options: object) -> object:
+        warmed.append(self)
+        return real(self, options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_module.Session, "_warm_up", counting)
+    path = "shop/domain/m1.py"
+    with Session.open(tmp_path, isolated=True) as session:
+        session.check()
+        traced = session.check(trace_rule="INW001")
+        assert traced.trace is not None
+        assert _timeless(session.check()) == _fresh(tmp_path)
+        # The traced run did not throw the warm state away.
+        assert [each for each in warmed if each is session] == [session]
+        (tmp_path / path).write_text("from shop.adapters.m0 import value\n")
+        session.changed([path])
+        assert any(f.file == path for f in session.check().findings)
+        assert [each for each in warmed if each is session] == [session]
+
+
+def test_a_session_on_a_directory_knows_its_rule_roots(tmp_path: Path) -> None:
+    _project(tmp_path)
+    with Session.open(tmp_path, isolated=True) as session:
+        sources = session.rule_sources
+        assert sources is not None
+        assert {root.root.value for root in sources.roots()} >= {"core", "project"}
+        session.check()  # its cache directory made; no check recorded the digests in it
+        assert session.recorded_digests() is None
+        # Asked again, after another session recorded them on opening: read when asked.
+        Session.open(tmp_path, isolated=True).close()
+        recorded = session.recorded_digests()
+        assert recorded is not None and "core" in recorded
+    pyproject = '[tool.inwards]\nlayers = [{ name = "a", modules = ["a"] }]\n'
+    with Session.in_memory({"a.py": ""}, pyproject=pyproject) as memory:
+        assert memory.rule_sources is None
+        assert memory.recorded_digests() is None

@@ -11,16 +11,17 @@ from inwards_cli.commands.console import fail
 from inwards_core.api import Prepared
 from inwards_core.model.findings import Report
 from inwards_core.reporting.escaping import printable
-from inwards_core.rules.lookup import find_rule
+from inwards_core.rules.lookup import UnknownRuleError
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.why import (
     FILES_SHOWN,
     Explanation,
     Reason,
+    UnusableRuleError,
     WhyContext,
     explain_rule,
-    unknown_code,
 )
+from inwards_core.rules.why import explained_code as code_to_explain
 
 # Reasons whose file is a file of the project (shown relative to where the user stands);
 # the others name definition files, as every rule message names them.
@@ -43,17 +44,12 @@ _FILE_LISTS = frozenset({"unreadable", "not-read", "out-of-scope"})
 def explained_code(rule_set: RuleSet, arguments: CheckArguments) -> str:
     """The code of the rule --explain names; exit 2 naming the closest code, or the
     unusable files when only such files define it."""
-    wanted = arguments.explain or ""
-    found = find_rule(rule_set, wanted)
-    if found is not None:
-        return found.code
-    explanation = unknown_code(rule_set, wanted)
-    if explanation.reasons[0].reason == "void":
-        fail(
-            f"{explanation.code} is defined only by files that can't be used:",
-            *(f"  {reason.message}" for reason in explanation.reasons),
-        )
-    fail(f"--explain: {explanation.reasons[0].message} `inwards rules` lists them.")
+    try:
+        return code_to_explain(rule_set, arguments.explain or "")
+    except UnusableRuleError as unusable:
+        fail(*str(unusable).split("\n"))
+    except UnknownRuleError as unknown:
+        fail(f"--explain: {unknown} `inwards rules` lists them.")
 
 
 def explanation_of(
