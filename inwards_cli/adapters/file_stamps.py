@@ -164,7 +164,7 @@ class StampedProjectFiles(ProjectFiles):
         self._root = os.path.abspath(project_dir) + os.sep
         self.stamps = stamps
         self._verify = verify
-        self._fresh: dict[str, bytes] = {}
+        self._fresh: dict[str, tuple[bytes, _Stamp]] = {}  # hashed, not read yet
         self._fresh_bytes = 0
         self.mismatches: list[CacheMismatch] = []
 
@@ -172,21 +172,35 @@ class StampedProjectFiles(ProjectFiles):
         return self._inner.listing(under)
 
     def read_bytes(self, path: str) -> bytes:
-        data = self._fresh.pop(path, None)
-        if data is None:
+        kept = self._fresh.pop(path, None)
+        if kept is None:
             return self._inner.read_bytes(path)
+        data, stamp = kept
         self._fresh_bytes -= len(data)
-        return data
+        # The bytes wait only as long as the file stays as it was hashed: a run the memo
+        # answered never reads them, and a later run of the same session (--watch, a
+        # server) must see the file as it is now, not as it was.
+        try:
+            now = _stamp_of(os.stat(self._native(path)))
+        except OSError:
+            now = None
+        return data if now == stamp else self._inner.read_bytes(path)
+
+    def _native(self, path: str) -> str:
+        return self._root + (path if os.sep == "/" else path.replace("/", os.sep))
 
     def digest(self, path: str) -> str:
-        status = os.stat(self._root + (path if os.sep == "/" else path.replace("/", os.sep)))
+        status = os.stat(self._native(path))
         recorded = self.stamps.recorded(path, status)
         if recorded is not None and not self._verify:
             return recorded
         data = self._inner.read_bytes(path)
         digest = hashlib.sha256(data).hexdigest()
         if self._fresh_bytes + len(data) <= FRESH_BUDGET:
-            self._fresh[path] = data
+            previous = self._fresh.pop(path, None)
+            if previous is not None:
+                self._fresh_bytes -= len(previous[0])
+            self._fresh[path] = (data, _stamp_of(status))
             self._fresh_bytes += len(data)
         if recorded is not None and recorded != digest:
             difference = f"its bytes' sha256 is {digest}, the stamps record {recorded}"

@@ -186,6 +186,18 @@ def test_a_stable_file_is_digested_once_and_then_known_by_its_stat(tmp_path: Pat
     assert again.recorded("src/a.py", os.stat(source)) == _sha(b"import os\n")
 
 
+def test_bytes_kept_from_a_digest_are_not_read_once_the_file_changed(tmp_path: Path) -> None:
+    # A run the memo answered hashes files without reading them afterwards: the next run
+    # of the same session (--watch, a server) must read the file as it is by then.
+    project, source = _project(tmp_path)
+    files = StampedProjectFiles(project, FileStamps(project / ".inwards" / "cache"))
+    assert files.digest("src/a.py") == _sha(b"import os\n")  # its bytes are kept
+    source.write_bytes(b"import os\nimport shop.adapters\n")
+    assert files.read_bytes("src/a.py") == b"import os\nimport shop.adapters\n"
+    files.digest("src/a.py")
+    assert files.read_bytes("src/a.py") == b"import os\nimport shop.adapters\n"
+
+
 def test_a_file_changed_within_the_racy_window_is_not_recorded(tmp_path: Path) -> None:
     project, source = _project(tmp_path)
     cache = project / ".inwards" / "cache"

@@ -89,6 +89,43 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
     assert "Traceback" not in stderr
 
 
+def test_after_a_check_the_first_save_is_seen(tmp_path: Path) -> None:
+    # The check leaves the memo of its run: the watch's first check is the memo's answer,
+    # and the save after it must be read from the disk, not from what that answer hashed.
+    shop = tmp_path / "shop"
+    shutil.copytree(EXAMPLES / "shop", shop, ignore=shutil.ignore_patterns("cache"))
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
+    environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
+    before = run_inwards("check", cwd=shop)
+    assert before.code == 0, before.stderr
+    assert (shop / ".inwards" / "cache").is_dir()
+    process = subprocess.Popen(
+        [*inwards_executable(), "check", "--watch"],
+        cwd=shop,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_interruptible,
+    )
+    try:
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+        until_line(lines, "Watching")
+        pricing = shop / "src/shop/domain/pricing.py"
+        edited = pricing.read_text() + "import shop.adapters.outbound\n"
+        pricing.write_text(edited)
+        changed = until_line(lines, " new, ", poke=lambda: pricing.write_text(edited))
+        assert changed[-1].startswith("2 new, 0 gone. Found 2 errors"), changed
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=WAIT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0
+
+
 @pytest.mark.parametrize(
     ("options", "named"),
     [
