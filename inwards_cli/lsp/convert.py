@@ -145,6 +145,26 @@ def suppression_edit(line_text: str, row: int, code: str, encoding: str) -> type
 
 
 REASON_PLACEHOLDER = "say why this import is allowed"
+# The snippet's placeholder: selected when the edit is applied, so typing replaces it.
+REASON_SNIPPET = "${1:why this import is allowed}"
+
+
+def suppression_snippet(
+    line_text: str, row: int, code: str, encoding: str
+) -> types.SnippetTextEdit:
+    """`suppression_edit` as a snippet: a new directive's reason is a placeholder the
+    editor selects; the rest is literal (snippet syntax escaped)."""
+    plain = suppression_edit(line_text, row, code, encoding)
+    literal = _snippet_literal(plain.new_text)
+    quoted_placeholder = _snippet_literal(f'"{REASON_PLACEHOLDER}"')
+    if quoted_placeholder in literal:
+        literal = literal.replace(quoted_placeholder, f'"{REASON_SNIPPET}"')
+    return types.SnippetTextEdit(range=plain.range, snippet=types.StringValue(value=literal))
+
+
+def _snippet_literal(text: str) -> str:
+    """`text` as literal snippet text: `\\`, `$` and `}` escaped (LSP snippet syntax)."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
 def hover_text(active: ActiveRule, links: DocsLinks) -> str:
