@@ -232,9 +232,25 @@ class InwardsServer(LanguageServer):
         rules = {active.code: active for active in project.session.rules}
         lines = self.lines_of(path)
         return found + [
-            convert.diagnostic(finding, lines, self.encoding, rules, self.links)
+            convert.diagnostic(
+                finding, lines, self.encoding, rules, self.links, self.chain_of(project, finding)
+            )
             for finding in findings
         ]
+
+    def chain_of(
+        self, project: Project, finding: Finding
+    ) -> list[types.DiagnosticRelatedInformation]:
+        """Each import of the finding's chain, for a client that shows related information."""
+        if not finding.chain or not self.related_information:
+            return []
+        related = []
+        for step in finding.chain:
+            path = project.directory / step.file
+            related.append(
+                convert.chain_step(step, uri_of(path), self.lines_of(path), self.encoding)
+            )
+        return related
 
     def publish(self, uri: str, *, version: int | None = None) -> None:
         if self.pulls:

@@ -283,3 +283,77 @@ async def test_the_rule_page_opens_in_the_browser_and_the_reason_is_a_snippet(
             WAIT,
         )
         assert client.shown_documents == [types.ShowDocumentParams(uri=DOCS, external=True)]
+
+
+CYCLE = """[project]
+name = "cycle"
+version = "1"
+
+[tool.inwards]
+root = "."
+layers = [{ name = "app", modules = ["shop"] }]
+cycles = ["modules"]
+"""
+
+
+@pytest.mark.asyncio
+async def test_a_cycle_points_at_each_of_its_imports_for_a_client_that_shows_them(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "cycle"
+    files = {
+        "pyproject.toml": CYCLE,
+        "shop/__init__.py": "",
+        "shop/a.py": '"""A."""\n\nfrom shop.b import bee\n',
+        "shop/b.py": "import os\nfrom shop.c import sea\n\nbee = 1\n",
+        "shop/c.py": "from shop.a import *  # noqa\nsea = 2\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True)
+        )
+    )
+    async with served(project, capabilities) as client:
+        path = project / "shop/a.py"
+        uri = open_document(client, path, files["shop/a.py"])
+        (cycle,) = await published(client, uri)
+        assert cycle.code == "INW004"
+        assert cycle.related_information is not None
+        steps = [(r.location.uri, r.location.range, r.message) for r in cycle.related_information]
+
+        def at(name: str, row: int, start: int, end: int) -> tuple[str, types.Range]:
+            return (project / name).as_uri(), types.Range(
+                start=types.Position(line=row, character=start),
+                end=types.Position(line=row, character=end),
+            )
+
+        assert steps == [
+            (*at("shop/a.py", 2, 19, 22), "shop.a imports shop.b"),
+            (*at("shop/b.py", 1, 19, 22), "shop.b imports shop.c"),
+            (*at("shop/c.py", 0, 19, 20), "shop.c imports shop.a"),
+        ]
+        assert cycle.range == steps[0][1]
+
+
+@pytest.mark.asyncio
+async def test_no_related_information_for_a_client_that_does_not_show_it(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "cycle"
+    files = {
+        "pyproject.toml": CYCLE,
+        "shop/__init__.py": "",
+        "shop/a.py": "from shop.b import bee\n",
+        "shop/b.py": "from shop.a import *  # noqa\nbee = 1\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    async with served(project) as client:
+        uri = open_document(client, project / "shop/a.py", files["shop/a.py"])
+        (cycle,) = await published(client, uri)
+        assert cycle.code == "INW004"
+        assert cycle.related_information is None
