@@ -79,15 +79,13 @@ class InwardsServer(LanguageServer):
     def shows_documents(self) -> bool:
         """Whether the client can be asked to open a page (`window/showDocument`)."""
         window = self.client_capabilities.window
-        return (
-            window is not None
-            and window.show_document is not None
-            and (window.show_document.support)
-        )
+        show = window.show_document if window is not None else None
+        return show is not None and show.support
 
     @property
     def snippet_edits(self) -> bool:
-        """Whether a workspace edit may hold snippets (LSP 3.18 `SnippetTextEdit`)."""
+        """Whether a workspace edit may hold snippets (LSP 3.18 `SnippetTextEdit`, which
+        only a `TextDocumentEdit` holds: `documentChanges` too)."""
         workspace = self.client_capabilities.workspace
         edit = workspace.workspace_edit if workspace is not None else None
         return edit is not None and bool(edit.snippet_edit_support) and bool(edit.document_changes)
