@@ -7,7 +7,9 @@ synthetic project (``generate.py``: 2,105 files), as an editor drives it.
   right after it;
 - **later passes**: ``--saves`` times, a module drawn at random (``random.Random(SEED)``) is
   edited on disk (in turns an import of an outer layer, which must be reported, and the
-  original text) and `didSave` is sent; the time to its diagnostics is one whole pass;
+  original text) and `didSave` is sent; the time to its diagnostics is one whole pass.
+  Each save comes after a quiet spell longer than the server's coalescing window (saves
+  closer together are gathered into one later pass: a burst, not a lone save);
 - **keystroke**: ``--keystrokes`` times, `didChange` with an unsaved text (in turns with and
   without the outward import) and the time to that document's diagnostics.
 
@@ -37,6 +39,8 @@ from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
+
+from inwards_cli.lsp.passes import COALESCE_SECONDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate
@@ -127,6 +131,7 @@ async def measure(project: Path, saves: int, keystrokes: int, *, cold: bool) -> 
         added = outward_import(path.relative_to(project).as_posix()) if outward else None
         path.write_text(original + (added or "\n"), "utf-8")
         uri = path.as_uri()
+        await asyncio.sleep(COALESCE_SECONDS * 1.5)  # a lone save, not part of a burst
         started = time.perf_counter()
         answer = bench.expect(uri)
         client.text_document_did_save(
@@ -136,6 +141,7 @@ async def measure(project: Path, saves: int, keystrokes: int, *, cold: bool) -> 
         save_times.append((time.perf_counter() - started) * 1000)
         assert ("INW001" in codes(found)) == outward, (path, found)
         path.write_text(original, "utf-8")
+        await asyncio.sleep(COALESCE_SECONDS * 1.5)
         answer = bench.expect(uri)
         client.text_document_did_save(
             types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
