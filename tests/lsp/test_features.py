@@ -357,3 +357,33 @@ async def test_no_related_information_for_a_client_that_does_not_show_it(
         (cycle,) = await published(client, uri)
         assert cycle.code == "INW004"
         assert cycle.related_information is None
+
+
+@pytest.mark.asyncio
+async def test_a_pulling_client_that_shows_related_information_gets_the_chain(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "cycle"
+    files = {
+        "pyproject.toml": CYCLE,
+        "shop/__init__.py": "",
+        "shop/a.py": "from shop.b import bee\n",
+        "shop/b.py": "from shop.a import *  # noqa\nbee = 1\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities(related_information=True)
+        )
+    )
+    async with served(project, capabilities) as client:
+        reports = {item.uri: item for item in await pull_workspace(client)}
+        report = reports[(project / "shop/a.py").as_uri()]
+        assert isinstance(report, types.WorkspaceFullDocumentDiagnosticReport)
+        (cycle,) = report.items
+        assert [r.message for r in cycle.related_information or []] == [
+            "shop.a imports shop.b",
+            "shop.b imports shop.a",
+        ]
