@@ -73,6 +73,10 @@ class Client:
         def register(_: LanguageClient, params: types.RegistrationParams) -> None:
             return None
 
+        @self.client.feature(types.WINDOW_LOG_MESSAGE)
+        def logged(_: LanguageClient, params: types.LogMessageParams) -> None:
+            return None  # the server's line per whole pass: an editor's log, not ours
+
     def expect(self, uri: str) -> asyncio.Future[list[types.Diagnostic]]:
         future: asyncio.Future[list[types.Diagnostic]] = asyncio.get_running_loop().create_future()
         self.waiting[uri] = future
