@@ -4,6 +4,7 @@ document). `server.py` wires the protocol's messages to it."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -52,6 +53,8 @@ class InwardsServer(LanguageServer):
         # Saves and watched-file changes: each burst runs at most two whole passes.
         self.passes = CoalescedPasses(self.files_changed)
         self.reported: set[str] = set()  # URIs the last workspace/diagnostic gave items
+        # Held workspace/diagnostic requests wait on these until a pass changes something.
+        self.change_waiters: list[asyncio.Future[None]] = []
 
     # -- the client ---------------------------------------------------------------------
 
@@ -197,6 +200,7 @@ class InwardsServer(LanguageServer):
         uris = {uri_of(project.directory / file) for file in project.findings}
         uris |= {uri_of(file) for file in project.problems}
         if self.pulls:
+            self.changed()
             self.refresh_pulled()
         else:
             for uri in sorted(uris | project.published | set(also)):
@@ -212,6 +216,19 @@ class InwardsServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         report = project.session.check([relative], contents={relative: document.source})
         project.drafts[relative] = [f for f in report.findings if f.file == relative]
+        self.changed()
+
+    def changed(self) -> None:
+        """A pass ran: wake the held workspace/diagnostic requests (cheap when none is)."""
+        waiters, self.change_waiters = self.change_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def next_change(self) -> None:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.change_waiters.append(waiter)
+        await waiter
 
     def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         path = path_of(uri)

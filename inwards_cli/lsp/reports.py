@@ -4,6 +4,11 @@ for every file of every open project (LSP 3.17, "Pull Diagnostics").
 A report's `resultId` is a digest of its diagnostics, so the same diagnostics always get
 the same id and a client that sends back the id of what it holds is answered `unchanged`
 when nothing changed, with no state kept per client.
+
+A workspace pull that would say nothing new (every report unchanged) is held until a pass
+changes something, as the specification intends the request to be used (long polling):
+editors such as VS Code pull again as soon as they have an answer, and an idle server then
+answers nothing at all. The client's `$/cancelRequest`, or `shutdown`, ends a held pull.
 """
 
 from __future__ import annotations
@@ -36,12 +41,25 @@ def document_report(
     return types.FullDocumentDiagnosticReport(items=diagnostics, result_id=current)
 
 
-def workspace_report(
+async def workspace_report(
     ls: InwardsServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
+    """`workspace_items`, once one of them is news to the client (held until then)."""
+    while True:
+        items, reported = workspace_items(ls, params)
+        if any(isinstance(item, types.WorkspaceFullDocumentDiagnosticReport) for item in items):
+            ls.reported = reported
+            return types.WorkspaceDiagnosticReport(items=items)
+        await ls.next_change()
+
+
+def workspace_items(
+    ls: InwardsServer, params: types.WorkspaceDiagnosticParams
+) -> tuple[list[types.WorkspaceDocumentDiagnosticReport], set[str]]:
     """A report for every file with findings or configuration problems in every open
     project, and for every file the client holds diagnostics of (from this server's last
-    answer or its `previousResultIds`), empty when they are gone; sorted by URI."""
+    answer or its `previousResultIds`), empty when they are gone; sorted by URI. And the
+    URIs given diagnostics."""
     for folder in ls.workspace.folders.values():
         path = path_of(folder.uri)
         if path is not None:
@@ -71,8 +89,7 @@ def workspace_report(
                     uri=uri, items=diagnostics, result_id=current, version=version
                 )
             )
-    ls.reported = reported
-    return types.WorkspaceDiagnosticReport(items=items)
+    return items, reported
 
 
 def _files_with_diagnostics(project: Project) -> Iterable[str]:

@@ -103,6 +103,7 @@ def build_server() -> InwardsServer:
             dropped = project.drafts.pop(relative, None) if relative is not None else None
             if dropped is not None and relative is not None and project.session is not None:
                 ls.tell(project, relative)
+                ls.changed()  # its diagnostics are the last whole pass's again
         if not ls.pulls:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
@@ -128,10 +129,10 @@ def build_server() -> InwardsServer:
         return reports.document_report(ls, params)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
-    def pull_workspace(
+    async def pull_workspace(
         ls: InwardsServer, params: types.WorkspaceDiagnosticParams
     ) -> types.WorkspaceDiagnosticReport:
-        return reports.workspace_report(ls, params)
+        return await reports.workspace_report(ls, params)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
