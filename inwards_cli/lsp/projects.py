@@ -215,8 +215,10 @@ class InwardsServer(LanguageServer):
             return
         document = self.workspace.get_text_document(uri)
         report = project.session.check([relative], contents={relative: document.source})
+        before = project.drafts.get(relative, project.findings.get(relative, []))
         project.drafts[relative] = [f for f in report.findings if f.file == relative]
-        self.changed()
+        if project.drafts[relative] != before:  # most keystrokes change no finding
+            self.changed()
 
     def changed(self) -> None:
         """A pass ran: wake the held workspace/diagnostic requests (cheap when none is)."""
