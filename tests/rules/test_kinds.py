@@ -262,6 +262,24 @@ def test_independence_units_from_a_selector() -> None:
     ]  # fmt: skip
 
 
+def test_an_indirect_independence_finding_carries_its_chain_and_a_direct_one_none() -> None:
+    rule = definition(
+        "ACME002", "inw.independence", 'modules = ["shop.a", "shop.b"]\nindirect = true'
+    )
+    files = {
+        "shop/a/x.py": "from shop.kernel import k\n",
+        "shop/kernel/k.py": "import shop.b.y\n",
+        "shop/b/y.py": "",
+        "shop/b/z.py": "from shop.a import x\n",
+    }
+    found = {f.file: f for f in only(run(files, {"ACME002.toml": rule}), "ACME002")}
+    assert [(s.importer, s.imported, s.file) for s in found["shop/a/x.py"].chain] == [
+        ("shop.a.x", "shop.kernel.k", "shop/a/x.py"),
+        ("shop.kernel.k", "shop.b.y", "shop/kernel/k.py"),
+    ]
+    assert found["shop/b/z.py"].chain == ()
+
+
 def test_layers_siblings_and_absolute_prefixes() -> None:
     rule = definition(
         "ACME003",
