@@ -8,7 +8,9 @@ synthetic project (``generate.py``: 2,105 files), as an editor drives it.
   their first passes is the figure (one start alone varies by a third on a busy machine);
 - **later passes**: ``--saves`` times, a module drawn at random (``random.Random(SEED)``) is
   edited on disk (in turns an import of an outer layer, which must be reported, and the
-  original text) and `didSave` is sent; the time to its diagnostics is one whole pass;
+  original text) and `didSave` is sent; the time to its diagnostics is one whole pass.
+  Each save comes after a quiet spell longer than the server's coalescing window (saves
+  closer together are gathered into one later pass: a burst, not a lone save);
 - **keystroke**: ``--keystrokes`` times, `didChange` with an unsaved text (in turns with and
   without the outward import) and the time to that document's diagnostics.
 
@@ -44,6 +46,8 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from inwards_cli.lsp.passes import COALESCE_SECONDS
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate
 from hook_latency import inwards_command, outward_import, summary
@@ -74,6 +78,10 @@ class Client:
         @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
         def register(_: LanguageClient, params: types.RegistrationParams) -> None:
             return None
+
+        @self.client.feature(types.WINDOW_LOG_MESSAGE)
+        def logged(_: LanguageClient, params: types.LogMessageParams) -> None:
+            return None  # the server's line per whole pass: an editor's log, not ours
 
     def expect(self, uri: str) -> asyncio.Future[list[types.Diagnostic]]:
         future: asyncio.Future[list[types.Diagnostic]] = asyncio.get_running_loop().create_future()
@@ -176,6 +184,7 @@ async def measure(
         added = outward_import(path.relative_to(project).as_posix()) if outward else None
         path.write_text(original + (added or "\n"), "utf-8")
         uri = path.as_uri()
+        await asyncio.sleep(COALESCE_SECONDS * 1.5)  # a lone save, not part of a burst
         started = time.perf_counter()
         answer = bench.expect(uri)
         client.text_document_did_save(
@@ -185,6 +194,7 @@ async def measure(
         save_times.append((time.perf_counter() - started) * 1000)
         assert ("INW001" in codes(found)) == outward, (path, found)
         path.write_text(original, "utf-8")
+        await asyncio.sleep(COALESCE_SECONDS * 1.5)
         answer = bench.expect(uri)
         client.text_document_did_save(
             types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     )
     from inwards_core.model.findings import (
         BaselineEntry,
+        ChainStep,
         Finding,
         Fix,
         NotChecked,
@@ -151,6 +152,7 @@ _HOMES = {
     "ModuleInfo": "inwards_core.index.modules",
     "PackageMember": "inwards_core.index.members",
     "edit_distance": "inwards_core.index.hints",
+    "ChainStep": "inwards_core.model.findings",
     "Finding": "inwards_core.model.findings",
     "Fix": "inwards_core.model.findings",
     "NotChecked": "inwards_core.model.findings",
@@ -237,6 +239,7 @@ __all__ = [
     "BaselineError",
     "BindingFact",
     "CallFact",
+    "ChainStep",
     "CheckKind",
     "ClassFact",
     "Config",

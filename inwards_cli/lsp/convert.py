@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from lsprotocol import types
 
-from inwards_core import ConfigProblem, Finding, Severity
+from inwards_core import ChainStep, ConfigProblem, Finding, Severity, Span
 from inwards_core.reporting.docs_links import DOCS_URL_VARIABLE, DocsLinks, DocsUrlError, docs_base
 from inwards_core.rules.selection import ActiveRule
 
@@ -71,19 +71,16 @@ def diagnostic(
     encoding: str,
     rules: Mapping[str, ActiveRule],
     links: DocsLinks,
+    related: Sequence[types.DiagnosticRelatedInformation] | None = None,
 ) -> types.Diagnostic:
     span = finding.span
-    start = position(lines, span.line, span.column, encoding)
-    end = position(lines, span.end_line, span.end_column, encoding)
-    if (end.line, end.character) < (start.line, start.character):
-        end = start
     message = finding.message
     if finding.fix.summary:
         message = f"{message}\nFix: {finding.fix.summary}"
     active = rules.get(finding.code)
     href = links.rule_page(active.rule) if active is not None else None
     return types.Diagnostic(
-        range=types.Range(start=start, end=end),
+        range=span_range(span, lines, encoding),
         severity=_SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning),
         code=finding.code,
         code_description=types.CodeDescription(href=href) if href else None,
@@ -95,6 +92,25 @@ def diagnostic(
             "suppressible": finding.suppressible,
             "fixSteps": list(finding.fix.steps),
         },
+        related_information=list(related) if related else None,
+    )
+
+
+def span_range(span: Span, lines: Sequence[str], encoding: str) -> types.Range:
+    start = position(lines, span.line, span.column, encoding)
+    end = position(lines, span.end_line, span.end_column, encoding)
+    if (end.line, end.character) < (start.line, start.character):
+        end = start
+    return types.Range(start=start, end=end)
+
+
+def chain_step(
+    step: ChainStep, uri: str, lines: Sequence[str], encoding: str
+) -> types.DiagnosticRelatedInformation:
+    """One import of a finding's chain, at the imported name in its file."""
+    return types.DiagnosticRelatedInformation(
+        location=types.Location(uri=uri, range=span_range(step.span, lines, encoding)),
+        message=f"{step.importer} imports {step.imported}",
     )
 
 
@@ -145,6 +161,26 @@ def suppression_edit(line_text: str, row: int, code: str, encoding: str) -> type
 
 
 REASON_PLACEHOLDER = "say why this import is allowed"
+# The snippet's placeholder: selected when the edit is applied, so typing replaces it.
+REASON_SNIPPET = "${1:why this import is allowed}"
+
+
+def suppression_snippet(
+    line_text: str, row: int, code: str, encoding: str
+) -> types.SnippetTextEdit:
+    """`suppression_edit` as a snippet: a new directive's reason is a placeholder the
+    editor selects; the rest is literal (snippet syntax escaped)."""
+    plain = suppression_edit(line_text, row, code, encoding)
+    literal = _snippet_literal(plain.new_text)
+    quoted_placeholder = _snippet_literal(f'"{REASON_PLACEHOLDER}"')
+    if quoted_placeholder in literal:
+        literal = literal.replace(quoted_placeholder, f'"{REASON_SNIPPET}"')
+    return types.SnippetTextEdit(range=plain.range, snippet=types.StringValue(value=literal))
+
+
+def _snippet_literal(text: str) -> str:
+    """`text` as literal snippet text: `\\`, `$` and `}` escaped (LSP snippet syntax)."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
 def hover_text(active: ActiveRule, links: DocsLinks) -> str:

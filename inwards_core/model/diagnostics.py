@@ -26,7 +26,7 @@ def same_path(path: str) -> str:
 def diagnostic(finding: Finding, display: DisplayPath = same_path) -> dict[str, Any]:
     """One finding as an element of the document's `diagnostics`."""
     span = finding.span
-    return {
+    found: dict[str, Any] = {
         "code": finding.code,
         "rule": finding.rule,
         "severity": finding.severity.value,
@@ -41,6 +41,20 @@ def diagnostic(finding: Finding, display: DisplayPath = same_path) -> dict[str, 
         "fix": {"summary": finding.fix.summary, "steps": list(finding.fix.steps)},
         "docs": finding.docs,
     }
+    if finding.chain:
+        found["chain"] = [
+            {
+                "module": step.importer,
+                "imports": step.imported,
+                "file": display(step.file),
+                "line": step.span.line,
+                "column": step.span.column,
+                "endLine": step.span.end_line,
+                "endColumn": step.span.end_column,
+            }
+            for step in finding.chain
+        ]
+    return found
 
 
 def diagnostics_document(

@@ -112,6 +112,20 @@ class OverlayInEffect:
 
 
 @attrs.frozen
+class ChainStep:
+    """One import of a chain a finding is about (a cycle, an indirect route between
+    layers): `importer` imports `imported` at `span` of `file` (POSIX, relative to the
+    project directory, like a finding's)."""
+
+    __repr__ = value_repr
+
+    importer: str
+    imported: str
+    file: str
+    span: Span
+
+
+@attrs.frozen
 class Finding:
     """One problem inwards reports.
 
@@ -136,6 +150,10 @@ class Finding:
     whole_project: bool = False
     # The stable form of the message a baseline keys on (no "Allowed direction" tail).
     stable_message: str = ""
+    # The imports of the chain the finding is about, in order (empty for one import or
+    # none): the message already words them; this is for editors to point at each. Not
+    # part of equality, so baselines, memo keys and comparisons are as before.
+    chain: tuple[ChainStep, ...] = attrs.field(default=(), eq=False, repr=False)
 
     def to_json(self, *, display: Callable[[str], str] | None = None) -> dict[str, Any]:
         """This finding as one element of `diagnostics` in `inwards check --format json`

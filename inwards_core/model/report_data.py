@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from inwards_core.model.findings import (
+    ChainStep,
     Finding,
     Fix,
     NotChecked,
@@ -44,14 +45,13 @@ def is_engine_report(report: Report) -> bool:
 
 
 def _finding_to_data(finding: Finding) -> list[Any]:
-    span = finding.span
     return [
         finding.code,
         finding.rule,
         finding.severity.value,
         finding.file,
         finding.module,
-        [span.line, span.column, span.end_line, span.end_column],
+        _span_to_data(finding.span),
         finding.message,
         finding.fix.summary,
         list(finding.fix.steps),
@@ -60,7 +60,15 @@ def _finding_to_data(finding: Finding) -> list[Any]:
         finding.suppressible,
         finding.whole_project,
         finding.stable_message,
+        [
+            [step.importer, step.imported, step.file, _span_to_data(step.span)]
+            for step in finding.chain
+        ],
     ]
+
+
+def _span_to_data(span: Span) -> list[int]:
+    return [span.line, span.column, span.end_line, span.end_column]
 
 
 def report_to_data(report: Report) -> dict[str, Any]:
@@ -112,15 +120,15 @@ def _finding_from_data(data: Any) -> Finding:
         suppressible,
         whole_project,
         stable_message,
+        chain,
     ) = _list(data)
-    line, column, end_line, end_column = (_typed(number, int) for number in _list(span))
     return Finding(
         code=_typed(code, str),
         rule=_typed(rule, str),
         severity=_SEVERITIES[_typed(severity, str)],
         file=_typed(file, str),
         module=None if module is None else _typed(module, str),
-        span=Span(line, column, end_line, end_column),
+        span=_span_from_data(span),
         message=_typed(message, str),
         fix=Fix(_typed(summary, str), _strings(steps)),
         docs=_typed(docs, str),
@@ -128,6 +136,19 @@ def _finding_from_data(data: Any) -> Finding:
         suppressible=_typed(suppressible, bool),
         whole_project=_typed(whole_project, bool),
         stable_message=_typed(stable_message, str),
+        chain=tuple(_step_from_data(step) for step in _list(chain)),
+    )
+
+
+def _span_from_data(data: Any) -> Span:
+    line, column, end_line, end_column = (_typed(number, int) for number in _list(data))
+    return Span(line, column, end_line, end_column)
+
+
+def _step_from_data(data: Any) -> ChainStep:
+    importer, imported, file, span = _list(data)
+    return ChainStep(
+        _typed(importer, str), _typed(imported, str), _typed(file, str), _span_from_data(span)
     )
 
 

@@ -55,6 +55,24 @@ def _diagnostic() -> JSON:
                 "URL, or a path in the project for a team's own rule), else the command that "
                 "prints its page offline, `inwards rule CODE`."
             ),
+            "chain": array(
+                json_object(
+                    {
+                        "module": text("The module that imports."),
+                        "imports": text("What it imports (the module the step reaches)."),
+                        "file": text("Its file, as `file` above."),
+                        "line": integer(f"The imported name's line, {position}.", 1),
+                        "column": integer(f"Its column, {position}.", 1),
+                        "endLine": integer(f"Where it ends: line, {position}.", 1),
+                        "endColumn": integer(f"Where it ends: column, {position}, exclusive.", 1),
+                    },
+                    ["module", "imports", "file", "line", "column", "endLine", "endColumn"],
+                    description="One import of the chain.",
+                ),
+                "Only for a finding about a chain of imports (a cycle, an indirect route): "
+                "each import of it, in order, where it stands. The message words the same "
+                "chain.",
+            ),
         },
         [
             "code",

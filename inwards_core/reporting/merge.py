@@ -64,7 +64,8 @@ def _moved(path: str, prefix: str) -> str:
 
 
 def _moved_finding(finding: Finding, prefix: str) -> Finding:
-    return attrs.evolve(finding, file=_moved(finding.file, prefix))
+    chain = tuple(attrs.evolve(step, file=_moved(step.file, prefix)) for step in finding.chain)
+    return attrs.evolve(finding, file=_moved(finding.file, prefix), chain=chain)
 
 
 def moved_report(report: Report, prefix: str) -> Report:

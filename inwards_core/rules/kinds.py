@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from inwards_core.model.findings import Fix, Severity, Span
+from inwards_core.model.findings import ChainStep, Fix, Severity, Span
 from inwards_core.model.value_repr import value_repr
 from inwards_core.rules.kind_docs import ExamplesFunction, KindDocs, no_examples
 
@@ -90,6 +90,8 @@ class Violation:
     # The problem is in the rule's own options (an entry that matches no module): the
     # engine locates it in the definition file instead of `file`.
     in_definition: bool = False
+    # The imports of the chain the violation is about (`Finding.chain`).
+    chain: tuple[ChainStep, ...] = attrs.field(default=(), eq=False)
 
 
 # The guidance parameters the engine gives every finding, whatever its kind.

@@ -32,9 +32,10 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         severity = rule.severity
     else:
         severity = violation.severity or rule.severity
-    file, span = violation.file, violation.span
+    file, span, chain = violation.file, violation.span, violation.chain
     if violation.in_definition:
         file, span, whole_project = definition_file(definition.origin), Span.start_of_file(), True
+        chain = ()
     # Every text is capped (`inwards_core.model.quoting`), whatever a kind quoted into it: a
     # report repeats these once per finding.
     given = {"file": file, "module": violation.module or "", **violation.params}
@@ -54,6 +55,7 @@ def to_finding(rule: ActiveRule, violation: Violation, *, whole_project: bool) -
         suppressible=definition.suppressible,
         whole_project=whole_project,
         stable_message=capped_message(violation.stable_message or violation.message),
+        chain=chain,
     )
 
 

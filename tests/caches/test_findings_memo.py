@@ -25,6 +25,7 @@ from inwards_core.adapters.in_memory import InMemoryProjectFiles
 from inwards_core.api import load_config_text, load_rules, prepare
 from inwards_core.engine import Ports, RunOptions, check_project
 from inwards_core.model.findings import (
+    ChainStep,
     Finding,
     Fix,
     NotChecked,
@@ -58,7 +59,15 @@ def _finding(code: str, file: str, line: int, **changes: object) -> Finding:
 
 REPORT = Report(
     findings=(
-        _finding("INW001", "src/a.py", 3),
+        _finding(
+            "INW004",
+            "src/a.py",
+            3,
+            chain=(
+                ChainStep("shop.a", "shop.b", "src/a.py", Span(3, 6, 3, 12)),
+                ChainStep("shop.b", "shop.a", "src/b.py", Span(1, 8, 1, 14)),
+            ),
+        ),
         _finding("INW006", "pyproject.toml", 9, module=None, whole_project=True),
         _finding(
             "ACME001",
@@ -85,6 +94,9 @@ def test_a_report_survives_its_data_exactly() -> None:
     back = report_from_data(json.loads(json.dumps(report_to_data(REPORT))))
     assert back == attrs.evolve(REPORT, duration_ms=0.0)  # a run's duration is its own
     assert back.source_lines == REPORT.source_lines  # not part of a report's equality
+    # Nor is a finding's chain: compared on its own.
+    assert [f.chain for f in back.findings] == [f.chain for f in REPORT.findings]
+    assert back.findings[0].chain
 
 
 @pytest.mark.parametrize(
@@ -95,6 +107,7 @@ def test_a_report_survives_its_data_exactly() -> None:
         lambda d: d["findings"][0].__setitem__(2, "fatal"),
         lambda d: d["findings"][0].pop(),
         lambda d: d["findings"][0][5].__setitem__(0, "3"),
+        lambda d: d["findings"][0][14][0].__setitem__(3, [1, 2]),
         lambda d: d["suppressed"][0].append("more"),
         lambda d: d["source_lines"][0].__setitem__(3, None),
         lambda d: d.__setitem__("notes", "a note"),

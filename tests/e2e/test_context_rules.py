@@ -95,6 +95,29 @@ def test_whole_project(tmp_path: Path) -> None:
         "The modules shop.billing.api -> shop.billing.invoices -> shop.billing.api import "
         "each other in a cycle."
     )
+    # Each cycle's imports, as data beside the message (diagnostics[].chain).
+    chains = {str(f["file"]): f["chain"] for f in by_code(run.stdout, "INW004")}
+    assert chains["src/shop/billing/api.py"] == [
+        {
+            "module": "shop.billing.api",
+            "imports": "shop.billing.invoices",
+            "file": "src/shop/billing/api.py",
+            "line": 1,
+            "column": 35,
+            "endLine": 1,
+            "endColumn": 48,
+        },
+        {
+            "module": "shop.billing.invoices",
+            "imports": "shop.billing.api",
+            "file": "src/shop/billing/invoices.py",
+            "line": 2,
+            "column": 30,
+            "endLine": 2,
+            "endColumn": 33,
+        },
+    ]
+    assert "chain" not in inw003  # one import: no chain
 
 
 def test_a_named_file_gets_its_own_findings_and_a_note_on_cycles(tmp_path: Path) -> None:

@@ -12,10 +12,14 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cattrs import Converter
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import register_lsp_features
 
 from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable
 
@@ -40,6 +44,30 @@ def shop(tmp_path: Path) -> Path:
     return project
 
 
+def _converter() -> Converter:
+    """pygls's converter, reading `(Command | CodeAction)[]` as LSP tells them apart: a
+    Command's `command` is a string, a CodeAction's a Command (lsprotocol 2025.0.0 takes
+    any CodeAction that carries a command for a Command)."""
+    converter = default_converter()
+
+    def command_or_action(value: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(value.get("command"), str):
+            return converter.structure(value, types.Command)
+        return converter.structure(value, types.CodeAction)
+
+    converter.register_structure_hook(
+        types.Command | types.CodeAction,  # type: ignore[arg-type]
+        command_or_action,
+    )
+    return converter
+
+
+def _client() -> LanguageClient:
+    client = LanguageClient(converter_factory=_converter)
+    register_lsp_features(client)
+    return client
+
+
 @asynccontextmanager
 async def served(
     project: Path, capabilities: types.ClientCapabilities = PUSH, *more_folders: Path
@@ -48,7 +76,9 @@ async def served(
     environment.pop("INWARDS_DOCS_URL", None)
     environment["INWARDS_DOCS_URL"] = "https://docs.example.org/inwards/"
     config = ClientServerConfig(
-        server_command=[*inwards_executable(), "server"], server_env=environment
+        server_command=[*inwards_executable(), "server"],
+        server_env=environment,
+        client_factory=_client,
     )
     client = await config.start()
     assert isinstance(client, LanguageClient)

@@ -21,7 +21,7 @@ from inwards_core.authoring.examples import Example, example_problems, example_r
 from inwards_core.config.values import ConfigError
 from inwards_core.families.inw import GENERIC_KIND_MODULES
 from inwards_core.families.inw.module_entries import ONE_LAYER_CONFIG
-from inwards_core.model.findings import Finding, Report, RootKind, Severity
+from inwards_core.model.findings import ChainStep, Finding, Report, RootKind, Severity, Span
 from inwards_core.ports import RuleDocument
 from inwards_core.rules.definitions import DefinitionProblem
 from inwards_core.rules.resolver import resolve
@@ -262,6 +262,24 @@ def test_independence_units_from_a_selector() -> None:
     ]  # fmt: skip
 
 
+def test_an_indirect_independence_finding_carries_its_chain_and_a_direct_one_none() -> None:
+    rule = definition(
+        "ACME002", "inw.independence", 'modules = ["shop.a", "shop.b"]\nindirect = true'
+    )
+    files = {
+        "shop/a/x.py": "from shop.kernel import k\n",
+        "shop/kernel/k.py": "import shop.b.y\n",
+        "shop/b/y.py": "",
+        "shop/b/z.py": "from shop.a import x\n",
+    }
+    found = {f.file: f for f in only(run(files, {"ACME002.toml": rule}), "ACME002")}
+    assert [(s.importer, s.imported, s.file) for s in found["shop/a/x.py"].chain] == [
+        ("shop.a.x", "shop.kernel.k", "shop/a/x.py"),
+        ("shop.kernel.k", "shop.b.y", "shop/kernel/k.py"),
+    ]
+    assert found["shop/b/z.py"].chain == ()
+
+
 def test_layers_siblings_and_absolute_prefixes() -> None:
     rule = definition(
         "ACME003",
@@ -367,6 +385,11 @@ def test_the_shortest_chain_is_reported_once_with_every_step() -> None:
     )
     assert finding.fix.summary == "Cut shop.domain.order:2 -> shop.util.c:3 -> requests.sessions"
     assert "shop/util/c.py:3" not in finding.stable_message
+    # The same chain, as data an editor points at (`Finding.chain`): each import's name.
+    assert finding.chain == (
+        ChainStep("shop.domain.order", "shop.util.c", "shop/domain/order.py", Span(2, 25, 2, 28)),
+        ChainStep("shop.util.c", "requests.sessions", "shop/util/c.py", Span(3, 8, 3, 25)),
+    )
 
 
 def test_chains_are_deterministic_whatever_the_order_of_the_files() -> None:
@@ -430,6 +453,10 @@ def test_layers_chains_per_container() -> None:
     chains = [f for f in found if f.severity is Severity.ERROR]
     assert [(f.file, f.span.line) for f in chains] == [("shop/orders/domain/o.py", 1)]
     assert 'Layer "domain" of "shop.orders" reaches the layer "adapters"' in chains[0].message
+    assert [(step.importer, step.imported, step.file) for step in chains[0].chain] == [
+        ("shop.orders.domain.o", "shop.helpers.h", "shop/orders/domain/o.py"),
+        ("shop.helpers.h", "shop.orders.adapters.db", "shop/helpers/h.py"),
+    ]
     warnings = [f.message for f in found if f.severity is Severity.WARNING]
     assert len(warnings) == 2 and all('container "shop.helpers"' in w for w in warnings)
 
@@ -454,6 +481,11 @@ def test_each_cycle_is_reported_once_starting_at_its_smallest_member() -> None:
         "Imports: shop.a.x (shop/a/x.py:1) -> shop.b.y (shop/b/y.py:2) -> shop.c.z "
         "(shop/c/z.py:1) -> shop.a.x."
     )
+    assert [(step.importer, step.imported, step.span.line) for step in longest.chain] == [
+        ("shop.a.x", "shop.b.y", 1),
+        ("shop.b.y", "shop.c.z", 2),
+        ("shop.c.z", "shop.a.x", 1),
+    ]
 
 
 # -- what the engine reads, and PATHS ---------------------------------------------------

@@ -18,7 +18,11 @@ from inwards_core import (
     Violation,
     quoted,
 )
-from inwards_core.families.inw.generic.import_chains import chain_files, chain_modules
+from inwards_core.families.inw.generic.import_chains import (
+    chain_files,
+    chain_modules,
+    chain_steps,
+)
 from inwards_core.families.inw.layering.layer_relations import ScopedOptions
 
 if TYPE_CHECKING:
@@ -158,6 +162,7 @@ def _violation(
             "chain": chain_modules(steps),
         },
         variant=variant,
+        chain=chain_steps(steps),
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from inwards_core import (
     LIST_LIMIT,
+    ChainStep,
     Fix,
     ImportEdge,
     ModuleInfo,
@@ -316,6 +317,11 @@ ROUTE_PARAMS = {
 }
 
 
+def chain_steps(chain: Sequence[ImportEdge]) -> tuple[ChainStep, ...]:
+    """The imports of a chain as the finding carries them (`Finding.chain`)."""
+    return tuple(ChainStep(edge.importer, edge.target, edge.file, edge.span) for edge in chain)
+
+
 def chain_violation(
     chain: Chain, stable: str, source: str, target: str, params: Mapping[str, str]
 ) -> Violation:
@@ -329,6 +335,7 @@ def chain_violation(
         message=f"{stable} Chain: {chain_files(chain)}.{route_files(chain)}",
         stable_message=stable,
         params={**chain_params(chain), **params},
+        chain=chain_steps(chain),
         fallback=Fix(
             f'Cut the chain from "{quoted(source)}" to "{quoted(target)}".',
             (

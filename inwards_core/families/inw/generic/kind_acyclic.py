@@ -34,7 +34,12 @@ from inwards_core.families.inw.generic.ignored_imports import (
     type_checking_option,
     unmatched_ignore_option,
 )
-from inwards_core.families.inw.generic.import_chains import Chain, chain_files, chain_modules
+from inwards_core.families.inw.generic.import_chains import (
+    Chain,
+    chain_files,
+    chain_modules,
+    chain_steps,
+)
 from inwards_core.families.inw.module_entries import (
     DEAD_ENTRY_PARAMS,
     ONE_LAYER_CONFIG,
@@ -168,6 +173,7 @@ def check(model: ProjectModel, options: AcyclicOptions) -> Iterator[Violation]:
                 span=first.span,
                 message=f"{stable} Imports: {chain_files(chain)}.",
                 stable_message=stable,
+                chain=chain_steps(chain),
                 params={
                     "package": quoted(package),
                     "cycle": around,

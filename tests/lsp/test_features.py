@@ -1,0 +1,402 @@
+"""`inwards server`'s later features, driven by a real LSP client (pytest-lsp) over stdio:
+workspace pull diagnostics with result ids, coalesced whole passes, hover on an import,
+the "open the rule's page" command and the suppression as a snippet."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
+from pytest_lsp import LanguageClient
+
+from tests.lsp.test_server import (
+    CONTEXTS,
+    ORDER_FILE,
+    PULL,
+    VIOLATION,
+    WAIT,
+    code_actions,
+    open_document,
+    published,
+    served,
+    shop,  # noqa: F401 (the fixture)
+    utf16_column,
+)
+
+DOCS = "https://docs.example.org/inwards/rules/INW001.md"
+
+
+async def pull_workspace(
+    client: LanguageClient, previous: dict[str, str] | None = None
+) -> list[types.WorkspaceDocumentDiagnosticReport]:
+    report = await asyncio.wait_for(
+        client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(
+                previous_result_ids=[
+                    types.PreviousResultId(uri=uri, value=value)
+                    for uri, value in (previous or {}).items()
+                ]
+            )
+        ),
+        WAIT,
+    )
+    return list(report.items)
+
+
+def save(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+
+
+@pytest.mark.asyncio
+async def test_the_workspace_pull_reports_every_file_then_unchanged_then_cleared(
+    shop: Path,  # noqa: F811
+) -> None:
+    order = shop / ORDER_FILE
+    clean = order.read_text(encoding="utf-8")
+    order.write_text(clean + VIOLATION, encoding="utf-8")
+    place = shop / "src/shop/application/place_order.py"
+    place.write_text(place.read_text("utf-8") + VIOLATION.split("; ")[1], encoding="utf-8")
+    async with served(shop, PULL) as client:
+        first = await pull_workspace(client)
+        assert [item.uri for item in first] == sorted([order.as_uri(), place.as_uri()])
+        for item in first:
+            assert isinstance(item, types.WorkspaceFullDocumentDiagnosticReport)
+            assert [d.code for d in item.items] == ["INW001"]
+            assert item.result_id
+        ids = {item.uri: str(item.result_id) for item in first}
+
+        # The same ids answer a document pull `unchanged`.
+        uri = open_document(client, order, clean + VIOLATION)
+        document = await asyncio.wait_for(
+            client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    previous_result_id=ids[uri],
+                )
+            ),
+            WAIT,
+        )
+        assert isinstance(
+            document,
+            types.UnchangedDocumentDiagnosticReport
+            | types.RelatedUnchangedDocumentDiagnosticReport,
+        )
+        assert document.result_id == ids[uri]
+
+        # A workspace pull with nothing new to say is held (long polling) ...
+        held = asyncio.ensure_future(pull_workspace(client, ids))
+        await asyncio.sleep(1.0)
+        assert not held.done()
+
+        # ... until a pass changes something: then the news, and `unchanged` for the rest.
+        order.write_text(clean, encoding="utf-8")
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=clean)],
+            )
+        )
+        save(client, uri)
+        after = await asyncio.wait_for(held, WAIT)
+        by_uri = {item.uri: item for item in after}
+        assert list(by_uri) == sorted(by_uri)
+        cleared = by_uri[order.as_uri()]
+        assert isinstance(cleared, types.WorkspaceFullDocumentDiagnosticReport)
+        assert list(cleared.items) == []  # the client drops what it held
+        assert cleared.version == 2  # the open document's version
+        unchanged = by_uri[place.as_uri()]
+        assert isinstance(unchanged, types.WorkspaceUnchangedDocumentDiagnosticReport)
+        assert unchanged.result_id == ids[place.as_uri()]
+
+
+def passes_logged(client: LanguageClient) -> int:
+    return sum(m.message.startswith("whole pass of ") for m in client.log_messages)
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_saves_runs_at_most_two_whole_passes_and_ends_up_current(
+    shop: Path,  # noqa: F811
+) -> None:
+    path = shop / ORDER_FILE
+    clean = path.read_text(encoding="utf-8")
+    async with served(shop) as client:
+        uri = open_document(client, path, clean)
+        assert await published(client, uri) == []
+        before = passes_logged(client)
+        assert before >= 1  # the first pass is logged too
+        save(client, uri)
+        path.write_text(clean + VIOLATION, encoding="utf-8")
+        for _ in range(7):
+            save(client, uri)
+        # Every pass republishes the saved file: the last answer must be the last state.
+        diagnostics = await published(client, uri)
+        while [d.code for d in diagnostics] != ["INW001"]:
+            diagnostics = await published(client, uri)
+        await asyncio.sleep(0.5)  # longer than the window: a late pass would be logged
+        assert 1 <= passes_logged(client) - before <= 2
+
+        # After a quiet spell, a lone save runs at once again (the leading edge).
+        path.write_text(clean, encoding="utf-8")
+        save(client, uri)
+        assert await published(client, uri) == []
+        assert passes_logged(client) - before <= 3
+
+
+@pytest.mark.asyncio
+async def test_hover_on_an_imported_name_gives_both_layers_and_the_verdict(
+    shop: Path,  # noqa: F811
+) -> None:
+    path = shop / ORDER_FILE
+    text = path.read_text(encoding="utf-8") + VIOLATION  # unsaved
+    lines = text.splitlines()
+    async with served(shop) as client:
+        uri = open_document(client, path, text)
+        assert [d.code for d in await published(client, uri)] == ["INW001"]
+
+        async def hover_on(row: int, name: str) -> str:
+            found = await asyncio.wait_for(
+                client.text_document_hover_async(
+                    types.HoverParams(
+                        text_document=types.TextDocumentIdentifier(uri=uri),
+                        position=types.Position(
+                            line=row, character=utf16_column(lines[row], name) + 1
+                        ),
+                    )
+                ),
+                WAIT,
+            )
+            assert found is not None
+            assert isinstance(found.contents, types.MarkupContent)
+            return found.contents.value
+
+        reported = await hover_on(len(lines) - 1, "SqlOrders")
+        assert "`shop.domain.pricing`, layer **domain**" in reported
+        assert "`shop.adapters.outbound.sql_orders`, layer **outbound**" in reported
+        assert "Reported by INW001" in reported
+        assert "context" not in reported  # the shop has no contexts
+
+        decimal_row = next(i for i, line in enumerate(lines) if line.startswith("from decimal"))
+        allowed = await hover_on(decimal_row, "Decimal")
+        assert "`decimal` (stdlib, not a module of this project)" in allowed
+        assert "Allowed" in allowed
+
+        nothing = await asyncio.wait_for(
+            client.text_document_hover_async(
+                types.HoverParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    position=types.Position(line=0, character=1),  # the docstring
+                )
+            ),
+            WAIT,
+        )
+        assert nothing is None
+
+
+@pytest.mark.asyncio
+async def test_hover_names_the_contexts_when_the_project_has_some(tmp_path: Path) -> None:
+    project = tmp_path / "contexts"
+    files = {
+        "pyproject.toml": CONTEXTS,
+        "shop/__init__.py": "",
+        "shop/orders/__init__.py": "",
+        "shop/billing/__init__.py": "",
+        "shop/billing/internal.py": "def charge(amount: int) -> int:\n    return amount\n",
+        "shop/orders/checkout.py": "from shop.billing.internal import charge\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    path = project / "shop/orders/checkout.py"
+    async with served(project) as client:
+        uri = open_document(client, path, files["shop/orders/checkout.py"])
+        assert [d.code for d in await published(client, uri)] == ["INW003"]
+        found = await asyncio.wait_for(
+            client.text_document_hover_async(
+                types.HoverParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    position=types.Position(
+                        line=0, character=len("from shop.billing.internal import c")
+                    ),
+                )
+            ),
+            WAIT,
+        )
+        assert found is not None and isinstance(found.contents, types.MarkupContent)
+        text = found.contents.value
+        assert "`shop.orders.checkout`, layer **app**, context **orders** (internal)" in text
+        assert "`shop.billing.internal`, layer **app**, context **billing** (internal)" in text
+        assert "Reported by INW003" in text
+
+
+EDITOR = types.ClientCapabilities(
+    window=types.WindowClientCapabilities(
+        show_document=types.ShowDocumentClientCapabilities(support=True)
+    ),
+    workspace=types.WorkspaceClientCapabilities(
+        workspace_edit=types.WorkspaceEditClientCapabilities(
+            document_changes=True, snippet_edit_support=True
+        )
+    ),
+)
+
+
+@pytest.mark.asyncio
+async def test_the_rule_page_opens_in_the_browser_and_the_reason_is_a_snippet(
+    shop: Path,  # noqa: F811
+) -> None:
+    path = shop / ORDER_FILE
+    text = path.read_text(encoding="utf-8") + VIOLATION
+    async with served(shop, EDITOR) as client:
+        uri = open_document(client, path, text)
+        diagnostics = await published(client, uri)
+        assert [d.code for d in diagnostics] == ["INW001"]
+        actions = await code_actions(client, uri, diagnostics)
+        assert actions is not None
+        by_title = {action.title: action for action in actions}
+        assert list(by_title) == [
+            "Suppress INW001 on this line (inwards: ignore with a reason)",
+            "Open the page of INW001",
+        ]
+
+        suppress = by_title["Suppress INW001 on this line (inwards: ignore with a reason)"]
+        assert isinstance(suppress, types.CodeAction) and suppress.edit is not None
+        assert suppress.edit.changes is None
+        (change,) = suppress.edit.document_changes or []
+        assert isinstance(change, types.TextDocumentEdit)
+        assert change.text_document.uri == uri and change.text_document.version == 1
+        (edit,) = change.edits
+        assert isinstance(edit, types.SnippetTextEdit)
+        assert edit.snippet.value == (
+            '  # inwards: ignore[INW001] reason="${1:why this import is allowed}"'
+        )
+        assert edit.range.start.line == len(text.splitlines()) - 1
+
+        page = by_title["Open the page of INW001"]
+        assert isinstance(page, types.CodeAction) and page.command is not None
+        assert page.edit is None
+        await asyncio.wait_for(
+            client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    command=page.command.command, arguments=page.command.arguments
+                )
+            ),
+            WAIT,
+        )
+        assert client.shown_documents == [types.ShowDocumentParams(uri=DOCS, external=True)]
+
+
+CYCLE = """[project]
+name = "cycle"
+version = "1"
+
+[tool.inwards]
+root = "."
+layers = [{ name = "app", modules = ["shop"] }]
+cycles = ["modules"]
+"""
+
+
+@pytest.mark.asyncio
+async def test_a_cycle_points_at_each_of_its_imports_for_a_client_that_shows_them(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "cycle"
+    files = {
+        "pyproject.toml": CYCLE,
+        "shop/__init__.py": "",
+        "shop/a.py": '"""A."""\n\nfrom shop.b import bee\n',
+        "shop/b.py": "import os\nfrom shop.c import sea\n\nbee = 1\n",
+        "shop/c.py": "from shop.a import *  # noqa\nsea = 2\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True)
+        )
+    )
+    async with served(project, capabilities) as client:
+        path = project / "shop/a.py"
+        uri = open_document(client, path, files["shop/a.py"])
+        (cycle,) = await published(client, uri)
+        assert cycle.code == "INW004"
+        assert cycle.related_information is not None
+        steps = [(r.location.uri, r.location.range, r.message) for r in cycle.related_information]
+
+        def at(name: str, row: int, start: int, end: int) -> tuple[str, types.Range]:
+            return (project / name).as_uri(), types.Range(
+                start=types.Position(line=row, character=start),
+                end=types.Position(line=row, character=end),
+            )
+
+        assert steps == [
+            (*at("shop/a.py", 2, 19, 22), "shop.a imports shop.b"),
+            (*at("shop/b.py", 1, 19, 22), "shop.b imports shop.c"),
+            (*at("shop/c.py", 0, 19, 20), "shop.c imports shop.a"),
+        ]
+        assert cycle.range == steps[0][1]
+
+
+@pytest.mark.asyncio
+async def test_no_related_information_for_a_client_that_does_not_show_it(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "cycle"
+    files = {
+        "pyproject.toml": CYCLE,
+        "shop/__init__.py": "",
+        "shop/a.py": "from shop.b import bee\n",
+        "shop/b.py": "from shop.a import *  # noqa\nbee = 1\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    async with served(project) as client:
+        uri = open_document(client, project / "shop/a.py", files["shop/a.py"])
+        (cycle,) = await published(client, uri)
+        assert cycle.code == "INW004"
+        assert cycle.related_information is None
+
+
+@pytest.mark.asyncio
+async def test_a_pulling_client_that_shows_related_information_gets_the_chain(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "cycle"
+    files = {
+        "pyproject.toml": CYCLE,
+        "shop/__init__.py": "",
+        "shop/a.py": "from shop.b import bee\n",
+        "shop/b.py": "from shop.a import *  # noqa\nbee = 1\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities(related_information=True)
+        )
+    )
+    async with served(project, capabilities) as client:
+        reports = {item.uri: item for item in await pull_workspace(client)}
+        report = reports[(project / "shop/a.py").as_uri()]
+        assert isinstance(report, types.WorkspaceFullDocumentDiagnosticReport)
+        (cycle,) = report.items
+        assert [r.message for r in cycle.related_information or []] == [
+            "shop.a imports shop.b",
+            "shop.b imports shop.a",
+        ]
+
+        # A pull held for news ends with the session: shutting down does not wait for it.
+        ids = {uri: str(item.result_id) for uri, item in reports.items()}
+        held = asyncio.ensure_future(pull_workspace(client, ids))
+        await asyncio.sleep(0.5)
+        assert not held.done()
+    with pytest.raises(JsonRpcRequestCancelled):
+        await held
