@@ -5,8 +5,9 @@ document). `server.py` wires the protocol's messages to it."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from lsprotocol import types
@@ -55,6 +56,8 @@ class InwardsServer(LanguageServer):
         self.reported: set[str] = set()  # URIs the last workspace/diagnostic gave items
         # Held workspace/diagnostic requests wait on these until a pass changes something.
         self.change_waiters: list[asyncio.Future[None]] = []
+        # The user root and INWARDS_ORG_RULES_DIR: a change there reloads every project.
+        self.outside_roots = rule_roots_outside()
 
     # -- the client ---------------------------------------------------------------------
 
@@ -290,7 +293,15 @@ class InwardsServer(LanguageServer):
         if any(path.name == "pyproject.toml" for path in paths):
             self.config_dirs.clear()  # a [tool.inwards] table may have come or gone
         touched: dict[Path, Project] = {}
+        outside = {path for path in paths if self.in_outside_root(path)}
+        if outside:
+            # A user or organisation definition: every project's rule set may change.
+            for opened in self.projects.values():
+                self.open_session(opened)
+                touched[opened.directory] = opened
         for path in paths:
+            if path in outside:
+                continue
             project = self.project_for(path)
             if project is None:
                 continue
@@ -321,8 +332,33 @@ class InwardsServer(LanguageServer):
             path = path_of(folder.uri)
             if path is not None:
                 self.project_for(path / "pyproject.toml")
+                for member in self.workspace_members(path):
+                    self.project_for(member)
         if progress:
             self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="checked"))
+
+    def workspace_members(self, folder: Path) -> list[Path]:
+        """The `pyproject.toml` of each member with a `[tool.inwards]` table of the uv
+        workspace whose root is `folder` (none when it is not one): each is a project of
+        its own, checked from the start as `inwards check` at the root checks them."""
+        from inwards_cli.workspace import WorkspaceError, read_workspace
+
+        config = folder / "pyproject.toml"
+        if not config.is_file():
+            return []
+        try:
+            workspace = read_workspace(config)
+        except (WorkspaceError, OSError, ValueError) as error:
+            self.window_log_message(
+                types.LogMessageParams(type=types.MessageType.Warning, message=f"inwards: {error}")
+            )
+            return []
+        if workspace is None:
+            return []
+        return [member.config for member in workspace.members if member.has_table]
+
+    def in_outside_root(self, path: Path) -> bool:
+        return any(path.is_relative_to(root) for root in self.outside_roots)
 
     def tell(self, project: Project, relative: str) -> None:
         """Tell the session a file changed; a change that reloads the setup and finds it
@@ -340,6 +376,19 @@ class InwardsServer(LanguageServer):
             if project.session is not None:
                 project.session.close()
                 project.session = None
+
+
+def rule_roots_outside(environ: Mapping[str, str] = os.environ) -> tuple[Path, ...]:
+    """The rule roots that lie outside every project: the user root and the directory
+    INWARDS_ORG_RULES_DIR names (an installed rule pack changes only with a new server)."""
+    from inwards_cli.adapters.org_rules import ORG_RULES_OVERRIDE
+    from inwards_cli.adapters.rule_roots import user_rules_directory
+
+    roots = [user_rules_directory(environ)[0]]
+    organisation = Path(environ.get(ORG_RULES_OVERRIDE, "")).expanduser()
+    if organisation.is_absolute():
+        roots.append(organisation)
+    return tuple(dict.fromkeys(root.absolute() for root in roots))
 
 
 def path_of(uri: str) -> Path | None:

@@ -54,6 +54,7 @@ def build_server() -> InwardsServer:
                                     types.FileSystemWatcher(
                                         glob_pattern="**/inwards-baseline.json"
                                     ),
+                                    *_outside_watchers(ls, changes),
                                 ]
                             ),
                         )
@@ -150,6 +151,22 @@ def build_server() -> InwardsServer:
         return hover.hover(ls, params)
 
     return server
+
+
+def _outside_watchers(
+    ls: InwardsServer, changes: types.DidChangeWatchedFilesClientCapabilities
+) -> list[types.FileSystemWatcher]:
+    """The user and organisation rule roots, for a client that watches folders outside the
+    workspace (`RelativePattern`, LSP 3.17); any other client still tells of a definition
+    saved in the editor (`didSave`)."""
+    if not changes.relative_pattern_support:
+        return []
+    return [
+        types.FileSystemWatcher(
+            glob_pattern=types.RelativePattern(base_uri=root.as_uri(), pattern="**/*.toml")
+        )
+        for root in ls.outside_roots
+    ]
 
 
 def serve() -> None:

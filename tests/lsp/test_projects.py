@@ -4,13 +4,16 @@ their own (each sees the others' packages as `inwards check` run there does)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pytest_lsp import LanguageClient
 
 from inwards_core.families.inw import definitions
 from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable, write_tree
@@ -18,6 +21,7 @@ from tests.lsp.test_server import (
     ORDER_FILE,
     PUSH,
     VIOLATION,
+    WAIT,
     open_document,
     published,
     served,
@@ -109,6 +113,49 @@ def check_json(directory: Path) -> list[dict[str, object]]:
     return diagnostics
 
 
+async def latest(
+    client: LanguageClient,
+    uri: str,
+    wanted: Callable[[Sequence[types.Diagnostic]], bool],
+) -> Sequence[types.Diagnostic]:
+    """The diagnostics the client holds for `uri` once they are `wanted` (non-empty)."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            held = client.diagnostics.get(uri)
+            if held and wanted(held):
+                return held
+            await asyncio.sleep(0.02)
+
+
+@pytest.mark.asyncio
+async def test_a_user_rule_saved_in_the_editor_reloads_every_project(
+    shop: Path, tmp_path: Path
+) -> None:
+    config_home = tmp_path / "config"
+    user_root = config_home / "inwards" / "rules"
+    user_root.mkdir(parents=True)
+    async with served(shop, PUSH, config_home=config_home) as client:
+        path = shop / ORDER_FILE
+        uri = open_document(client, path, path.read_text("utf-8") + VIOLATION)
+        (found,) = await published(client, uri)
+        assert found.severity == types.DiagnosticSeverity.Error
+        # The developer's own shadow, written and saved in the editor: it lies outside
+        # every project, yet changes the rule set of each.
+        shadow = user_root / "INW001.toml"
+        text = CORE_INW001.read_text("utf-8")
+        shadow.write_text(text.replace('severity = "error"', 'severity = "warning"'), "utf-8")
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=shadow.as_uri())
+            )
+        )
+        # The pass republishes the saved definition's URI first, then the document's: the
+        # client keeps the last diagnostics of each.
+        (shadowed,) = await latest(client, uri, lambda d: d[0].severity != found.severity)
+        assert shadowed.severity == types.DiagnosticSeverity.Warning
+        assert shadowed.data is not None and shadowed.data["origin"] == "user"
+
+
 @pytest.mark.asyncio
 async def test_a_uv_workspace_member_is_checked_as_inwards_check_there_checks_it(
     uv_workspace: Path,
@@ -118,7 +165,11 @@ async def test_a_uv_workspace_member_is_checked_as_inwards_check_there_checks_it
     # The member's own missing module is reported; the other member's package is not.
     assert [(d["code"], d["line"]) for d in expected] == [("INW010", 2)]
     async with served(uv_workspace, PUSH) as client:
+        # The folder is the workspace root, which has no [tool.inwards]: the first pass
+        # checks each member that has one, before any of its files is opened.
         path = member / "src" / "acme" / "api" / "app" / "service.py"
-        uri = open_document(client, path, path.read_text("utf-8"))
-        found = await published(client, uri)
+        uri = path.as_uri()
+        found = client.diagnostics.get(uri)
+        if found is None:
+            found = await published(client, uri)
         assert [(d.code, d.range.start.line + 1) for d in found] == [("INW010", 2)]

@@ -70,9 +70,12 @@ def _client() -> LanguageClient:
 
 @asynccontextmanager
 async def served(
-    project: Path, capabilities: types.ClientCapabilities = PUSH, *more_folders: Path
+    project: Path,
+    capabilities: types.ClientCapabilities = PUSH,
+    *more_folders: Path,
+    config_home: Path = NO_USER_CONFIG,
 ) -> AsyncIterator[LanguageClient]:
-    environment = {**os.environ, "XDG_CONFIG_HOME": str(NO_USER_CONFIG)}
+    environment = {**os.environ, "XDG_CONFIG_HOME": str(config_home)}
     environment.pop("INWARDS_DOCS_URL", None)
     environment["INWARDS_DOCS_URL"] = "https://docs.example.org/inwards/"
     config = ClientServerConfig(
