@@ -26,7 +26,7 @@ import logging
 
 from lsprotocol import types
 
-from inwards_cli.lsp import actions, hover, reports
+from inwards_cli.lsp import actions, hover, reports, stdio
 from inwards_cli.lsp.projects import InwardsServer, differs, path_of
 
 
@@ -174,6 +174,7 @@ def serve() -> None:
     logging.basicConfig(level=logging.WARNING)
     server = build_server()
     try:
-        server.start_io()
+        if not stdio.serve_in_loop(server):
+            server.start_io()  # stdin the event loop can't wait on (a regular file)
     finally:
         server.close_all()
