@@ -29,9 +29,8 @@ def _interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) -> None:
-    shop = tmp_path / "shop"
-    shutil.copytree(EXAMPLES / "shop", shop)
+def _watching(shop: Path) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
+    """`inwards check --watch` started in `shop`, and the lines it prints as they come."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
     environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     process = subprocess.Popen(
@@ -46,9 +45,16 @@ def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) 
         # terminal gives it needs the default disposition.
         preexec_fn=_interruptible,
     )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+    return process, lines
+
+
+def test_a_saved_outward_import_is_printed_and_ctrl_c_is_exit_0(tmp_path: Path) -> None:
+    shop = tmp_path / "shop"
+    shutil.copytree(EXAMPLES / "shop", shop)
+    process, lines = _watching(shop)
     try:
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
         first = until_line(lines, "Watching")
         assert any(line.startswith("All clear") for line in first)
         pricing = shop / "src/shop/domain/pricing.py"
@@ -94,23 +100,11 @@ def test_after_a_check_the_first_save_is_seen(tmp_path: Path) -> None:
     # and the save after it must be read from the disk, not from what that answer hashed.
     shop = tmp_path / "shop"
     shutil.copytree(EXAMPLES / "shop", shop, ignore=shutil.ignore_patterns("cache"))
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("INWARDS_")}
-    environment["XDG_CONFIG_HOME"] = str(NO_USER_CONFIG)
     before = run_inwards("check", cwd=shop)
     assert before.code == 0, before.stderr
     assert (shop / ".inwards" / "cache").is_dir()
-    process = subprocess.Popen(
-        [*inwards_executable(), "check", "--watch"],
-        cwd=shop,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_interruptible,
-    )
+    process, lines = _watching(shop)
     try:
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
         until_line(lines, "Watching")
         pricing = shop / "src/shop/domain/pricing.py"
         edited = pricing.read_text() + "import shop.adapters.outbound\n"
