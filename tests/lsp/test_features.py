@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import LanguageClient
 
+from tests.e2e.helpers import write_tree
 from tests.lsp.test_server import (
     CONTEXTS,
     ORDER_FILE,
@@ -208,9 +209,7 @@ async def test_hover_names_the_contexts_when_the_project_has_some(tmp_path: Path
         "shop/billing/internal.py": "def charge(amount: int) -> int:\n    return amount\n",
         "shop/orders/checkout.py": "from shop.billing.internal import charge\n",
     }
-    for name, text in files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text, encoding="utf-8")
+    write_tree(project, files)
     path = project / "shop/orders/checkout.py"
     async with served(project) as client:
         uri = open_document(client, path, files["shop/orders/checkout.py"])
@@ -313,9 +312,7 @@ async def test_a_cycle_points_at_each_of_its_imports_for_a_client_that_shows_the
         "shop/b.py": "import os\nfrom shop.c import sea\n\nbee = 1\n",
         "shop/c.py": "from shop.a import *  # noqa\nsea = 2\n",
     }
-    for name, text in files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text, encoding="utf-8")
+    write_tree(project, files)
     capabilities = types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True)
@@ -354,9 +351,7 @@ async def test_no_related_information_for_a_client_that_does_not_show_it(
         "shop/a.py": "from shop.b import bee\n",
         "shop/b.py": "from shop.a import *  # noqa\nbee = 1\n",
     }
-    for name, text in files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text, encoding="utf-8")
+    write_tree(project, files)
     async with served(project) as client:
         uri = open_document(client, project / "shop/a.py", files["shop/a.py"])
         (cycle,) = await published(client, uri)
@@ -375,9 +370,7 @@ async def test_a_pulling_client_that_shows_related_information_gets_the_chain(
         "shop/a.py": "from shop.b import bee\n",
         "shop/b.py": "from shop.a import *  # noqa\nbee = 1\n",
     }
-    for name, text in files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text, encoding="utf-8")
+    write_tree(project, files)
     capabilities = types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities(related_information=True)
