@@ -34,7 +34,7 @@ from urllib.parse import quote
 import attrs
 import sarif_om as om
 
-from inwards_core.model.findings import Finding, Report, Severity, SuppressedFinding
+from inwards_core.model.findings import Finding, Report, Severity, Span, SuppressedFinding
 from inwards_core.reporting import ReportInput
 from inwards_core.reporting.docs_links import DEFAULT_INFORMATION_URI, DocsLinks
 from inwards_core.reporting.sarif_content import (
@@ -182,8 +182,7 @@ def _artifact(path: str, prefix: str) -> om.ArtifactLocation:
     return om.ArtifactLocation(uri=quote(f"{prefix}{path}", safe="/"), uri_base_id=SOURCE_ROOT)
 
 
-def _region(finding: Finding) -> om.Region:
-    span = finding.span
+def _region(span: Span) -> om.Region:
     end_line = max(span.end_line, span.line)
     end_column = span.end_column
     if end_line == span.line:
@@ -240,15 +239,33 @@ def _result(
             om.Location(
                 physical_location=om.PhysicalLocation(
                     artifact_location=_artifact(finding.file, prefix),
-                    region=_region(finding),
+                    region=_region(finding.span),
                 )
             )
         ],
+        related_locations=_chain_locations(finding, prefix),
         partial_fingerprints={FINGERPRINT: fingerprint},
         suppressions=[entry.suppression] if entry.suppression is not None else None,
         baseline_state=baseline_state,
         properties=result_properties(finding),
     )
+
+
+def _chain_locations(finding: Finding, prefix: str) -> list[om.Location] | None:
+    """Each import of the chain a finding is about (SARIF 2.1.0, 3.27.22 relatedLocations),
+    numbered from 1 in the chain's order, so a viewer can walk a cycle or a route."""
+    if not finding.chain:
+        return None
+    return [
+        om.Location(
+            id=number,
+            physical_location=om.PhysicalLocation(
+                artifact_location=_artifact(step.file, prefix), region=_region(step.span)
+            ),
+            message=om.Message(text=f"{step.importer} imports {step.imported}"),
+        )
+        for number, step in enumerate(finding.chain, start=1)
+    ]
 
 
 def _results(report: Report, rules: Sequence[ActiveRule], prefix: str) -> list[om.Result]:

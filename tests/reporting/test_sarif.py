@@ -16,6 +16,7 @@ from inwards_core.api import installed_families, load_rules
 from inwards_core.config.values import RuleSettings
 from inwards_core.model.findings import (
     BaselineEntry,
+    ChainStep,
     Finding,
     Fix,
     NotChecked,
@@ -161,6 +162,26 @@ def test_a_result_has_rule_level_message_location_and_region() -> None:
     assert first["properties"]["fix"]["steps"][1] == "Declare a typing.Protocol in the domain."
     assert first["properties"]["module"] == "shop.domain.discounts"
     assert "suppressions" not in first and "baselineState" not in first
+
+
+def test_a_chain_finding_lists_each_import_as_a_related_location() -> None:
+    steps = (
+        ChainStep("shop.a", "shop.b", "src/shop/a.py", Span(3, 20, 3, 23)),
+        ChainStep("shop.b", "shop.a", "src/shop/b.py", Span(1, 15, 1, 16)),
+    )
+    cycle = attrs.evolve(finding(3, code="INW004", rule="import-cycles"), chain=steps)
+    run = run_of(render(Report(findings=(cycle, finding()), files_checked=2)))
+    first, second = run["results"]
+    related = first["relatedLocations"]
+    assert [(place["id"], place["message"]["text"]) for place in related] == [
+        (1, "shop.a imports shop.b"),
+        (2, "shop.b imports shop.a"),
+    ]
+    assert related[1]["physicalLocation"] == {
+        "artifactLocation": {"uri": "src/shop/b.py", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 1, "startColumn": 15, "endLine": 1, "endColumn": 16},
+    }
+    assert "relatedLocations" not in second  # a finding about one import has none
 
 
 def test_uris_are_percent_encoded_and_may_carry_the_project_folder() -> None:
@@ -421,6 +442,10 @@ def test_github_ingestion_rules_accept_every_kind_of_result() -> None:
     report = Report(
         findings=(
             finding(),
+            attrs.evolve(
+                finding(4, code="INW004", rule="import-cycles"),
+                chain=(ChainStep("shop.a", "shop.b", "src/shop/a.py", Span(4, 1, 4, 9)),),
+            ),
             finding(9, code="INW006", severity=Severity.WARNING),
             finding(1, file="/home/u/.config/inwards/rules/ACME001.toml"),
         ),
