@@ -30,13 +30,14 @@ _DIRECTIVE_CODES = re.compile(r"#[ \t]*inwards:[ \t]*ignore\[([^\]]*)\]")
 _CODE = re.compile(r"[A-Za-z]{2,6}[0-9]{3}")
 
 
-def docs_links(environ: Mapping[str, str] = os.environ) -> DocsLinks:
-    """The links SARIF's helpUri uses, so an editor and a SARIF viewer open the same page;
-    an unusable INWARDS_DOCS_URL falls back to the default, as for SARIF."""
+def docs_links(environ: Mapping[str, str] = os.environ) -> tuple[DocsLinks, str]:
+    """The links SARIF's helpUri uses, so an editor and a SARIF viewer open the same page,
+    and a warning to log: an unusable INWARDS_DOCS_URL falls back to the default, as for
+    SARIF, and says so as `inwards check` does."""
     try:
-        return DocsLinks(docs_base(environ.get(DOCS_URL_VARIABLE, "")))
-    except DocsUrlError:
-        return DocsLinks()
+        return DocsLinks(docs_base(environ.get(DOCS_URL_VARIABLE, ""))), ""
+    except DocsUrlError as error:
+        return DocsLinks(), str(error)
 
 
 def units(text: str, encoding: str) -> int:

@@ -50,7 +50,7 @@ class InwardsServer(LanguageServer):
         self.projects: dict[Path, Project] = {}
         # Each folder's project directory (None: none), until a pyproject.toml changes.
         self.config_dirs: dict[Path, Path | None] = {}
-        self.links = convert.docs_links()
+        self.links, self.links_warning = convert.docs_links()
         # Saves and watched-file changes: each burst runs at most two whole passes.
         self.passes = CoalescedPasses(self.files_changed)
         self.reported: set[str] = set()  # URIs the last workspace/diagnostic gave items

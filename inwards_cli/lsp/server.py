@@ -35,6 +35,10 @@ def build_server() -> InwardsServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: InwardsServer, params: types.InitializedParams) -> None:
+        if ls.links_warning:
+            ls.window_log_message(
+                types.LogMessageParams(type=types.MessageType.Warning, message=ls.links_warning)
+            )
         await ls.first_passes()
         watched = ls.client_capabilities.workspace
         changes = watched.did_change_watched_files if watched is not None else None

@@ -16,6 +16,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from inwards_core.families.inw import definitions
+from inwards_core.reporting.docs_links import DEFAULT_INFORMATION_URI
 from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable, write_tree
 from tests.lsp.test_server import (
     ORDER_FILE,
@@ -65,6 +66,22 @@ async def test_a_project_rule_written_while_open_changes_the_findings(shop: Path
         )
         (restored,) = await published(client, uri)
         assert restored.severity == types.DiagnosticSeverity.Error
+
+
+@pytest.mark.asyncio
+async def test_an_unusable_docs_url_is_logged_and_the_links_fall_back(shop: Path) -> None:
+    async with served(shop, PUSH, docs_url="ftp://docs.example.org/inwards") as client:
+        path = shop / ORDER_FILE
+        uri = open_document(client, path, path.read_text("utf-8") + VIOLATION)
+        (found,) = await published(client, uri)
+        assert found.code_description is not None
+        assert found.code_description.href == DEFAULT_INFORMATION_URI
+        warnings = [
+            message.message
+            for message in client.log_messages
+            if message.type == types.MessageType.Warning
+        ]
+        assert any("INWARDS_DOCS_URL=" in message for message in warnings), warnings
 
 
 TABLE = (

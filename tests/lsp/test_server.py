@@ -74,10 +74,10 @@ async def served(
     capabilities: types.ClientCapabilities = PUSH,
     *more_folders: Path,
     config_home: Path = NO_USER_CONFIG,
+    docs_url: str = "https://docs.example.org/inwards/",
 ) -> AsyncIterator[LanguageClient]:
     environment = {**os.environ, "XDG_CONFIG_HOME": str(config_home)}
-    environment.pop("INWARDS_DOCS_URL", None)
-    environment["INWARDS_DOCS_URL"] = "https://docs.example.org/inwards/"
+    environment["INWARDS_DOCS_URL"] = docs_url
     config = ClientServerConfig(
         server_command=[*inwards_executable(), "server"],
         server_env=environment,
