@@ -94,6 +94,9 @@ def _import_text(
 
 
 def _fact_at(facts: tuple[ImportFact, ...], line: int, column: int) -> ImportFact | None:
+    """The import whose name stands at (line, column), 1-based; elsewhere on a statement's
+    first line (its keywords, the module it imports from), the statement's one import, when
+    it imports one name only (of several, the one meant is the one hovered)."""
     for fact in facts:
         span = fact.span
         if span.line <= line <= span.end_line:
@@ -101,7 +104,9 @@ def _fact_at(facts: tuple[ImportFact, ...], line: int, column: int) -> ImportFac
             before_end = line < span.end_line or column <= span.end_column
             if after_start and before_end:
                 return fact
-    return None
+    on_line = [fact for fact in facts if (fact.statement_line or fact.span.line) == line]
+    statements = {fact.statement for fact in on_line}
+    return on_line[0] if len(on_line) == 1 and len(statements) == 1 else None
 
 
 def _same_place(finding: Finding, fact: ImportFact) -> bool:

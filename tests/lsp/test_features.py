@@ -185,6 +185,9 @@ async def test_hover_on_an_imported_name_gives_both_layers_and_the_verdict(
         allowed = await hover_on(decimal_row, "Decimal")
         assert "`decimal` (stdlib, not a module of this project)" in allowed
         assert "Allowed" in allowed
+        # Anywhere on a statement that imports one name: its keywords, the module.
+        assert await hover_on(decimal_row, "from") == allowed
+        assert await hover_on(decimal_row, "decimal") == allowed
 
         nothing = await asyncio.wait_for(
             client.text_document_hover_async(
