@@ -44,7 +44,9 @@ def code_actions(ls: InwardsServer, params: types.CodeActionParams) -> list[type
                     edit=types.WorkspaceEdit(changes={uri: [replacement]}),
                 )
             )
-        if data.get("suppressible", True):
+        # A configuration problem (code "config", no rule behind it) is fixed in the file,
+        # never suppressed: a directive has no place in pyproject.toml.
+        if "rule" in data and data.get("suppressible", True):
             actions.append(_suppression(ls, found, found.code, lines[row], row, document))
         if ls.shows_documents and found.code_description is not None:
             actions.append(

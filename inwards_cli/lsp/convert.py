@@ -193,8 +193,11 @@ def hover_text(active: ActiveRule, links: DocsLinks) -> str:
         + ("" if active.enabled else " (turned off in this project)")
         + ".",
     ]
-    if definition.guidance.summary:
-        parts.append(f"Fix: {definition.guidance.summary}")
+    summary = definition.guidance.summary
+    if summary:
+        # The summary is a template each finding fills in; said so, as `inwards rule` does.
+        filled = " (`{...}` are filled in from each finding)" if "{" in summary else ""
+        parts.append(f"Fix{filled}: {summary}")
     if page:
         parts.append(f"[Rule page]({page})")
     return "\n\n".join(parts)

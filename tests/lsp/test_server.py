@@ -258,6 +258,8 @@ async def test_a_broken_configuration_is_one_diagnostic_at_its_line_until_fixed(
         assert len(diagnostics) == 1
         assert diagnostics[0].range.start.line == row
         assert "root" in diagnostics[0].message
+        # Fixed in the file, never suppressed: no directive is offered for pyproject.toml.
+        assert not await code_actions(client, uri, diagnostics)
 
         pyproject.write_text(good, encoding="utf-8")
         client.workspace_did_change_watched_files(
@@ -306,6 +308,11 @@ async def test_the_quick_fix_suppresses_the_finding_and_hover_names_the_rule(sho
         assert isinstance(hover.contents, types.MarkupContent)
         assert hover.contents.value.startswith("**INW001**")
         assert "rules/INW001.md" in hover.contents.value
+        # The fix summary is the definition's template: said to be one, as `inwards rule` says.
+        assert (
+            'Fix (`{...}` are filled in from each finding): Invert the dependency: let "{layer}"'
+            in hover.contents.value
+        )
 
 
 @pytest.mark.asyncio
