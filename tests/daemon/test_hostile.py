@@ -180,12 +180,14 @@ def test_a_daemon_killed_mid_request(tmp_path: Path, runtime: Path) -> None:
         out.replace(str(hostile.project), "$PROJECT"),
         err.replace(str(hostile.project), "$PROJECT"),
     ) == expected
-    # The socket it left is stale: the next run answers one-shot and starts a new daemon.
+    # The socket it left is stale: a later run starts a new daemon (on a busy machine the
+    # run that met the dead one may already have, and the new one answers the next run
+    # too), and the new daemon answers.
     assert os.path.exists(hostile.places().socket)
     assert reply(hostile.send("post-tool-use-edit"), hostile.project)[0] == 2
     assert hostile.wait_for_daemon()["pid"] != pid
     assert reply(hostile.send("post-tool-use-edit"), hostile.project)[0] == 2
-    assert hostile.requests() == 1
+    assert hostile.requests() in (1, 2)
 
 
 def test_two_hook_runs_and_two_sessions_at_once(tmp_path: Path, runtime: Path) -> None:
