@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 import threading
 
@@ -23,7 +24,10 @@ _LOG = logging.getLogger(__name__)
 
 def serve_in_loop(server: LanguageServer) -> bool:
     """Serve `server` on stdin and stdout until the client exits; False, having read
-    nothing, when stdin is not something the event loop can wait on."""
+    nothing, when stdin is not something the event loop can wait on (a regular file, or
+    any stdin on Windows, whose console and anonymous pipes the proactor loop can't read)."""
+    if os.name != "posix":
+        return False
     stdin = sys.stdin.buffer
     try:
         asyncio.run(_serve(server, stdin))
