@@ -351,10 +351,20 @@ def load_families(
     """The installed families less those of the plugins named in `disabled` or
     INWARDS_DISABLE_PLUGINS (never imported); and the names no installed plugin has.
     Raises `FamilyLoadError` for a plugin that fails to load."""
+    host, unknown = installed_plugin_host(project_dir, disabled)
+    return host.families(), unknown
+
+
+def installed_plugin_host(
+    project_dir: Path | None, disabled: Sequence[str] = ()
+) -> tuple[PluginHost, tuple[str, ...]]:
+    """The host of the installed plugins less those `disabled` or INWARDS_DISABLE_PLUGINS
+    names (never imported), and the names no installed plugin has. Raises
+    `FamilyLoadError` for a plugin that fails to load."""
     points, unknown = without_disabled(
         installed_entry_points(project_dir), disabled_names(disabled)
     )
-    return PluginHost.create(entry_points=points).families(), unknown
+    return PluginHost.create(entry_points=points), unknown
 
 
 def unknown_plugin_warnings(unknown: Sequence[str]) -> list[str]:

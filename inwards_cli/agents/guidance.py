@@ -15,16 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from inwards_cli.agents.reply import clipped
-from inwards_core.adapters.entry_points import (
-    disabled_names,
-    installed_entry_points,
-    without_disabled,
-)
+from inwards_cli.composition import installed_plugin_host
 from inwards_core.config.values import Config
 from inwards_core.engine import Tree
 from inwards_core.index.naming import is_module_segment
 from inwards_core.model.findings import RootKind
-from inwards_core.plugins import PluginHost
 from inwards_core.reporting.escaping import printable
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.version import inwards_version
@@ -65,8 +60,8 @@ def guidance(
     module = module_of(config, relative)
     if module is None:
         return None
-    points, _ = without_disabled(installed_entry_points(project_dir), disabled_names())
-    explanation = PluginHost.create(entry_points=points).explain_module(config, tree.index, module)
+    host, _ = installed_plugin_host(project_dir)
+    explanation = host.explain_module(config, tree.index, module)
     if explanation is None:
         return None
     facts = explanation.to_json()

@@ -25,13 +25,8 @@ from inwards_cli.agents.record import StartRecord
 from inwards_cli.agents.reply import MAX_CONTEXT_CHARACTERS, HookReply, clipped, with_context
 from inwards_cli.agents.run import HookRun, now_text
 from inwards_cli.agents.settings import hook_state, settings_files
-from inwards_core.adapters.entry_points import (
-    disabled_names,
-    installed_entry_points,
-    without_disabled,
-)
+from inwards_cli.composition import installed_plugin_host
 from inwards_core.diagrams.brief import architecture_brief
-from inwards_core.plugins import PluginHost
 from inwards_core.session import Session
 
 BRIEF_BUDGET = MAX_CONTEXT_CHARACTERS - 1500  # the rest is how the agent is checked
@@ -77,8 +72,8 @@ def make_record(run: HookRun, session: Session) -> StartRecord:
 
 def _context(run: HookRun, session: Session) -> str:
     config = session.config
-    points, _ = without_disabled(installed_entry_points(run.project_dir), disabled_names())
-    brief = architecture_brief(config, session.rules, PluginHost.create(entry_points=points))
+    host, _ = installed_plugin_host(run.project_dir)
+    brief = architecture_brief(config, session.rules, host)
     suppressions = (
         "an `# inwards: ignore[...]` comment you add does not count"
         if config.agent_suppressions == "deny"

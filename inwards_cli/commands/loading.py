@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from inwards_cli.commands.console import fail, fail_config, warn
-from inwards_cli.composition import ResolvedRules, resolve_rule_roots, rule_warnings
-from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
-from inwards_core.adapters.entry_points import (
-    disabled_names,
-    installed_entry_points,
-    without_disabled,
+from inwards_cli.composition import (
+    ResolvedRules,
+    installed_plugin_host,
+    resolve_rule_roots,
+    rule_warnings,
 )
+from inwards_cli.config_file import NO_CONFIG_MESSAGE, LoadedConfig, find_config, read_config
 from inwards_core.config.values import Config, ConfigError
 from inwards_core.plugins import FamilyLoadError, PluginHost
 from inwards_core.rules.selection import ActiveRule
@@ -108,8 +108,7 @@ def print_rule_warnings(resolved: ResolvedRules) -> None:
 def plugin_host(project_dir: Path | None) -> PluginHost:
     """The installed plugins less those INWARDS_DISABLE_PLUGINS leaves out (never imported),
     as `resolve_rules` loads them; a plugin that fails to load is exit 2."""
-    points, _ = without_disabled(installed_entry_points(project_dir), disabled_names())
     try:
-        return PluginHost.create(entry_points=points)
+        return installed_plugin_host(project_dir)[0]
     except FamilyLoadError as error:
         fail(f"error: {error}")

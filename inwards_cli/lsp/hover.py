@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from inwards_cli.composition import installed_plugin_host
 from inwards_cli.lsp import convert
 from inwards_cli.lsp.projects import InwardsServer, Project, path_of
 from inwards_core import Finding, ModuleIndex, Session
-from inwards_core.adapters.entry_points import (
-    disabled_names,
-    installed_entry_points,
-    without_disabled,
-)
 from inwards_core.adapters.grammars import StandardGrammars
 from inwards_core.extraction import extract
 from inwards_core.model.facts import ImportFact
@@ -146,9 +142,8 @@ def _verdict(findings: list[Finding]) -> str:
 def _plugin_host(project: Project) -> PluginHost | None:
     """The families' host, as `inwards explain-module` loads it (once per project)."""
     if project.host is None:
-        points, _ = without_disabled(installed_entry_points(project.directory), disabled_names())
         try:
-            project.host = PluginHost.create(entry_points=points)
+            project.host = installed_plugin_host(project.directory)[0]
         except FamilyLoadError:
             return None
     return project.host
