@@ -55,6 +55,7 @@ from inwards_core.version import inwards_version
 
 if TYPE_CHECKING:
     from inwards_cli.adapters.rule_manifest import RuleRootsManifest
+    from inwards_cli.workspace import WorkspaceView
     from inwards_core.verification import CacheMismatch
 
 
@@ -99,7 +100,11 @@ def open_loaded(
     `[tool.inwards]` than the file's, such as the one an agent's session started with). The
     setup can't reload: its configuration is the one given."""
     project_dir = loaded.project_dir
-    config = with_workspace_view(build_whole_config(loaded, isolated=isolated, cache=cache), loaded)
+    from inwards_cli.workspace_root import view_for_config
+
+    config = with_workspace_view(
+        build_whole_config(loaded, isolated=isolated, cache=cache), view_for_config(loaded.path)
+    )
     accepted = None
     if baseline:
         accepted = find_baseline(project_dir, shown=lambda relative: str(project_dir / relative))
@@ -130,13 +135,10 @@ def open_loaded(
     )
 
 
-def with_workspace_view(config: Config, loaded: LoadedConfig) -> Config:
-    """The configuration as `inwards check` sees it in a uv workspace: in a member, the
-    other members' packages are the workspace's, not unknown first-party code or libraries;
-    at the root, the members are not the root's code."""
-    from inwards_cli.workspace_root import view_for_config
-
-    view = view_for_config(loaded.path)
+def with_workspace_view(config: Config, view: WorkspaceView | None) -> Config:
+    """The configuration as a check sees it in a uv workspace (`view`; None outside one):
+    in a member, the other members' packages are the workspace's, not unknown first-party
+    code or libraries; at the root, the members are not the root's code."""
     if view is None:
         return config
     return attrs.evolve(

@@ -34,6 +34,7 @@ from inwards_cli.composition import (
     record_rules,
     setup_inputs,
     split_paths,
+    with_workspace_view,
 )
 from inwards_cli.config_file import LoadedConfig
 from inwards_core.api import Prepared, prepare
@@ -189,12 +190,7 @@ class CheckSession:
             from inwards_cli.workspace_root import view_for_config
 
             view = view_for_config(loaded.path)
-        if view is not None:
-            config = attrs.evolve(
-                config,
-                workspace_packages=view.workspace_packages,
-                installed_portions=view.installed_portions,
-            )
+        config = with_workspace_view(config, view)
         # Read before checking: a broken baseline stops the run at once.
         baseline = load_baseline(arguments, project_dir)
         resolved = _load_rules(loaded, config, arguments)
