@@ -380,14 +380,13 @@ class InwardsServer(LanguageServer):
 
 def rule_roots_outside(environ: Mapping[str, str] = os.environ) -> tuple[Path, ...]:
     """The rule roots that lie outside every project: the user root and the directory
-    INWARDS_ORG_RULES_DIR names (an installed rule pack changes only with a new server)."""
-    from inwards_cli.adapters.org_rules import ORG_RULES_OVERRIDE
+    INWARDS_ORG_RULES_DIR names, as the rule roots' readers decide them (an installed rule
+    pack changes only with a new server, so no pack is looked up)."""
+    from inwards_cli.adapters.org_rules import org_root
     from inwards_cli.adapters.rule_roots import user_rules_directory
 
     roots = [user_rules_directory(environ)[0]]
-    organisation = Path(environ.get(ORG_RULES_OVERRIDE, "")).expanduser()
-    if organisation.is_absolute():
-        roots.append(organisation)
+    roots += [source.directory for source in org_root(environ, None, points=[]).sources]
     return tuple(dict.fromkeys(root.absolute() for root in roots))
 
 
