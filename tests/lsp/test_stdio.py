@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import IO
 
 from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable
 
@@ -44,10 +45,10 @@ SESSION = b"".join(
 )
 
 
-def run_server(stdin: object, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+def run_server(stdin: IO[bytes], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [*inwards_executable(), "server"],
-        stdin=stdin,  # type: ignore[arg-type]
+        stdin=stdin,
         capture_output=True,
         cwd=cwd,
         env={**os.environ, "XDG_CONFIG_HOME": str(NO_USER_CONFIG)},
