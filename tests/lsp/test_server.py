@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,12 @@ def _client() -> LanguageClient:
     client = LanguageClient(converter_factory=_converter)
     register_lsp_features(client)
     return client
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for what the server sends in its own order (a log line, a notification)."""
+    while not condition():
+        await asyncio.sleep(0.02)
 
 
 @asynccontextmanager
