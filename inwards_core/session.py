@@ -25,42 +25,25 @@ from inwards_core.adapters.overlay import ForgettingCache, OverlaidFiles
 from inwards_core.arguments import path_sequence, require_mapping, require_str, shown, type_name
 from inwards_core.config.values import Config
 from inwards_core.engine import (
-    FactsReader,
     MemoState,
     Ports,
-    ReadPlan,
     RunOptions,
     Tree,
-    apply_verdicts,
-    assemble_report,
-    build_model,
-    bytes_reader,
     check_project,
     documents_wanted,
-    enabled_rules,
-    kind_notes,
     list_tree,
-    options_of_rules_off,
-    plan_reads,
-    read_first_pass,
     run_once,
-    run_rule,
-    skips,
 )
-from inwards_core.extraction.facts_reading import read_facts
 from inwards_core.extraction.remembered_runs import SOURCE_SUFFIXES
-from inwards_core.index.modules import ModuleInfo
-from inwards_core.model.findings import Finding, NotChecked, Report
+from inwards_core.model.findings import NotChecked, Report
 from inwards_core.model.value_repr import value_repr
 from inwards_core.ports import RuleSources
-from inwards_core.rules.kinds import Reach
-from inwards_core.rules.project import PerFileMemo, ProjectModel
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
+from inwards_core.warm_results import TreeMoved, WarmResults
 
 if TYPE_CHECKING:
-    from inwards_core.extraction.documents import Documents
-    from inwards_core.model.facts import ModuleFacts
+    pass
 
 
 def _nothing() -> None:
@@ -154,117 +137,6 @@ class DirectoryOpener(Protocol):
     def __call__(self, directory: str, *, isolated: bool, baseline: bool) -> SessionSetup: ...
 
 
-class _Warm:
-    """What a whole-project run made, kept for the next: the tree and its plan, the
-    documents, every planned file's facts as on disk (and the planned files by path, those
-    that could not be read), the warnings of options of rules that are off, and each rule's
-    findings: by checked file for the kinds of `Reach.FILE` (findings outside the checked
-    files under ""), whole for those of `Reach.IMPORT_GRAPH`; and what the model computed
-    per file. (Plain classes here and in `_Changes`: this module is imported on every
-    start of `inwards check`, where an attrs class costs more.)"""
-
-    __slots__ = (
-        "by_file",
-        "check_syntax",
-        "checked",
-        "documents",
-        "facts",
-        "memo",
-        "off",
-        "plan",
-        "tree",
-        "unreadable",
-        "whole",
-    )
-
-    def __init__(
-        self,
-        check_syntax: bool,
-        tree: Tree,
-        plan: ReadPlan,
-        documents: Documents | None,
-        facts: dict[str, ModuleFacts],
-        checked: dict[str, ModuleInfo],
-        unreadable: dict[str, NotChecked],
-        off: list[Finding],
-    ) -> None:
-        self.check_syntax = check_syntax
-        self.tree = tree
-        self.plan = plan
-        self.documents = documents
-        self.facts = facts
-        self.checked = checked
-        self.unreadable = unreadable
-        self.off = off
-        self.by_file: dict[str, dict[str, list[Finding]]] = {}
-        self.whole: dict[str, list[Finding]] = {}
-        self.memo = PerFileMemo()
-
-
-class _TreeMoved(Exception):
-    """A changed file the warm run reads can't be read any more: the tree is not the one
-    the warm state was made from."""
-
-
-class _Changes:
-    """What changed since the warm results were made: files whose facts on disk changed
-    (`on_disk`), changed files the run reads only on demand (`elsewhere`) and whether the
-    import graph changed (`graph`) or what a package's `__init__` does to `__path__` or
-    `sys.modules` (`packages`: every file's findings may change with it); files whose given
-    contents differ from the disk for this call (`for_call`), and whether that changes the
-    graph or the packages (`call_graph`, `call_packages`)."""
-
-    __slots__ = (
-        "call_graph",
-        "call_packages",
-        "elsewhere",
-        "for_call",
-        "graph",
-        "on_disk",
-        "packages",
-    )
-
-    def __init__(self) -> None:
-        self.on_disk: set[str] = set()
-        self.elsewhere: set[str] = set()  # changed, but not read up front
-        self.graph = False
-        self.packages = False
-        self.for_call: set[str] = set()
-        self.call_graph = False
-        self.call_packages = False
-
-
-def _graph_part(facts: ModuleFacts) -> tuple[object, ...]:
-    """What the import-graph kinds read of a file's facts."""
-    return (
-        facts.imports,
-        facts.dynamic_imports,
-        facts.problem,
-        facts.extends_path,
-        facts.registers,
-    )
-
-
-def _package_part(facts: ModuleFacts) -> tuple[object, ...]:
-    """What a package's `__init__` does that other files' findings may depend on
-    (`ProjectModel.extended_at`)."""
-    return (facts.extends_path, facts.registers, facts.import_hook_line)
-
-
-def _buckets(
-    findings: Iterable[Finding], files: Iterable[str], *, others: bool = True
-) -> dict[str, list[Finding]]:
-    """Findings by the checked file they are on, in the order of `files`; with `others`,
-    those on any other file (the configuration, a definition) under ""."""
-    buckets: dict[str, list[Finding]] = {file: [] for file in files}
-    for finding in findings:
-        if finding.file in files:
-            buckets[finding.file].append(finding)
-        elif others:
-            buckets.setdefault("", []).append(finding)
-    return buckets
-
-
 class Session:
     """A warm engine on one project (see the module's docstring). Open one with
     `Session.open(directory)` (the disk, as `inwards check` reads it) or
@@ -278,11 +150,9 @@ class Session:
             raise TypeError(f"setup must be a SessionSetup, not {type_name(setup)}")
         self._setup = setup
         self._clock = clock
-        self._warm: _Warm | None = None
+        self._warm: WarmResults | None = None
         self._tree: Tree | None = None
         self._pending: set[str] = set()  # files changed since the last call
-        self._stale: set[str] = set()  # files whose findings came from given contents
-        self._stale_whole: set[str] = set()  # rules whose whole findings did
         self._used = False  # the first whole-project run may be the memo's
         self._closed = False
 
@@ -375,8 +245,6 @@ class Session:
         self._warm = None
         self._tree = None
         self._pending.clear()
-        self._stale.clear()
-        self._stale_whole.clear()
 
     # -- checking ---------------------------------------------------------------------
 
@@ -484,7 +352,7 @@ class Session:
         if options.whole_project:
             try:
                 return self._whole(options, given)
-            except _TreeMoved:  # a changed file is gone: list the tree again, and start over
+            except TreeMoved:  # a changed file is gone: list the tree again, and start over
                 self._forget_warm()
                 return self._run(options, given)
         ports = self._ports_for(given)
@@ -496,15 +364,13 @@ class Session:
         self._warm = None
         self._tree = None
         self._pending.clear()
-        self._stale.clear()
-        self._stale_whole.clear()
 
     def _settle_pending(self) -> None:
         """A changed path that is not a listed source file, or no longer reads (a new
         file, a deleted one, a directory, a diagram), or that the warm run could not read:
         the tree is listed again and every result made afresh. A file the warm run reads
-        up front is not read here: `_read_pending` reads it anyway, and says when it is
-        gone (`_TreeMoved`)."""
+        up front is not read here: the warm run reads it anyway, and says when it is
+        gone (`TreeMoved`)."""
         if not self._pending or self._tree is None:
             return
         listed = set(self._tree.listing.files)
@@ -552,170 +418,18 @@ class Session:
     # -- the warm whole-project run -----------------------------------------------------
 
     def _whole(self, options: RunOptions, given: Mapping[str, bytes]) -> Report:
+        setup = self._setup
+        ports = (self._ports_for({}), self._ports_for(given))
+        pending, self._pending = self._pending, set()
         warm = self._warm
         if warm is not None and warm.check_syntax == options.check_syntax:
-            return self._incremental(warm, options, given)
-        warm = self._warm = self._warm_up(options)
-        self._pending.clear()
-        self._stale.clear()
-        self._stale_whole.clear()
-        report = self._incremental(warm, options, given)
+            return warm.run(setup.config, setup.rules, ports, options, given, pending)
+        tree = self._tree if self._tree is not None else list_tree(setup.config, ports[0].files)
+        warm = self._warm = WarmResults.start(setup.config, setup.rules, ports[0], tree, options)
+        report = warm.run(setup.config, setup.rules, ports, options, given, ())
         # Every file this run needs went through the cache: what it did not use is stale.
-        self._setup.ports.cache.flush(prune=not given)
+        setup.ports.cache.flush(prune=not given)
         return report
-
-    def _warm_up(self, options: RunOptions) -> _Warm:
-        """Every planned file's facts read (through the cache) and every rule run once."""
-        setup = self._setup
-        ports = self._ports_for({})
-        tree = self._tree if self._tree is not None else list_tree(setup.config, ports.files)
-        documents = documents_wanted(setup.config, setup.rules, ports.files, tree.listing, options)
-        enabled = enabled_rules(setup.rules)
-        plan = plan_reads(setup.config, tree, enabled, None)
-        facts, unreadable = read_first_pass(plan, ports, options, MemoState(None))
-        return _Warm(
-            options.check_syntax,
-            tree,
-            plan,
-            documents,
-            facts,
-            {info.file: info for info in plan.selected if info.file in facts},
-            {problem.path: problem for problem in unreadable},
-            options_of_rules_off(setup.config, setup.rules),
-        )
-
-    def _incremental(self, warm: _Warm, options: RunOptions, given: Mapping[str, bytes]) -> Report:
-        setup = self._setup
-        disk_ports = self._ports_for({})
-        changes = _Changes()
-        self._read_pending(warm, options, disk_ports, changes)
-        facts: dict[str, ModuleFacts] = warm.facts
-        if given:
-            facts = dict(warm.facts)
-            overlaid = self._ports_for(given)
-            infos = [warm.checked[path] for path in sorted(given) if path in warm.checked]
-            fresh, _ = read_facts(
-                infos,
-                overlaid.files,
-                overlaid.cache,
-                overlaid.grammars,
-                overlaid.parse_many,
-                options.check_syntax,
-            )
-            for file, found in fresh.items():
-                if found != facts[file]:
-                    changes.for_call.add(file)
-                    changes.call_graph |= _graph_part(found) != _graph_part(facts[file])
-                    changes.call_packages |= _package_part(found) != _package_part(facts[file])
-                facts[file] = found
-        ports = self._ports_for(given)
-        reader = FactsReader(ports, options, MemoState(None))
-        warm.memo.forget(changes.on_disk | changes.elsewhere | changes.for_call | self._stale)
-        model = build_model(
-            setup.config, warm.tree, warm.plan, facts, reader, warm.documents, options, warm.memo
-        )
-        findings = self._findings(warm, model, changes)
-        verdicts = apply_verdicts(model, setup.rules, [*findings, *warm.off])
-        warm.memo.forget(changes.for_call)  # made from contents that are not on disk
-        return assemble_report(
-            model,
-            warm.plan,
-            verdicts,
-            problems=(*warm.unreadable.values(), *reader.content_gaps),
-            documents=warm.documents,
-            skipped=(),
-            listing=warm.tree.listing,
-            frames=bytes_reader({}, ports.files) if options.source_lines else None,
-            duration_ms=0.0,
-            rule_notes=kind_notes(model, enabled_rules(setup.rules)),
-        )
-
-    def _read_pending(
-        self, warm: _Warm, options: RunOptions, ports: Ports, changes: _Changes
-    ) -> None:
-        """The facts of the files changed on disk, read again into the warm state."""
-        pending, self._pending = self._pending, set()
-        infos = [warm.checked[path] for path in sorted(pending) if path in warm.checked]
-        # A listed file no rule reads up front may still be read on demand (a package's
-        # `__init__` for `extended_at`): what follows the graph runs again.
-        changes.elsewhere = {path for path in pending if path not in warm.checked}
-        changes.graph |= bool(changes.elsewhere)
-        changes.packages |= bool(changes.elsewhere)
-        if not infos:
-            return
-        fresh, unreadable = read_facts(
-            infos,
-            ports.files,
-            ports.cache,
-            ports.grammars,
-            ports.parse_many,
-            options.check_syntax,
-        )
-        for file, found in fresh.items():
-            if found != warm.facts[file]:
-                changes.on_disk.add(file)
-                changes.graph |= _graph_part(found) != _graph_part(warm.facts[file])
-                changes.packages |= _package_part(found) != _package_part(warm.facts[file])
-                warm.facts[file] = found
-        if unreadable:  # deleted, or made unreadable, since the last call
-            raise _TreeMoved
-
-    def _findings(self, warm: _Warm, model: ProjectModel, changes: _Changes) -> list[Finding]:
-        """Every enabled rule's findings on this call's model: the kinds a change reaches
-        run again (over the changed files, or whole), the others' findings stand. What
-        given contents made is this call's alone: those files (`_stale`) and rules
-        (`_stale_whole`) run again on the next call."""
-        file_reruns = sorted(changes.on_disk | self._stale | changes.for_call)
-        restricted = None
-        if file_reruns:
-            infos = tuple(warm.checked[file] for file in file_reruns)
-            restricted = attrs.evolve(model, checked=infos, _shared={})
-        reruns = {
-            Reach.FILE: changes.packages or changes.call_packages,
-            Reach.IMPORT_GRAPH: changes.graph or changes.call_graph,
-        }
-        by_call = changes.call_graph or changes.call_packages  # whole results of this call
-        stale_whole: set[str] = set()
-        found: list[Finding] = []
-        for rule in enabled_rules(self._setup.rules):
-            if skips(rule, model) is not None:
-                continue
-            code, reach = rule.code, rule.rule.kind.reach
-            whole_again = reach is None or reruns[reach] or code in self._stale_whole
-            if reach is Reach.FILE and code in warm.by_file and not whole_again:
-                found += self._file_findings(warm.by_file[code], restricted, rule, changes)
-            elif reach is Reach.IMPORT_GRAPH and code in warm.whole and not whole_again:
-                found += warm.whole[code]
-            else:
-                result = run_rule(model, rule)
-                if reach is Reach.FILE:
-                    warm.by_file[code] = _buckets(result, warm.checked)
-                elif reach is Reach.IMPORT_GRAPH:
-                    warm.whole[code] = result
-                if reach is not None and by_call:
-                    stale_whole.add(code)
-                found += result
-        self._stale = set(changes.for_call)
-        self._stale_whole = stale_whole
-        return found
-
-    def _file_findings(
-        self,
-        buckets: dict[str, list[Finding]],
-        restricted: ProjectModel | None,
-        rule: ActiveRule,
-        changes: _Changes,
-    ) -> list[Finding]:
-        """A per-file rule's findings: run again over the changed files alone, the
-        others' kept. The changed files' new findings are kept too, but for files whose
-        contents were given for this call."""
-        if restricted is not None:
-            rerun = {info.file for info in restricted.checked}
-            fresh = _buckets(run_rule(restricted, rule), sorted(rerun), others=False)
-            for file in rerun - changes.for_call:
-                buckets[file] = fresh[file]
-            buckets = {**buckets, **fresh}
-        return [finding for bucket in buckets.values() for finding in bucket]
 
 
 # -- check_path: a directory on disk, as `inwards check` checks it -------------------------

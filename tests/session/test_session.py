@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -237,16 +238,16 @@ def test_an_edit_runs_again_only_what_it_reaches(
     import-graph kinds keep their findings until an import changes (a body edit leaves
     them be)."""
     _project(tmp_path)
-    import inwards_core.session as session_module
+    import inwards_core.warm_results as warm_module
 
     runs: list[tuple[str, int]] = []
-    real = session_module.run_rule
+    real = warm_module.run_rule
 
     def counting(model: inwards_core.ProjectModel, rule: inwards_core.ActiveRule) -> object:
         runs.append((rule.code, len(model.checked)))
         return real(model, rule)
 
-    monkeypatch.setattr(session_module, "run_rule", counting)
+    monkeypatch.setattr(warm_module, "run_rule", counting)
     path = "shop/application/m1.py"
     with Session.open(tmp_path, isolated=True) as session:
         session.check()
@@ -311,28 +312,29 @@ def test_a_traced_check_leaves_the_warm_state_as_it_was(
     """An explaining run (`trace_rule`, what `inwards mcp`'s `why` asks) runs beside the
     warm results: the next whole-project check is incremental, and still sees an edit."""
     _project(tmp_path)
-    import inwards_core.session as session_module
+    from inwards_core.warm_results import WarmResults
 
-    warmed: list[Session] = []  # the sessions that warmed up (check_path opens its own)
-    real = session_module.Session._warm_up
+    starts: list[object] = []  # every warm start, this session's and check_path's
+    real = WarmResults.start
 
-    def counting(self: Session, options: object) -> object:
-        warmed.append(self)
-        return real(self, options)  # type: ignore[arg-type]
+    def counting(*args: Any, **kwargs: Any) -> WarmResults:
+        starts.append(args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(session_module.Session, "_warm_up", counting)
+    monkeypatch.setattr(WarmResults, "start", staticmethod(counting))
     path = "shop/domain/m1.py"
     with Session.open(tmp_path, isolated=True) as session:
         session.check()
         traced = session.check(trace_rule="INW001")
         assert traced.trace is not None
-        assert _timeless(session.check()) == _fresh(tmp_path)
-        # The traced run did not throw the warm state away.
-        assert [each for each in warmed if each is session] == [session]
+        warm = _timeless(session.check())
+        assert len(starts) == 1  # the traced run did not throw the warm state away
+        assert warm == _fresh(tmp_path)
+        starts.clear()
         (tmp_path / path).write_text("from shop.adapters.m0 import value\n")
         session.changed([path])
         assert any(f.file == path for f in session.check().findings)
-        assert [each for each in warmed if each is session] == [session]
+        assert starts == []  # the edit was run incrementally
 
 
 def test_a_session_on_a_directory_knows_its_rule_roots(tmp_path: Path) -> None:
