@@ -169,7 +169,8 @@ def test_show_files_lists_what_a_check_would_read_and_stops(violations: Path) ->
 def test_shell_completion_is_offered_and_completes_options(tmp_path: Path) -> None:
     help_text = run_inwards("--help", cwd=tmp_path).stdout
     assert "--install-completion" in help_text and "--show-completion" in help_text
-    script = run_inwards("--show-completion", cwd=tmp_path, env={"SHELL": "/bin/bash"})
+    # The shell named: typer otherwise looks for one among the test's parent processes.
+    script = run_inwards("--show-completion", "bash", cwd=tmp_path)
     assert script.code == 0 and "_INWARDS_COMPLETE" in script.stdout
     completing = run_inwards(
         cwd=tmp_path,
