@@ -9,6 +9,11 @@ A workspace pull that would say nothing new (every report unchanged) is held unt
 changes something, as the specification intends the request to be used (long polling):
 editors such as VS Code pull again as soon as they have an answer, and an idle server then
 answers nothing at all. The client's `$/cancelRequest`, or `shutdown`, ends a held pull.
+
+A client that gives a `partialResultToken` gets a large answer in parts through
+`$/progress`, `PARTIAL_REPORTS` files a part: first a `WorkspaceDiagnosticReport`, then
+`WorkspaceDiagnosticReportPartialResult`s, and an empty response (the specification's
+partial results carry the whole answer), so the editor takes in one part at a time.
 """
 
 from __future__ import annotations
@@ -49,8 +54,31 @@ async def workspace_report(
         items, reported = workspace_items(ls, params)
         if any(isinstance(item, types.WorkspaceFullDocumentDiagnosticReport) for item in items):
             ls.reported = reported
-            return types.WorkspaceDiagnosticReport(items=items)
+            token = params.partial_result_token
+            if token is None or len(items) <= PARTIAL_REPORTS:
+                return types.WorkspaceDiagnosticReport(items=items)
+            return _in_parts(ls, token, items)
         await ls.next_change()
+
+
+PARTIAL_REPORTS = 100
+"""Files a part of a workspace answer sent in parts holds."""
+
+
+def _in_parts(
+    ls: InwardsServer,
+    token: types.ProgressToken,
+    items: Sequence[types.WorkspaceDocumentDiagnosticReport],
+) -> types.WorkspaceDiagnosticReport:
+    for start in range(0, len(items), PARTIAL_REPORTS):
+        part = list(items[start : start + PARTIAL_REPORTS])
+        value: types.WorkspaceDiagnosticReport | types.WorkspaceDiagnosticReportPartialResult
+        if start == 0:
+            value = types.WorkspaceDiagnosticReport(items=part)
+        else:
+            value = types.WorkspaceDiagnosticReportPartialResult(items=part)
+        ls.progress(types.ProgressParams(token=token, value=value))
+    return types.WorkspaceDiagnosticReport(items=[])
 
 
 def workspace_items(

@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import LanguageClient
 
+from inwards_cli.lsp.reports import PARTIAL_REPORTS
 from tests.e2e.helpers import write_tree
 from tests.lsp.test_server import (
     CONTEXTS,
@@ -19,6 +20,7 @@ from tests.lsp.test_server import (
     PULL,
     VIOLATION,
     WAIT,
+    Client,
     code_actions,
     open_document,
     published,
@@ -32,7 +34,7 @@ DOCS = "https://docs.example.org/inwards/rules/INW001.md"
 
 
 async def pull_workspace(
-    client: LanguageClient, previous: dict[str, str] | None = None
+    client: LanguageClient, previous: dict[str, str] | None = None, token: str | None = None
 ) -> list[types.WorkspaceDocumentDiagnosticReport]:
     report = await asyncio.wait_for(
         client.workspace_diagnostic_async(
@@ -40,7 +42,8 @@ async def pull_workspace(
                 previous_result_ids=[
                     types.PreviousResultId(uri=uri, value=value)
                     for uri, value in (previous or {}).items()
-                ]
+                ],
+                partial_result_token=token,
             )
         ),
         WAIT,
@@ -382,7 +385,9 @@ async def test_a_pulling_client_that_shows_related_information_gets_the_chain(
         )
     )
     async with served(project, capabilities) as client:
-        reports = {item.uri: item for item in await pull_workspace(client)}
+        # A small answer comes whole, though the client would take it in parts.
+        reports = {item.uri: item for item in await pull_workspace(client, token="small")}
+        assert isinstance(client, Client) and "small" not in client.partial_results
         report = reports[(project / "shop/a.py").as_uri()]
         assert isinstance(report, types.WorkspaceFullDocumentDiagnosticReport)
         (cycle,) = report.items
@@ -398,3 +403,59 @@ async def test_a_pulling_client_that_shows_related_information_gets_the_chain(
         assert not held.done()
     with pytest.raises(JsonRpcRequestCancelled):
         await held
+
+
+@pytest.mark.asyncio
+async def test_a_large_workspace_answer_comes_in_parts_to_a_client_that_asks(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "wide"
+    files = {
+        "pyproject.toml": WIDE,
+        "shop/__init__.py": "",
+        "shop/domain/__init__.py": "",
+        "shop/adapters/__init__.py": "",
+        "shop/adapters/db.py": "value = 1\n",
+    }
+    many = PARTIAL_REPORTS * 2 + 17  # three parts
+    for number in range(many):
+        files[f"shop/domain/m{number:03}.py"] = "from shop.adapters.db import value\n"
+    write_tree(project, files)
+    async with served(project, PULL) as client:
+        assert isinstance(client, Client)
+        whole = await pull_workspace(client)  # no token: one answer
+        assert len(whole) == many
+        answer = await asyncio.wait_for(
+            client.workspace_diagnostic_async(
+                types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="p1")
+            ),
+            WAIT,
+        )
+        assert list(answer.items) == []  # the parts carry it all
+        parts = client.partial_results["p1"]
+        assert [len(part["items"]) for part in parts] == [PARTIAL_REPORTS, PARTIAL_REPORTS, 17]
+        first = client.protocol._converter.structure(parts[0], types.WorkspaceDiagnosticReport)
+        later = [
+            client.protocol._converter.structure(part, types.WorkspaceDiagnosticReportPartialResult)
+            for part in parts[1:]
+        ]
+        streamed = [*first.items, *(item for part in later for item in part.items)]
+        assert streamed == whole
+        assert all(
+            isinstance(item, types.WorkspaceFullDocumentDiagnosticReport)
+            and [d.code for d in item.items] == ["INW001"]
+            for item in streamed
+        )
+
+
+WIDE = """[project]
+name = "wide"
+version = "1"
+
+[tool.inwards]
+root = "."
+layers = [
+  { name = "domain", modules = ["shop.domain"] },
+  { name = "adapters", modules = ["shop.adapters"] },
+]
+"""

@@ -19,7 +19,7 @@ from cattrs import Converter
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
-from pytest_lsp.client import register_lsp_features
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from tests.e2e.helpers import EXAMPLES, NO_USER_CONFIG, inwards_executable
 
@@ -62,9 +62,26 @@ def _converter() -> Converter:
     return converter
 
 
+class Client(LanguageClient):
+    """pytest-lsp's client, keeping the partial results of requests (`$/progress` on a
+    `partialResultToken` the client gave), which its own handler takes for work done
+    progress."""
+
+    def __init__(self) -> None:
+        super().__init__(converter_factory=_converter)
+        self.partial_results: dict[types.ProgressToken, list[dict[str, Any]]] = {}
+
+
+def _progress(client: Client, params: types.ProgressParams) -> None:
+    if isinstance(params.value, dict) and "kind" not in params.value:
+        client.partial_results.setdefault(params.token, []).append(params.value)
+        return
+    DEFAULT_CLIENT_FEATURES[types.PROGRESS](client, params)
+
+
 def _client() -> LanguageClient:
-    client = LanguageClient(converter_factory=_converter)
-    register_lsp_features(client)
+    client = Client()
+    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.PROGRESS: _progress})
     return client
 
 
