@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import os
 import warnings
 from collections.abc import Callable, Sequence
@@ -29,6 +30,8 @@ from inwards_core.adapters.entry_points import (
     DISABLE_VARIABLE,
     disabled_names,
     installed_entry_points,
+    installed_paths,
+    paths_stamp,
     without_disabled,
 )
 from inwards_core.api import (
@@ -87,10 +90,19 @@ def open_directory(
         raise ConfigNotFoundError(str(start.absolute()))
 
     def reload() -> SessionSetup:
+        importlib.invalidate_caches()  # a rule pack installed since is found by find_spec
         return open_directory(directory, isolated=isolated, baseline=baseline, cache=cache)
 
-    setup = open_loaded(read_config(found), isolated=isolated, baseline=baseline, cache=cache)
-    return attrs.evolve(setup, reload=reload)
+    loaded = read_config(found)
+    # Taken first: an install while the setup is built makes the next call build it again.
+    paths = installed_paths(loaded.project_dir)
+    stamp = paths_stamp(paths)
+
+    def outdated() -> bool:
+        return paths_stamp(paths) != stamp
+
+    setup = open_loaded(loaded, isolated=isolated, baseline=baseline, cache=cache)
+    return attrs.evolve(setup, reload=reload, outdated=outdated)
 
 
 def open_loaded(

@@ -54,6 +54,10 @@ def _never(path: str) -> bool:
     return False
 
 
+def _current() -> bool:
+    return False
+
+
 def _as_given(paths: Sequence[str], *, existing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(path.removeprefix("./") for path in paths), ()
 
@@ -89,6 +93,9 @@ class SessionSetup:
     - `reloads_on`: whether a changed path (relative to the project) is an input of the
       setup itself (`pyproject.toml`, a rule definition, the baseline), after which
       `reload` builds the setup afresh (None: it can't be);
+    - `outdated`: whether what the setup read outside the project changed since it was
+      built (a distribution installed or removed: a rule pack, a family), after which a
+      setup that can `reload` is built afresh before the next call;
     - `close`: stops what the ports started (worker processes);
     - `rule_sources`: the rule roots the rule set was resolved from (None: not known, as
       for an in-memory project), and `recorded_digests`: each root's digest as the last
@@ -104,6 +111,7 @@ class SessionSetup:
     locate: _Locate = attrs.field(default=_as_given, eq=False)
     reloads_on: Callable[[str], bool] = attrs.field(default=_never, eq=False)
     reload: Callable[[], SessionSetup] | None = attrs.field(default=None, eq=False)
+    outdated: Callable[[], bool] = attrs.field(default=_current, eq=False)
     close: Callable[[], None] = attrs.field(default=_nothing, eq=False)
     rule_sources: RuleSources | None = attrs.field(default=None, eq=False)
     recorded_digests: Callable[[], Mapping[str, str] | None] = attrs.field(
@@ -246,6 +254,10 @@ class Session:
         self._tree = None
         self._pending.clear()
 
+    def _reload_if_outdated(self) -> None:
+        if self._setup.reload is not None and self._setup.outdated():
+            self.reload()
+
     # -- checking ---------------------------------------------------------------------
 
     def check(
@@ -266,6 +278,7 @@ class Session:
         if self._closed:
             raise RuntimeError("this session is closed")
         started = self._clock()
+        self._reload_if_outdated()
         named: tuple[str, ...] | None = None
         outside: tuple[str, ...] = ()
         given = self._contents(contents)
@@ -306,6 +319,7 @@ class Session:
         once and kept, like the warm results, until a change calls for listing it again."""
         if self._closed:
             raise RuntimeError("this session is closed")
+        self._reload_if_outdated()
         self._settle_pending()
         if self._tree is None:
             self._tree = list_tree(self._setup.config, self._setup.ports.files)

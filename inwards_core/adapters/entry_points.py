@@ -93,16 +93,31 @@ def _distributions(paths: Iterable[str]) -> Iterator[tuple[str, str, str]]:
                 yield os.path.join(entry or ".", name), distribution, version.partition("-")[0]
 
 
-# (folder, distribution, version, entry_points.txt) per tuple of paths: a run reads the
-# families' group and the rule packs' group, and the environment doesn't change under it.
-_DECLARED: dict[tuple[str, ...], tuple[tuple[str, str, str, str], ...]] = {}
+# Per tuple of paths: their stamp, and (folder, distribution, version, entry_points.txt) of
+# each distribution. Read again only when a path's directory changed (an install or an
+# uninstall adds or removes a metadata folder there), so a process kept running (the
+# language server, the daemon) sees what is installed now.
+_DECLARED: dict[tuple[str, ...], tuple[tuple[int, ...], tuple[tuple[str, str, str, str], ...]]] = {}
+
+
+def paths_stamp(paths: Iterable[str]) -> tuple[int, ...]:
+    """When each of `paths` last changed (-1: not there): another stamp after a
+    distribution was installed or removed there."""
+    stamp: list[int] = []
+    for entry in paths:
+        try:
+            stamp.append(os.stat(entry or ".").st_mtime_ns)
+        except OSError:
+            stamp.append(-1)
+    return tuple(stamp)
 
 
 def _declared(paths: Iterable[str]) -> tuple[tuple[str, str, str, str], ...]:
     key = tuple(paths)
+    stamp = paths_stamp(key)
     known = _DECLARED.get(key)
-    if known is not None:
-        return known
+    if known is not None and known[0] == stamp:
+        return known[1]
     found: list[tuple[str, str, str, str]] = []
     seen: set[str] = set()
     for folder, distribution, version in _distributions(key):
@@ -115,14 +130,14 @@ def _declared(paths: Iterable[str]) -> tuple[tuple[str, str, str, str], ...]:
                 found.append((folder, distribution, version, handle.read()))
         except OSError:
             continue
-    _DECLARED[key] = tuple(found)
-    return _DECLARED[key]
+    _DECLARED[key] = (stamp, tuple(found))
+    return _DECLARED[key][1]
 
 
 def entry_points(group: str = GROUP, paths: Iterable[str] | None = None) -> list[EntryPoint]:
     """The entry points of `group` declared by the distributions on `paths` (by default
-    the installed environment's entries of `sys.path`). The metadata is read once per
-    process and list of paths."""
+    the installed environment's entries of `sys.path`). The metadata is read again only
+    when a path's directory changed."""
     return [
         EntryPoint(name, target, distribution, version, folder)
         for folder, distribution, version, text in _declared(

@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from inwards_core.adapters.entry_points import EntryPoint, entry_points, installed_paths
+from inwards_core.adapters.entry_points import (
+    EntryPoint,
+    entry_points,
+    installed_paths,
+    paths_stamp,
+)
 
 
 def test_same_entry_points_as_importlib_metadata() -> None:
@@ -36,6 +41,26 @@ def test_first_distribution_on_the_path_wins(tmp_path: Path) -> None:
     assert [(p.name, p.target, p.distribution, p.version) for p in found] == [
         ("acme", "first.plugin", "acme_rules", "1.2")
     ]
+
+
+def test_an_install_or_uninstall_after_the_first_read_is_seen(tmp_path: Path) -> None:
+    """What a process kept running reads (the language server, the daemon): the metadata
+    is read again once the directory changed, and only then."""
+    paths = [str(tmp_path)]
+    assert entry_points(paths=paths) == []
+    info = tmp_path / "acme_rules-1.2.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text("[inwards]\nacme = acme.plugin\n", encoding="utf-8")
+    assert [point.name for point in entry_points(paths=paths)] == ["acme"]
+    stamp = paths_stamp(paths)
+    (info / "entry_points.txt").write_text("[inwards]\nother = acme.plugin\n", encoding="utf-8")
+    # An edit inside a metadata folder leaves the directory as it was: still the first read.
+    assert paths_stamp(paths) == stamp
+    assert [point.name for point in entry_points(paths=paths)] == ["acme"]
+    (info / "entry_points.txt").unlink()
+    info.rmdir()  # uninstalled
+    assert paths_stamp(paths) != stamp
+    assert entry_points(paths=paths) == []
 
 
 def test_missing_and_unreadable_paths_are_skipped(tmp_path: Path) -> None:

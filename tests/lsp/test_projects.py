@@ -18,6 +18,8 @@ from pytest_lsp import LanguageClient
 from inwards_core.families.inw import definitions
 from inwards_core.reporting.docs_links import DEFAULT_INFORMATION_URI
 from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable, write_tree
+from tests.e2e.test_org_root import PROJECT as ORG_PROJECT
+from tests.e2e.test_org_root import make_pack, new_rule, on_path
 from tests.lsp.test_server import (
     ORDER_FILE,
     PUSH,
@@ -89,6 +91,29 @@ async def test_an_unusable_docs_url_is_logged_and_the_links_fall_back(shop: Path
 
         await asyncio.wait_for(until(lambda: bool(warnings())), WAIT)
         assert any("INWARDS_DOCS_URL=" in message for message in warnings()), warnings()
+
+
+@pytest.mark.asyncio
+async def test_a_rule_pack_installed_while_open_is_read_at_the_next_save(tmp_path: Path) -> None:
+    project = write_tree(tmp_path / "project", ORG_PROJECT)
+    site = tmp_path / "site"
+    site.mkdir()
+    env = {"PYTHONPATH": on_path(site), "INWARDS_ORG_RULES_DIR": ""}
+    async with served(project, PUSH, env=env) as client:
+        path = project / "shop/domain/order.py"
+        uri = open_document(client, path, path.read_text("utf-8"))
+        assert "ACME003" not in [found.code for found in await published(client, uri)]
+
+        make_pack(site, {"ACME003.toml": new_rule("ACME003", "From the pack")})  # pip install
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        # Every pass publishes the file: the first pass's answer may still be on its way.
+        packed: list[types.Diagnostic] = []
+        while not packed:
+            packed = [found for found in await published(client, uri) if found.code == "ACME003"]
+        assert packed[0].message.endswith("\nFix: From the pack: keep sqlalchemy out.")
+        assert packed[0].data is not None and packed[0].data["origin"] == "org"
 
 
 TABLE = (

@@ -98,9 +98,11 @@ async def served(
     *more_folders: Path,
     config_home: Path = NO_USER_CONFIG,
     docs_url: str = "https://docs.example.org/inwards/",
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[LanguageClient]:
     environment = {**os.environ, "XDG_CONFIG_HOME": str(config_home)}
     environment["INWARDS_DOCS_URL"] = docs_url
+    environment.update(env or {})
     config = ClientServerConfig(
         server_command=[*inwards_executable(), "server"],
         server_env=environment,

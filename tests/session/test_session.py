@@ -7,6 +7,7 @@ comments, new and deleted modules) and compare each report with `check_path`'s."
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -353,3 +354,25 @@ def test_a_session_on_a_directory_knows_its_rule_roots(tmp_path: Path) -> None:
     with Session.in_memory({"a.py": ""}, pyproject=pyproject) as memory:
         assert memory.rule_sources is None
         assert memory.recorded_digests() is None
+
+
+def test_a_rule_pack_installed_while_open_is_read_at_the_next_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon, the language server and the MCP server keep a session for hours: a
+    distribution installed or removed meanwhile (here a rule pack) rebuilds its setup."""
+    from tests.e2e.test_org_root import PROJECT, make_pack, new_rule
+
+    project = write_tree(tmp_path / "project", PROJECT)
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("INWARDS_ORG_RULES_DIR", "")
+    with Session.open(project, isolated=True) as session:
+        assert "ACME003" not in [f.code for f in session.check().findings]
+        make_pack(site, {"ACME003.toml": new_rule("ACME003", "From the pack")})
+        [packed] = [f for f in session.check().findings if f.code == "ACME003"]
+        assert packed.origin.value == "org"
+        assert _timeless(session.check()) == _fresh(project)
+        shutil.rmtree(next(site.glob("*.dist-info")))  # uninstalled
+        assert "ACME003" not in [f.code for f in session.check().findings]
