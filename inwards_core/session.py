@@ -348,15 +348,15 @@ class Session:
 
     def _run(self, options: RunOptions, given: dict[str, bytes]) -> Report:
         setup = self._setup
-        if options.verify_cache or options.trace_rule is not None:
-            # A run that proves or explains reads everything afresh, beside the warm state:
-            # after a proof the warm facts are read again, after an explanation they stay.
-            if options.verify_cache:
-                self._forget_warm()
+        if options.verify_cache:
+            # A run that proves reads everything afresh: the warm facts are read again after.
+            self._forget_warm()
             return check_project(setup.config, setup.rules, setup.ports, options)
         first, self._used = not self._used, True
-        if first and options.whole_project and not given and setup.ports.memo is not None:
-            # The first whole-project run is the memo's, when it holds this tree.
+        memo = first and setup.ports.memo is not None and options.trace_rule is None
+        if memo and options.whole_project and not given:
+            # The first whole-project run is the memo's, when it holds this tree. (It keeps
+            # no trace: an explaining run is the warm run's, which traces what it did.)
             return check_project(setup.config, setup.rules, setup.ports, options)
         self._settle_pending()
         if self._tree is None:

@@ -236,7 +236,7 @@ class WarmResults:
         findings = self._findings(rules, model, changes)
         verdicts = apply_verdicts(model, rules, [*findings, *self.off])
         self.memo.forget(changes.for_call)  # made from contents that are not on disk
-        return assemble_report(
+        report = assemble_report(
             model,
             self.plan,
             verdicts,
@@ -247,6 +247,14 @@ class WarmResults:
             frames=bytes_reader({}, call.files) if options.source_lines else None,
             duration_ms=0.0,
             rule_notes=kind_notes(model, enabled_rules(rules)),
+        )
+        if options.trace_rule is None:
+            return report
+        from inwards_core.rules.trace import traced  # only an explaining run asks
+
+        unreadable = tuple(self.unreadable.values())
+        return traced(
+            report, options.trace_rule, rules, model, self.tree.index, None, unreadable, verdicts
         )
 
     def _read_pending(

@@ -307,15 +307,27 @@ def test_a_deleted_module_lists_the_tree_again(tmp_path: Path) -> None:
         assert after == _fresh(tmp_path)
 
 
-def test_a_traced_check_leaves_the_warm_state_as_it_was(
+def _engine_traced(root: Path, code: str) -> Report:
+    """`_engine`, explaining the rule `code`: what a warm explaining run must equal."""
+    from inwards_cli.composition import open_directory
+    from inwards_core.engine import RunOptions, check_project
+
+    setup = open_directory(str(root), isolated=True)
+    ports = attrs.evolve(setup.ports, memo=None)
+    options = RunOptions(trace_rule=code)
+    return _timeless(setup.finish(check_project(setup.config, setup.rules, ports, options), ()))
+
+
+def test_an_explaining_check_is_a_warm_run_that_traces_as_a_fresh_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An explaining run (`trace_rule`, what `inwards mcp`'s `why` asks) runs beside the
-    warm results: the next whole-project check is incremental, and still sees an edit."""
+    """An explaining run (`trace_rule`, what `inwards mcp`'s `why` asks) of the whole
+    project is the warm run, traced: it starts the warm results once, runs again only
+    what an edit reaches, and its report and trace are a fresh run's."""
     _project(tmp_path)
     from inwards_core.warm_results import WarmResults
 
-    starts: list[object] = []  # every warm start, this session's and check_path's
+    starts: list[object] = []
     real = WarmResults.start
 
     def counting(*args: Any, **kwargs: Any) -> WarmResults:
@@ -323,19 +335,36 @@ def test_a_traced_check_leaves_the_warm_state_as_it_was(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(WarmResults, "start", staticmethod(counting))
+    import inwards_core.session as session_module
+
+    cold: list[object] = []  # the session's runs from scratch (`check_project`)
+    real_cold = session_module.check_project
+
+    def counting_cold(*args: Any, **kwargs: Any) -> Report:
+        cold.append(args)
+        return real_cold(*args, **kwargs)
+
+    monkeypatch.setattr(session_module, "check_project", counting_cold)
     path = "shop/domain/m1.py"
     with Session.open(tmp_path, isolated=True) as session:
-        session.check()
-        traced = session.check(trace_rule="INW001")
-        assert traced.trace is not None
-        warm = _timeless(session.check())
-        assert len(starts) == 1  # the traced run did not throw the warm state away
-        assert warm == _fresh(tmp_path)
-        starts.clear()
+        session.check()  # the memo's, when there is one
+        memo_runs = len(cold)
+        for code in ("INW001", "INW004", "INW010", "INW019"):
+            traced = _timeless(session.check(trace_rule=code))
+            assert traced.trace is not None and traced.trace.code == code
+            assert traced == _engine_traced(tmp_path, code)
+        assert _timeless(session.check()).trace is None
+        assert len(starts) == 1
         (tmp_path / path).write_text("from shop.adapters.m0 import value\n")
         session.changed([path])
-        assert any(f.file == path for f in session.check().findings)
-        assert starts == []  # the edit was run incrementally
+        traced = _timeless(session.check(trace_rule="INW001"))
+        assert any(f.file == path for f in traced.findings)
+        assert traced == _engine_traced(tmp_path, "INW001")
+        assert (len(starts), len(cold)) == (1, memo_runs)  # the edit was run incrementally
+        # Given contents are this call's, for an explaining run too.
+        draft = {path: "X = 1\n"}
+        with_draft = _timeless(session.check(contents=draft, trace_rule="INW001"))
+        assert not any(f.file == path for f in with_draft.findings)
 
 
 def test_a_session_on_a_directory_knows_its_rule_roots(tmp_path: Path) -> None:
