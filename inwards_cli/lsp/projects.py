@@ -190,16 +190,7 @@ class InwardsServer(LanguageServer):
             for finding in report.findings:
                 project.findings.setdefault(finding.file, []).append(finding)
             project.drafts = {file: project.findings.get(file, []) for file in drafts}
-        # One line per whole pass in the client's log (an editor's "inwards" output).
-        found = sum(len(findings) for findings in project.findings.values())
-        self.window_log_message(
-            types.LogMessageParams(
-                type=types.MessageType.Log,
-                message=f"whole pass of {project.directory}: {found} findings in "
-                f"{len(project.findings)} files, "
-                f"{(time.perf_counter() - started) * 1000:.0f} ms",
-            )
-        )
+        elapsed = (time.perf_counter() - started) * 1000
         uris = {uri_of(project.directory / file) for file in project.findings}
         uris |= {uri_of(file) for file in project.problems}
         if self.pulls:
@@ -209,6 +200,16 @@ class InwardsServer(LanguageServer):
             for uri in sorted(uris | project.published | set(also)):
                 self.publish(uri)
         project.published = uris
+        # One line per whole pass in the client's log (an editor's "inwards" output), after
+        # what it published: a client that reads the line has every answer of the pass.
+        found = sum(len(findings) for findings in project.findings.values())
+        self.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Log,
+                message=f"whole pass of {project.directory}: {found} findings in "
+                f"{len(project.findings)} files, {elapsed:.0f} ms",
+            )
+        )
 
     def draft_pass(self, project: Project, uri: str) -> None:
         """Check one open document's unsaved text alone."""

@@ -70,6 +70,14 @@ class Client(LanguageClient):
     def __init__(self) -> None:
         super().__init__(converter_factory=_converter)
         self.partial_results: dict[types.ProgressToken, list[dict[str, Any]]] = {}
+        # Every publishDiagnostics in order: pytest-lsp's one waiter per method misses a
+        # notification read in the same chunk as the one that woke it.
+        self.publications: list[types.PublishDiagnosticsParams] = []
+
+
+def _publish(client: Client, params: types.PublishDiagnosticsParams) -> None:
+    client.publications.append(params)
+    DEFAULT_CLIENT_FEATURES[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS](client, params)
 
 
 def _progress(client: Client, params: types.ProgressParams) -> None:
@@ -81,14 +89,26 @@ def _progress(client: Client, params: types.ProgressParams) -> None:
 
 def _client() -> LanguageClient:
     client = Client()
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.PROGRESS: _progress})
+    features = {
+        **DEFAULT_CLIENT_FEATURES,
+        types.PROGRESS: _progress,
+        types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
+    }
+    register_lsp_features(client, features)
     return client
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
 
 
 async def until(condition: Callable[[], bool]) -> None:
     """Wait for what the server sends in its own order (a log line, a notification)."""
     while not condition():
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.005)
 
 
 @asynccontextmanager
@@ -123,6 +143,24 @@ async def served(
             ),
             WAIT,
         )
+        # The server checks each folder's project once the client says it is initialized;
+        # a test opens documents after that, so what they publish follows the first pass
+        # (a document opened sooner would be published twice, and its first answer taken
+        # for the answer to what the test does next).
+        projects = [
+            str(folder)
+            for folder in (project, *more_folders)
+            if "[tool.inwards" in _text(folder / "pyproject.toml")
+        ]
+
+        def first_passes_done() -> bool:
+            logged = [m.message for m in client.log_messages]
+            return all(
+                any(line.startswith(f"whole pass of {folder}:") for line in logged)
+                for folder in projects
+            )
+
+        await asyncio.wait_for(until(first_passes_done), WAIT)
         yield client
         await asyncio.wait_for(client.shutdown_session(), WAIT)
     except BaseException:
@@ -136,14 +174,18 @@ async def served(
 
 
 async def published(client: LanguageClient, uri: str) -> Sequence[types.Diagnostic]:
-    """The next diagnostics pushed for `uri` (call right after the message that causes
-    them: a notification that came before the wait began would be missed)."""
-    while True:
-        params = await asyncio.wait_for(
-            client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), WAIT
-        )
-        if params.uri == uri:
-            return list(params.diagnostics)
+    """The next diagnostics pushed for `uri` after this call (call it right after the
+    message that causes them)."""
+    assert isinstance(client, Client)
+    start = len(client.publications)
+
+    def first() -> types.PublishDiagnosticsParams | None:
+        return next((p for p in client.publications[start:] if p.uri == uri), None)
+
+    await asyncio.wait_for(until(lambda: first() is not None), WAIT)
+    found = first()
+    assert found is not None
+    return list(found.diagnostics)
 
 
 async def code_actions(
