@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Protocol, cast
 
 import attrs
 
@@ -41,9 +41,6 @@ from inwards_core.ports import RuleSources
 from inwards_core.rules.rule_set import RuleSet
 from inwards_core.rules.selection import ActiveRule
 from inwards_core.warm_results import TreeMoved, WarmResults
-
-if TYPE_CHECKING:
-    pass
 
 
 def _nothing() -> None:
