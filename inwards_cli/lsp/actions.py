@@ -1,7 +1,8 @@
 """Code actions on inwards' diagnostics (LSP 3.17 `textDocument/codeAction`): INW003's
 public-module import, the suppression directive (as a snippet that selects the reason when
-the client takes LSP 3.18 snippet edits), and "open the rule's page", a command the server
-runs by asking the client to show the page (`window/showDocument`)."""
+the client takes LSP 3.18 snippet edits; else plain text, then a command that has the
+client select the reason), and "open the rule's page", a command the server runs by asking
+the client to show the page (`window/showDocument`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from inwards_cli.lsp.projects import InwardsServer, path_of
 
 # The command behind "Open the rule's page": arguments [rule code, document URI].
 OPEN_RULE_PAGE = "inwards.openRulePage"
+# The command run after a plain suppression edit: arguments [document URI, line, first
+# and last column of the reason], which the client is asked to select.
+SELECT_REASON = "inwards.selectReason"
 
 
 def code_actions(ls: InwardsServer, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -90,8 +94,40 @@ def _suppression(
     else:
         plain = convert.suppression_edit(line_text, row, code, ls.encoding)
         edit = types.WorkspaceEdit(changes={document.uri: [plain]})
+        reason = convert.reason_range(line_text, row, code, ls.encoding)
+        if reason is not None and ls.shows_documents:
+            # A client applies a code action's edit before it runs its command: the command
+            # asks it to select the reason in the edited line, so typing replaces it.
+            select = types.Command(
+                title="Select the reason",
+                command=SELECT_REASON,
+                arguments=[document.uri, row, reason.start.character, reason.end.character],
+            )
+            return types.CodeAction(
+                title=title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[found],
+                edit=edit,
+                command=select,
+            )
     return types.CodeAction(
         title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[found], edit=edit
+    )
+
+
+async def select_reason(
+    ls: InwardsServer, uri: str, row: int, start: int, end: int
+) -> types.ShowDocumentResult:
+    """Ask the client to show an open document with a range of one line selected (the
+    reason a suppression edit just wrote)."""
+    if uri not in ls.workspace.text_documents or not ls.shows_documents or start > end:
+        return types.ShowDocumentResult(success=False)
+    selection = types.Range(
+        start=types.Position(line=row, character=start),
+        end=types.Position(line=row, character=end),
+    )
+    return await ls.window_show_document_async(
+        types.ShowDocumentParams(uri=uri, take_focus=True, selection=selection)
     )
 
 

@@ -161,6 +161,21 @@ def suppression_edit(line_text: str, row: int, code: str, encoding: str) -> type
     return types.TextEdit(range=types.Range(start=where, end=where), new_text=inserted)
 
 
+def reason_range(line_text: str, row: int, code: str, encoding: str) -> types.Range | None:
+    """Where `suppression_edit`'s reason to fill in lies once the edit is applied (None:
+    the edit adds the code to a directive already there, with its own reason)."""
+    edit = suppression_edit(line_text, row, code, encoding)
+    quoted = f'reason="{REASON_PLACEHOLDER}"'
+    at = edit.new_text.find(quoted)
+    if at < 0:
+        return None
+    start = edit.range.start.character + units(edit.new_text[: at + len('reason="')], encoding)
+    return types.Range(
+        start=types.Position(line=row, character=start),
+        end=types.Position(line=row, character=start + units(REASON_PLACEHOLDER, encoding)),
+    )
+
+
 REASON_PLACEHOLDER = "say why this import is allowed"
 # The snippet's placeholder: selected when the edit is applied, so typing replaces it.
 REASON_SNIPPET = "${1:why this import is allowed}"

@@ -150,6 +150,12 @@ def build_server() -> InwardsServer:
     async def open_rule_page(ls: InwardsServer, code: str, uri: str) -> types.ShowDocumentResult:
         return await actions.open_rule_page(ls, code, uri)
 
+    @server.command(actions.SELECT_REASON)
+    async def select_reason(
+        ls: InwardsServer, uri: str, row: int, start: int, end: int
+    ) -> types.ShowDocumentResult:
+        return await actions.select_reason(ls, uri, row, start, end)
+
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover_at(ls: InwardsServer, params: types.HoverParams) -> types.Hover | None:
         return hover.hover(ls, params)

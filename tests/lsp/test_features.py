@@ -297,6 +297,48 @@ async def test_the_rule_page_opens_in_the_browser_and_the_reason_is_a_snippet(
         assert client.shown_documents == [types.ShowDocumentParams(uri=DOCS, external=True)]
 
 
+@pytest.mark.asyncio
+async def test_without_snippet_edits_the_client_is_asked_to_select_the_reason(
+    shop: Path,  # noqa: F811
+) -> None:
+    """VS Code's language client takes no snippet edits: the suppression is plain text,
+    and the action's command has the client select the reason once the edit is in."""
+    path = shop / ORDER_FILE
+    text = path.read_text(encoding="utf-8") + VIOLATION
+    capabilities = types.ClientCapabilities(
+        window=types.WindowClientCapabilities(
+            show_document=types.ShowDocumentClientCapabilities(support=True)
+        )
+    )
+    async with served(shop, capabilities) as client:
+        uri = open_document(client, path, text)
+        diagnostics = await published(client, uri)
+        actions = await code_actions(client, uri, diagnostics)
+        suppress = next(a for a in actions or [] if a.title.startswith("Suppress INW001"))
+        assert isinstance(suppress, types.CodeAction) and suppress.edit is not None
+        (edit,) = (suppress.edit.changes or {})[uri]
+        assert suppress.command is not None
+        # The edit, applied as the client would.
+        row = edit.range.start.line
+        line = text.splitlines()[row]
+        assert edit.range.start.character == len(line.rstrip().encode("utf-16-le")) // 2
+        edited = line.rstrip() + edit.new_text
+        await asyncio.wait_for(
+            client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    command=suppress.command.command, arguments=suppress.command.arguments
+                )
+            ),
+            WAIT,
+        )
+        (shown,) = client.shown_documents
+        assert (shown.uri, shown.take_focus, shown.external) == (uri, True, None)
+        assert shown.selection is not None and shown.selection.start.line == row
+        utf16 = edited.encode("utf-16-le")
+        start, end = shown.selection.start.character, shown.selection.end.character
+        assert utf16[start * 2 : end * 2].decode("utf-16-le") == "say why this import is allowed"
+
+
 CYCLE = """[project]
 name = "cycle"
 version = "1"
