@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from lsprotocol import types
@@ -17,7 +17,15 @@ from pygls.uris import from_fs_path, to_fs_path
 from inwards_cli.config_file import find_config
 from inwards_cli.lsp import convert
 from inwards_cli.lsp.passes import CoalescedPasses
-from inwards_core import BaselineError, ConfigError, ConfigProblem, Finding, Session
+from inwards_core import (
+    BaselineError,
+    ConfigError,
+    ConfigProblem,
+    FamilyLoadError,
+    Finding,
+    Report,
+    Session,
+)
 from inwards_core.plugins import PluginHost
 from inwards_core.version import VERSION
 
@@ -186,8 +194,8 @@ class InwardsServer(LanguageServer):
         started = time.perf_counter()
         if project.session is not None:
             drafts = self.drafts_of(project)
-            report = project.session.check(contents=drafts or None)
-            for finding in report.findings:
+            report = self.checked(project, lambda session: session.check(contents=drafts or None))
+            for finding in report.findings if report is not None else ():
                 project.findings.setdefault(finding.file, []).append(finding)
             project.drafts = {file: project.findings.get(file, []) for file in drafts}
         elapsed = (time.perf_counter() - started) * 1000
@@ -211,6 +219,17 @@ class InwardsServer(LanguageServer):
             )
         )
 
+    def checked(self, project: Project, run: Callable[[Session], Report]) -> Report | None:
+        """`run` on the project's session, or None when the session reloaded its setup (a
+        distribution installed since) and can't use it now: the project is opened again,
+        which shows why (as the problems' diagnostics, or a message)."""
+        assert project.session is not None
+        try:
+            return run(project.session)
+        except (ConfigError, BaselineError, FamilyLoadError):
+            self.open_session(project)
+            return None
+
     def draft_pass(self, project: Project, uri: str) -> None:
         """Check one open document's unsaved text alone."""
         path = path_of(uri)
@@ -218,7 +237,10 @@ class InwardsServer(LanguageServer):
         if project.session is None or relative is None or not relative.endswith(".py"):
             return
         document = self.workspace.get_text_document(uri)
-        report = project.session.check([relative], contents={relative: document.source})
+        contents = {relative: document.source}
+        report = self.checked(project, lambda session: session.check([relative], contents))
+        if report is None:
+            return
         before = project.drafts.get(relative, project.findings.get(relative, []))
         project.drafts[relative] = [f for f in report.findings if f.file == relative]
         if project.drafts[relative] != before:  # most keystrokes change no finding

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,6 +21,7 @@ from inwards_core.reporting.docs_links import DEFAULT_INFORMATION_URI
 from tests.e2e.helpers import NO_USER_CONFIG, inwards_executable, write_tree
 from tests.e2e.test_org_root import PROJECT as ORG_PROJECT
 from tests.e2e.test_org_root import make_pack, new_rule, on_path
+from tests.lsp.test_features import save
 from tests.lsp.test_server import (
     ORDER_FILE,
     PUSH,
@@ -114,6 +116,36 @@ async def test_a_rule_pack_installed_while_open_is_read_at_the_next_save(tmp_pat
             packed = [found for found in await published(client, uri) if found.code == "ACME003"]
         assert packed[0].message.endswith("\nFix: From the pack: keep sqlalchemy out.")
         assert packed[0].data is not None and packed[0].data["origin"] == "org"
+
+
+@pytest.mark.asyncio
+async def test_a_family_that_fails_to_load_once_installed_is_said_and_the_server_stays(
+    tmp_path: Path, shop: Path
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    env = {"PYTHONPATH": on_path(site)}
+    path = shop / ORDER_FILE
+    path.write_text(path.read_text("utf-8") + VIOLATION, "utf-8")  # saved: what saves keep
+    async with served(shop, PUSH, env=env) as client:
+        uri = open_document(client, path, path.read_text("utf-8"))
+        assert [found.code for found in await published(client, uri)] == ["INW001"]
+
+        broken = site / "broken_family-0.1.dist-info"  # pip install of a broken family
+        write_tree(broken, {"entry_points.txt": "[inwards]\nbroken = no_such_module_here\n"})
+        save(client, uri)
+
+        def errors() -> list[str]:
+            return [m.message for m in client.messages if m.type == types.MessageType.Error]
+
+        await asyncio.wait_for(until(lambda: bool(errors())), WAIT)
+        assert "no_such_module_here" in errors()[0], errors()
+
+        shutil.rmtree(broken)  # uninstalled: the next save checks again
+        save(client, uri)
+        found: list[types.Diagnostic] = []
+        while [d.code for d in found] != ["INW001"]:
+            found = list(await published(client, uri))
 
 
 TABLE = (
