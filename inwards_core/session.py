@@ -247,9 +247,7 @@ class Session:
                 self._setup.ports.cache.flush(prune=False)
             self._setup.close()
             self._setup = fresh
-        self._warm = None
-        self._tree = None
-        self._pending.clear()
+        self._forget_warm()
 
     def _reload_if_outdated(self) -> None:
         if self._setup.reload is not None and self._setup.outdated():

@@ -94,7 +94,7 @@ def _suppression(
     else:
         plain = convert.suppression_edit(line_text, row, code, ls.encoding)
         edit = types.WorkspaceEdit(changes={document.uri: [plain]})
-        reason = convert.reason_range(line_text, row, code, ls.encoding)
+        reason = convert.reason_range(plain, ls.encoding)
         if reason is not None and ls.shows_documents:
             # A client applies a code action's edit before it runs its command: the command
             # asks it to select the reason in the edited line, so typing replaces it.

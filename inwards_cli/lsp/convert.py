@@ -161,14 +161,14 @@ def suppression_edit(line_text: str, row: int, code: str, encoding: str) -> type
     return types.TextEdit(range=types.Range(start=where, end=where), new_text=inserted)
 
 
-def reason_range(line_text: str, row: int, code: str, encoding: str) -> types.Range | None:
-    """Where `suppression_edit`'s reason to fill in lies once the edit is applied (None:
-    the edit adds the code to a directive already there, with its own reason)."""
-    edit = suppression_edit(line_text, row, code, encoding)
+def reason_range(edit: types.TextEdit, encoding: str) -> types.Range | None:
+    """Where the reason to fill in of a `suppression_edit` lies once the edit is applied
+    (None: the edit adds the code to a directive already there, with its own reason)."""
     quoted = f'reason="{REASON_PLACEHOLDER}"'
     at = edit.new_text.find(quoted)
     if at < 0:
         return None
+    row = edit.range.start.line
     start = edit.range.start.character + units(edit.new_text[: at + len('reason="')], encoding)
     return types.Range(
         start=types.Position(line=row, character=start),

@@ -52,6 +52,12 @@ class Project:
             return None
 
 
+# What a session's setup raises when it is built again (a change of its inputs, or an
+# install in the environment) and can't be used: the project is then opened again, which
+# shows why.
+_SETUP_ERRORS = (ConfigError, BaselineError, FamilyLoadError)
+
+
 class InwardsServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("inwards", VERSION)
@@ -226,7 +232,7 @@ class InwardsServer(LanguageServer):
         assert project.session is not None
         try:
             return run(project.session)
-        except (ConfigError, BaselineError, FamilyLoadError):
+        except _SETUP_ERRORS:
             self.open_session(project)
             return None
 
@@ -390,7 +396,7 @@ class InwardsServer(LanguageServer):
             return
         try:
             project.session.changed([relative])
-        except (ConfigError, BaselineError):
+        except _SETUP_ERRORS:
             self.open_session(project)
 
     def close_all(self) -> None:
@@ -403,8 +409,8 @@ class InwardsServer(LanguageServer):
 
 def rule_roots_outside(environ: Mapping[str, str] = os.environ) -> tuple[Path, ...]:
     """The rule roots that lie outside every project: the user root and the directory
-    INWARDS_ORG_RULES_DIR names, as the rule roots' readers decide them (an installed rule
-    pack changes only with a new server, so no pack is looked up)."""
+    INWARDS_ORG_RULES_DIR names, as the rule roots' readers decide them. (No installed rule
+    pack is looked up: an install is seen by each session itself, `SessionSetup.outdated`.)"""
     from inwards_cli.adapters.org_rules import org_root
     from inwards_cli.adapters.rule_roots import user_rules_directory
 
